@@ -1,0 +1,47 @@
+"""What every command shares: turning expected failures into one line and an exit code."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import ParamSpec, TypeVar
+
+import typer
+
+from pipeline.errors import GridjudgeError
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+EXIT_USER_ERROR = 2
+
+
+def fail(message: str, code: int = EXIT_USER_ERROR) -> typer.Exit:
+    """Print `error: message` on stderr; return the Exit to raise."""
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(code)
+
+
+def user_errors(func: Callable[P, R]) -> Callable[P, R]:
+    """A command whose GridjudgeError ends as `error: <one line>` and exit code 2."""
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except GridjudgeError as exc:
+            raise fail(" ".join(str(exc).split())) from None
+
+    return wrapper
+
+
+def read_text_arg(path: Path | None) -> str:
+    """The text of FILE, or stdin when FILE is absent."""
+    if path is None:
+        return sys.stdin.read()
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GridjudgeError(f"{path}: cannot read ({exc})") from None

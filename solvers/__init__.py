@@ -1,0 +1,1 @@
+"""Problem plugins: one sub-package per problem, each exporting PROBLEM."""
