@@ -22,12 +22,15 @@ import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pipeline.corpus import CorpusWriter, Manifest, read_manifest
 from pipeline.errors import GridjudgeError
 from pipeline.problem import Problem
 from pipeline.registry import get_problem
+
+if TYPE_CHECKING:  # only distribute.py imports ray; the type is all that is needed here
+    from pipeline.distribute import Cluster
 
 DEFAULT_CHUNK_SIZE = 500
 
@@ -120,7 +123,9 @@ def generate_case(problem: Problem, seed: int, family: str, i: int) -> dict[str,
 def generate_chunk(chunk: GenChunk, problem: Problem | None = None) -> list[dict[str, Any]]:
     """The corpus rows of one chunk (pure: same chunk, same rows, on any node)."""
     prob = problem if problem is not None else get_problem(chunk.problem)
-    return [generate_case(prob, chunk.seed, chunk.family, i) for i in range(chunk.start, chunk.stop)]
+    return [
+        generate_case(prob, chunk.seed, chunk.family, i) for i in range(chunk.start, chunk.stop)
+    ]
 
 
 def serial_runner(problem: Problem | None = None) -> ChunkRunner:
@@ -129,6 +134,16 @@ def serial_runner(problem: Problem | None = None) -> ChunkRunner:
     def run(chunks: list[GenChunk]) -> Iterator[tuple[GenChunk, list[dict[str, Any]]]]:
         for chunk in chunks:
             yield chunk, generate_chunk(chunk, problem)
+
+    return run
+
+
+def cluster_runner(cluster: Cluster, max_in_flight: int | None = None) -> ChunkRunner:
+    """Run chunks as Ray tasks on `cluster` (an entered pipeline.distribute.Cluster); the
+    workers look the problem up by name in their own registry."""
+
+    def run(chunks: list[GenChunk]) -> Iterable[tuple[GenChunk, list[dict[str, Any]]]]:
+        return cluster.map_unordered(generate_chunk, chunks, max_in_flight=max_in_flight)
 
     return run
 
