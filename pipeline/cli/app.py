@@ -7,7 +7,15 @@ import sys
 
 import typer
 
-from pipeline.cli import generate, import_cmd, inspect_cmd, problems, solve, validate
+from pipeline.cli import (
+    generate,
+    import_cmd,
+    inspect_cmd,
+    problems,
+    report_cmd,
+    solve,
+    validate,
+)
 
 app = typer.Typer(
     name="gridjudge",
@@ -20,6 +28,7 @@ app.command("problems")(problems.problems)
 app.command("generate")(generate.generate)
 app.command("import")(import_cmd.import_corpus)
 app.command("inspect")(inspect_cmd.inspect)
+app.command("report")(report_cmd.report)
 app.command("solve")(solve.solve)
 app.command("validate")(validate.validate)
 
