@@ -166,7 +166,7 @@ def _failing(df: pd.DataFrame) -> str:
                 "<tr>"
                 + "".join(_case_cells(r))
                 + f"<td>{_e(exit_info.strip() or None)}</td>"
-                + f"<td>{_head(r['checker_msg'])}</td><td>{_head(r['output_head'])}</td></tr>"
+                + f"<td>{_e(r['checker_msg'])}</td><td>{_head(r['output_head'])}</td></tr>"
             )
         more = len(group) - len(shown)
         note = f' <span class="muted">(first {len(shown)} of {len(group)})</span>' if more else ""
