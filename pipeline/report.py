@@ -1,0 +1,113 @@
+"""Run folders on disk: results parquet parts written while a run goes, run.json, and
+(summaries, below) what is computed from them.
+
+Layout of RUN_DIR:
+    run.json                 what was run (problem, corpora, submissions, limits, status)
+    results/part-*.parquet   RESULTS_SCHEMA rows, one file per completed chunk
+    summary.parquet          SUMMARY_SCHEMA, written at the end
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from pipeline.errors import GridjudgeError
+from pipeline.schemas import RESULTS_SCHEMA, SCHEMA_VERSION
+
+RUN_JSON = "run.json"
+RESULTS_DIR = "results"
+SUMMARY_FILE = "summary.parquet"
+
+
+class RunDirError(GridjudgeError):
+    """A run folder cannot be read or written; one line for the user."""
+
+
+def results_dir(run_dir: Path) -> Path:
+    return Path(run_dir) / RESULTS_DIR
+
+
+def write_results_part(run_dir: Path, rows: list[dict[str, Any]]) -> Path | None:
+    """Write one chunk's rows as a new part file, atomically (temp name, then rename), so a
+    killed run leaves only whole parts behind."""
+    if not rows:
+        return None
+    out = results_dir(run_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    table = pa.Table.from_pylist(rows, schema=RESULTS_SCHEMA)
+    name = f"part-{uuid.uuid4().hex}.parquet"
+    tmp = out / f".{name}.tmp"
+    pq.write_table(table, tmp, compression="zstd")
+    os.replace(tmp, out / name)
+    return out / name
+
+
+def _result_parts(run_dir: Path) -> list[Path]:
+    return sorted(results_dir(run_dir).glob("part-*.parquet"))
+
+
+def iter_results(run_dir: Path, columns: list[str] | None = None) -> Iterator[pa.RecordBatch]:
+    for part in _result_parts(run_dir):
+        try:
+            yield from pq.ParquetFile(part).iter_batches(columns=columns)
+        except (pa.ArrowException, OSError) as exc:
+            raise RunDirError(
+                f"{part}: corrupt parquet file ({' '.join(str(exc).split())})"
+            ) from None
+
+
+def load_results(run_dir: Path, columns: list[str] | None = None) -> pa.Table:
+    """Every results row of a run (empty table with the schema when none yet)."""
+    if not Path(run_dir).is_dir():
+        raise RunDirError(f"run folder {run_dir} does not exist")
+    schema = (
+        RESULTS_SCHEMA if columns is None else pa.schema([RESULTS_SCHEMA.field(c) for c in columns])
+    )
+    batches = list(iter_results(run_dir, columns))
+    if not batches:
+        return schema.empty_table()
+    return pa.Table.from_batches(batches).cast(schema)
+
+
+def done_keys(run_dir: Path) -> set[tuple[str, str]]:
+    """(submission, case_id) pairs that already have a final row: what --resume skips."""
+    if not results_dir(run_dir).is_dir():
+        return set()
+    keys: set[tuple[str, str]] = set()
+    for batch in iter_results(run_dir, columns=["submission", "case_id"]):
+        subs = batch.column(0).to_pylist()
+        cases = batch.column(1).to_pylist()
+        keys.update(zip(subs, cases, strict=True))
+    return keys
+
+
+def write_run_json(run_dir: Path, info: dict[str, Any]) -> None:
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    tmp = run_dir / f".{RUN_JSON}.tmp"
+    tmp.write_text(
+        json.dumps(
+            {"schema_version": SCHEMA_VERSION, **info}, indent=2, sort_keys=True, default=str
+        )
+        + "\n"
+    )
+    os.replace(tmp, run_dir / RUN_JSON)
+
+
+def read_run_json(run_dir: Path) -> dict[str, Any]:
+    path = Path(run_dir) / RUN_JSON
+    try:
+        data: dict[str, Any] = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise RunDirError(f"{run_dir} is not a run folder: no {RUN_JSON}") from None
+    except json.JSONDecodeError as exc:
+        raise RunDirError(f"{path}: unreadable ({exc})") from None
+    return data
