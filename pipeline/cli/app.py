@@ -9,6 +9,7 @@ import typer
 
 from pipeline.cli import (
     generate,
+    grade,
     import_cmd,
     inspect_cmd,
     problems,
@@ -26,6 +27,7 @@ app = typer.Typer(
 )
 app.command("problems")(problems.problems)
 app.command("generate")(generate.generate)
+app.command("grade")(grade.grade)
 app.command("import")(import_cmd.import_corpus)
 app.command("inspect")(inspect_cmd.inspect)
 app.command("report")(report_cmd.report)
