@@ -23,8 +23,13 @@ def report(
         bool, typer.Option("--families/--no-families", help="Also print one line per family.")
     ] = False,
 ) -> None:
-    """Print the summary of a run, (re)write RUN_DIR/summary.parquet and the
-    self-contained HTML report."""
+    """Print a run's summary; (re)write RUN_DIR/summary.parquet and the HTML report.
+
+    The HTML report is one self-contained file (inline CSS and SVG charts,
+    no network resources): run info, summary, verdicts per submission, cpu
+    time per family, slowest cases, failing cases with checker message and
+    the head of the output.
+    """
     if not run_dir.is_dir():
         raise RunDirError(f"run folder {run_dir} does not exist")
     summary = write_summary(run_dir)
