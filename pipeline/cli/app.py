@@ -8,6 +8,7 @@ import sys
 import typer
 
 from pipeline.cli import (
+    demo,
     generate,
     grade,
     import_cmd,
@@ -31,6 +32,7 @@ app.command("grade")(grade.grade)
 app.command("import")(import_cmd.import_corpus)
 app.command("inspect")(inspect_cmd.inspect)
 app.command("report")(report_cmd.report)
+app.command("demo")(demo.demo)
 app.command("solve")(solve.solve)
 app.command("validate")(validate.validate)
 
