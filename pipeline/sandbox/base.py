@@ -104,16 +104,19 @@ class Workspace:
             if isinstance(spec, bytes):
                 target.write_bytes(spec)
             else:
+                # a hard link is free, but only usable when the program may read+run it
+                shared = owner is None or (os.stat(spec).st_mode & 0o005) == 0o005
                 try:
+                    if not shared:
+                        raise OSError("copy instead")
                     os.link(spec, target)
+                    continue
                 except OSError:
                     shutil.copy2(spec, target)
+            if owner is not None:
+                os.chown(target, *owner)
         if owner is not None:
             os.chown(ws.box, *owner)
-            for name in files or {}:
-                target = ws.box / name
-                if target.stat().st_nlink == 1:  # our own copy: let the program use it
-                    os.chown(target, *owner)
         return ws
 
     def remove(self) -> None:
