@@ -126,6 +126,10 @@ int main(int argc, char **argv) {
         if (unshare(CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS) != 0)
             report_error("unshare");
         if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) report_error("mount private");
+        /* the scratch dir again, now as a path of the new mount namespace */
+        close(box_fd);
+        box_fd = open(box, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (box_fd < 0) report_error("open scratch dir");
         if (hide_all) {
             DIR *root = opendir("/");
             if (!root) report_error("opendir /");
@@ -138,6 +142,16 @@ int main(int argc, char **argv) {
                 hide(path, strcmp(e->d_name, "tmp") == 0);
             }
             closedir(root);
+            /* the scratch dir reappears as /tmp/box inside the private /tmp, so that
+             * getcwd() and relative lookups work for the unprivileged program */
+            char src[64];
+            snprintf(src, sizeof src, "/proc/self/fd/%d", box_fd);
+            if (mkdir("/tmp/box", 0755) != 0) report_error("mkdir /tmp/box");
+            if (mount(src, "/tmp/box", NULL, MS_BIND | MS_NOSUID | MS_NODEV, NULL) != 0)
+                report_error("bind scratch dir");
+            close(box_fd);
+            box_fd = open("/tmp/box", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            if (box_fd < 0) report_error("open /tmp/box");
         }
         for (int k = 0; k < n_hide; k++) hide(hidden[k], 1);
     }

@@ -29,6 +29,7 @@ from pipeline.sandbox.base import (
     collect_output,
     decode_status,
     kill_group,
+    private_open,
     wait_with_deadline,
 )
 from pipeline.sandbox.launcher import launcher_path
@@ -166,8 +167,8 @@ class RlimitSandbox:
         command = self._command(ws, argv, limits, slot)
         with (
             open(ws.stdin, "rb") as fin,
-            open(ws.stdout, "wb") as fout,
-            open(ws.stderr, "wb") as ferr,
+            private_open(ws.stdout) as fout,
+            private_open(ws.stderr) as ferr,
         ):
             start = time.monotonic()
             proc = subprocess.Popen(
