@@ -179,6 +179,11 @@ def _failing(df: pd.DataFrame) -> str:
     return "".join(parts)
 
 
+def _short(label: str) -> str:
+    """A submission path by its file name (charts have little room; tables show it all)."""
+    return label.rsplit("/", 1)[-1] if "/" in label and not label.startswith("cmd:") else label
+
+
 def _timing_charts(df: pd.DataFrame) -> str:
     timed = df[df["verdict"].isin(PROGRAM_VERDICTS) & df["cpu_ms"].notna()]
     if timed.empty:
@@ -186,7 +191,7 @@ def _timing_charts(df: pd.DataFrame) -> str:
     parts = []
     for prob, group in timed.groupby("problem", sort=True):
         boxes = [
-            (f"{sub} · {fam}", g["cpu_ms"].tolist())
+            (f"{_short(str(sub))} · {fam}", g["cpu_ms"].tolist())
             for (sub, fam), g in group.groupby(["submission", "family"], sort=True)
         ]
         parts.append(f"<h3>{escape(str(prob))}</h3>{timing_boxes(boxes)}")

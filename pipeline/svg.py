@@ -25,12 +25,16 @@ VERDICT_COLOURS: dict[str, str] = {
 }
 
 _FONT = 'font-family="system-ui, sans-serif" font-size="12"'
-LABEL_W = 260
+LABEL_W = 290
 ROW_H = 22
 
 
-def _label(text: str, limit: int = 38) -> str:
-    return escape(text if len(text) <= limit else text[: limit - 1] + "…")
+def _label(text: str, limit: int = 40) -> str:
+    """Shortened in the middle, so both the start and the end (the family) stay."""
+    if len(text) > limit:
+        head = (limit - 1) // 2
+        text = text[:head] + "…" + text[len(text) - (limit - 1 - head) :]
+    return escape(text)
 
 
 def _legend(verdicts: Sequence[str], y: int) -> str:
@@ -44,7 +48,7 @@ def _legend(verdicts: Sequence[str], y: int) -> str:
     return "".join(parts)
 
 
-def verdict_bars(rows: Sequence[tuple[str, Mapping[str, int]]], width: int = 760) -> str:
+def verdict_bars(rows: Sequence[tuple[str, Mapping[str, int]]], width: int = 900) -> str:
     """One stacked horizontal bar per (label, counts by verdict): share of each verdict,
     with the count written on segments wide enough to hold it."""
     present = [v for v in VERDICTS if any(c.get(v, 0) for _, c in rows)]
@@ -90,7 +94,7 @@ def _tick_text(v: float) -> str:
     return f"{v:g} ms"
 
 
-def timing_boxes(groups: Sequence[tuple[str, Sequence[float]]], width: int = 760) -> str:
+def timing_boxes(groups: Sequence[tuple[str, Sequence[float]]], width: int = 900) -> str:
     """A box per (label, cpu times in ms) on a log scale: whiskers min..max, box
     p25..p75, a line at the median and a dot at p95."""
     groups = [(label, [max(t, 1e-3) for t in times]) for label, times in groups if len(times)]
