@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -45,7 +46,9 @@ def _with(line: list[tuple[int, int]], text: str, offset: int) -> tuple[str, ...
 
 
 @pytest.mark.parametrize("solver", [count_plain, count_fast])
-def test_every_pattern_on_every_line_and_edge(solver) -> None:  # type: ignore[no-untyped-def]
+def test_every_pattern_on_every_line_and_edge(
+    solver: Callable[[tuple[str, ...]], tuple[int, int, int]],
+) -> None:
     """Alone on an empty board (every crossing line sees one stone), a pattern is counted
     once, wherever it lies: rows, columns, both diagonals, the 5- and 6-long diagonals."""
     kinds = {"xoooox": (0, 1, 0), "xooox": (0, 0, 1), "xoxoox": (0, 0, 1), "xooxox": (0, 0, 1)}
