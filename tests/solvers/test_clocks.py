@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipeline.problem import InvalidInput, self_test
 from pipeline.registry import get_problem
@@ -119,3 +121,21 @@ def test_validator_rejects(text: str, message: str) -> None:
     assert any(message in e for e in errors), errors
     with pytest.raises(InvalidInput):
         parse(text)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    text=st.one_of(
+        st.text(max_size=40),
+        st.lists(st.sampled_from(["3", "6", "9", "12", "0", "7", " ", "\n"]), max_size=25).map(
+            "".join
+        ),
+    )
+)
+def test_validate_never_raises_and_parse_agrees(text: str) -> None:
+    errors = PROBLEM.validate(text)
+    if errors:
+        with pytest.raises(InvalidInput):
+            parse(text)
+    else:
+        assert apply_moves(parse(text), solve_inverse(parse(text))) == (12,) * 9

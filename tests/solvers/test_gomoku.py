@@ -7,6 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipeline.problem import InvalidInput, self_test
 from pipeline.registry import get_problem
@@ -143,3 +145,22 @@ def test_validator_rejects(text: str, message: str) -> None:
     if "found" not in message:
         with pytest.raises(InvalidInput):
             parse(text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32), family=st.sampled_from(FAMILIES))
+def test_generated_always_valid(seed: int, family: str) -> None:
+    text = generate(random.Random(seed), family)
+    assert PROBLEM.validate(text) == []
+    assert PROBLEM.solve(text, "1") == PROBLEM.solve(text, "2")
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.one_of(st.text(max_size=70), st.text(alphabet="ox\n", max_size=70)))
+def test_validate_never_raises_and_parse_agrees(text: str) -> None:
+    errors = PROBLEM.validate(text)
+    if errors:
+        with pytest.raises(InvalidInput):
+            PROBLEM.solve(text)
+    else:
+        assert PROBLEM.solve(text).endswith("\n")

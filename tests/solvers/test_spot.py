@@ -8,6 +8,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import solvers.spot.solve as spot_solve
 from pipeline.problem import InvalidInput, self_test
@@ -220,3 +222,31 @@ def test_join_split_round_trip() -> None:
     assert split("", 1) == []
     with pytest.raises(InvalidInput):
         join(["2\n1 1 +\n"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32), family=st.sampled_from(FAMILIES))
+def test_generated_always_valid_and_versions_agree(seed: int, family: str) -> None:
+    text = generate(random.Random(seed), family)
+    assert validate(text) == []
+    assert PROBLEM.solve(text, "1") == PROBLEM.solve(text, "2")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    text=st.one_of(
+        st.text(max_size=60),
+        st.lists(
+            st.sampled_from(["0", "2", "3", "1 1 +", "1 1 -", "2 2 +", "3 1 -", "9 9 +", "x"]),
+            max_size=12,
+        ).map("\n".join),
+    )
+)
+def test_validate_never_raises_and_parse_agrees(text: str) -> None:
+    errors = validate(text)
+    assert isinstance(errors, list)
+    if errors:
+        with pytest.raises(InvalidInput):
+            parse(text)
+    else:
+        PROBLEM.solve(text)
