@@ -250,3 +250,42 @@ def test_validate_never_raises_and_parse_agrees(text: str) -> None:
             parse(text)
     else:
         PROBLEM.solve(text)
+
+
+def _first_with(game: Game, turns: set[int], mirror: bool = False) -> int | None:
+    """First repeat when only the given quarter turns (and optionally the left-right
+    mirror with its turns) count: the plausible-wrong readings."""
+    n = game.n
+
+    def turned(board: frozenset[tuple[int, int]], k: int) -> frozenset[tuple[int, int]]:
+        for _ in range(k):
+            board = frozenset((c, n - 1 - r) for r, c in board)
+        return board
+
+    seen: set[frozenset[tuple[int, int]]] = set()
+    for number in range(1, len(game.moves) + 1):
+        board = frozenset(_board_after(game, number))
+        images = [turned(board, k) for k in turns]
+        if mirror:
+            flipped = frozenset((r, n - 1 - c) for r, c in board)
+            images += [turned(flipped, k) for k in range(4)]
+        if any(image in seen for image in images):
+            return number
+        seen.add(board)
+    return None
+
+
+@pytest.mark.parametrize("family", ["identity_repeat", "rot90", "rot180", "rot270", "mirror"])
+def test_families_separate_plausible_wrong_readings(family: str) -> None:
+    rng = random.Random(12)
+    for _ in range(15):
+        (game,) = parse(generate(rng, family))
+        right = _first_with(game, {0, 1, 2, 3})
+        assert right == spot_solve.first_repeat_plain(game)
+        if family == "mirror":
+            assert _first_with(game, {0, 1, 2, 3}, mirror=True) != right
+            continue
+        k = {"identity_repeat": 0, "rot90": 3, "rot180": 2, "rot270": 1}[family]
+        assert right is not None
+        assert _first_with(game, {k}) == right  # that quarter turn alone decides it
+        assert _first_with(game, {0, 1, 2, 3} - {k}) != right  # missing it gets it wrong
