@@ -222,6 +222,13 @@ def test_join_split_round_trip() -> None:
     assert split("", 1) == []
     with pytest.raises(InvalidInput):
         join(["2\n1 1 +\n"])
+    # a game that breaks a move rule is still cut out, to be rejected as its own case
+    bad_then_good = "2\n1 1 -\n1 1 +\n2 2 +\n2 2 -\n" + cases[0]
+    first, second = split_input(bad_then_good)
+    assert "'-' on an empty square (1,1)" in validate(first)[0]
+    assert second == format_input(parse(cases[0]))
+    with pytest.raises(InvalidInput, match=r"move 2 \(line 3\): expected 'r c"):
+        split_input("2\n1 1 +\n0\n")
 
 
 @settings(max_examples=150, deadline=None)
