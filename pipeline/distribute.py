@@ -174,6 +174,14 @@ class Cluster:
 
         return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
+    def gcs_address(self) -> str:
+        """The address other processes pass as --address / RAY_ADDRESS to join this cluster."""
+        if self.serial:
+            return SERIAL
+        import ray
+
+        return str(ray.get_runtime_context().gcs_address)
+
     def describe(self) -> str:
         if self.serial:
             return "serial (in-process)"

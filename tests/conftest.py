@@ -17,3 +17,14 @@ def golden_dir() -> Path:
     if not path.is_dir():
         pytest.skip(f"golden corpus not found at {path} (../shared is absent)")
     return path
+
+
+@pytest.fixture(scope="session")
+def ray_cluster():  # type: ignore[no-untyped-def]
+    """One embedded local Ray for the whole test session (an idle Ray costs ~700 MB and
+    3-4 s to start). Only tests that ask for this fixture start it. Yields the entered
+    pipeline.distribute.Cluster; its GCS address is `ray_address(cluster)`."""
+    from pipeline.distribute import Cluster
+
+    with Cluster("local", num_cpus=2) as cluster:
+        yield cluster
