@@ -11,7 +11,9 @@ from pipeline.registry import all_problems
 
 
 @pytest.mark.ray
-def test_demo_grades_solvers_and_examples(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_demo_grades_solvers_and_examples(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ray_cluster: object
+) -> None:
     if not {"spot", "clocks"} <= set(all_problems()):
         pytest.skip("spot and clocks problems are not installed")
     monkeypatch.chdir(tmp_path)

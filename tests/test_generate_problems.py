@@ -32,13 +32,12 @@ def test_every_generated_case_validates(tmp_path: Path, name: str) -> None:
 
 
 @pytest.mark.ray
-def test_ray_and_serial_give_the_same_corpus(tmp_path: Path) -> None:
+def test_ray_and_serial_give_the_same_corpus(tmp_path: Path, ray_cluster: Cluster) -> None:
     problem = _problem("clocks")
     serial = generate_corpus(problem, 120, 42, tmp_path / "serial", chunk_size=120)
-    with Cluster("local", num_cpus=2) as cluster:
-        parallel = generate_corpus(
-            problem, 120, 42, tmp_path / "ray", chunk_size=7, runner=cluster_runner(cluster)
-        )
+    parallel = generate_corpus(
+        problem, 120, 42, tmp_path / "ray", chunk_size=7, runner=cluster_runner(ray_cluster)
+    )
     assert parallel.content_sha256 == serial.content_sha256
     assert read_table(tmp_path / "ray").equals(read_table(tmp_path / "serial"))
     verify(tmp_path / "ray")
