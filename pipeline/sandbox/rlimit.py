@@ -179,12 +179,12 @@ class RlimitSandbox:
         result.wall_ms = (time.monotonic() - start) * 1000
         kill_group(proc.pid)  # whatever is left of the session (no pid namespace)
         report = parse_report(ws.report)
-        group_cpu_ms = 0.0
+        group_cpu_ms, group_peak_kb = 0.0, 0
         if slot is not None:
             slot.kill_all()
             peak, cpu_ns, oom = slot.measure()
-            group_cpu_ms = cpu_ns / 1e6
-            result.peak_rss_kb = peak // 1024
+            group_cpu_ms, group_peak_kb = cpu_ns / 1e6, peak // 1024
+            result.peak_rss_kb = group_peak_kb
             result.memory_exceeded = oom
         result.wall_exceeded = hit
         if "status" in report:
@@ -200,6 +200,7 @@ class RlimitSandbox:
         if "status" not in report and not hit:
             result.judge_error = f"launcher failed (wait status {status})"
             return
+        self._measured(result, group_cpu_ms, group_peak_kb, slot is not None)
         cpu_limit_ms = limits.time_s * 1000
         result.cpu_exceeded = (
             result.cpu_ms > cpu_limit_ms
@@ -209,3 +210,8 @@ class RlimitSandbox:
         if result.peak_rss_kb > limits.memory_mb * 1024:
             result.memory_exceeded = True
         result.extra["backend"] = self.name
+
+    def _measured(
+        self, result: ExecutionResult, group_cpu_ms: float, group_peak_kb: int, grouped: bool
+    ) -> None:
+        """Hook for backends whose wait4 figures are not the program's (bwrap)."""
