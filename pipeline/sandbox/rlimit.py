@@ -13,6 +13,7 @@ child was forked from the tiny launcher, not from the big judge.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import pwd
 import signal
@@ -42,6 +43,10 @@ ENV = {
     "PYTHONDONTWRITEBYTECODE": "1",
 }
 NOFILE = 256
+# the launcher kills a program this long after it used up its CPU limit (verdicts
+# compare the measured CPU time with the limit; RLIMIT_CPU, in whole seconds, is the
+# backstop)
+CPU_KILL_MARGIN_MS = 50
 # world-writable places other than /tmp, replaced by private tmpfs mounts as well
 EXTRA_HIDDEN = ("/var/tmp", "/dev/shm", "/var/lock", "/run/lock")
 
@@ -102,7 +107,8 @@ class RlimitSandbox:
             self.launcher,
             "--report", str(ws.report),
             "--box", str(ws.box),
-            "--cpu", str(int(limits.time_s) + 1),
+            "--cpu", str(math.ceil(limits.time_s) + 1),
+            "--cpu-ms", str(int(limits.time_s * 1000) + CPU_KILL_MARGIN_MS),
             "--stack", str(memory),
             "--fsize", str(limits.output_kb * 1024 + 1),
             "--nofile", str(NOFILE),
@@ -206,6 +212,7 @@ class RlimitSandbox:
             result.cpu_ms > cpu_limit_ms
             or group_cpu_ms > cpu_limit_ms
             or result.signal == signal.SIGXCPU
+            or report.get("cpu_killed") == "1"
         )
         if result.peak_rss_kb > limits.memory_mb * 1024:
             result.memory_exceeded = True
