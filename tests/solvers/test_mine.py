@@ -182,6 +182,11 @@ def test_join_split_same_answers_as_one_by_one() -> None:
     assert [PROBLEM.solve(t) for t in split_input(joined)] == singles
 
 
+def test_join_refuses_more_than_fifty_cases() -> None:
+    with pytest.raises(InvalidInput, match="51 cases cannot share one file"):
+        join([_text(1, 1, [])] * 51)
+
+
 def test_split_keeps_wrong_numbers_and_pads() -> None:
     assert split("Case #1: Xiemao\nCase #3: Xiemao\n", 2) == [
         "Case #1: Xiemao\n",
