@@ -253,6 +253,13 @@ def test_edge_boards_sit_on_the_guarantee() -> None:
     assert on_edge == 20
 
 
+def test_search_refuses_big_boards() -> None:
+    text = "2\n1 1 0\n5 5 0\n"
+    assert not PROBLEM.version_accepts("search", parse(text))
+    with pytest.raises(InvalidInput, match="case 2: 25 safe cells; version search takes at"):
+        PROBLEM.solve(text, "search")
+
+
 def test_tiny_boards() -> None:
     assert PROBLEM.solve(_text(1, 1, [])) == "Case #1: Xiemao\n"  # one blank region, b = 0
     assert PROBLEM.solve(_text(1, 1, [(0, 0)])) == "Case #1: Fanglaoshi\n"  # no move
