@@ -21,6 +21,7 @@ import json
 import random
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -28,18 +29,23 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.registry import get_problem
-from solvers.mine.check import validate as mine_validate
-from solvers.mine.io import MineCase, format_case
-from solvers.mine.io import parse as mine_parse
-from solvers.mine.solve import solve_sg
-from solvers.tetris.bitboard import KILL, bits, corners, free_cells
-from solvers.tetris.generate import HARD_SHAPES
-from solvers.tetris.generate import generate as tetris_generate
-from solvers.tetris.io import TetrisCase
-from solvers.tetris.io import format_case as tetris_format
-from solvers.tetris.io import parse as tetris_parse
-from solvers.tetris.solve import clear_memo, solve_grundy, solve_plain
+# Run as a script, bench/ comes first on sys.path, and bench/solvers.py would shadow the
+# `solvers` package: drop that folder before importing the plugins.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+
+from pipeline.registry import get_problem  # noqa: E402
+from solvers.mine.check import validate as mine_validate  # noqa: E402
+from solvers.mine.io import MineCase, format_case  # noqa: E402
+from solvers.mine.io import parse as mine_parse  # noqa: E402
+from solvers.mine.solve import solve_sg  # noqa: E402
+from solvers.tetris.bitboard import KILL, bits, corners, free_cells  # noqa: E402
+from solvers.tetris.generate import HARD_SHAPES  # noqa: E402
+from solvers.tetris.generate import generate as tetris_generate  # noqa: E402
+from solvers.tetris.io import TetrisCase  # noqa: E402
+from solvers.tetris.io import format_case as tetris_format  # noqa: E402
+from solvers.tetris.io import parse as tetris_parse  # noqa: E402
+from solvers.tetris.solve import clear_memo, solve_grundy, solve_plain  # noqa: E402
 
 SEEDS = Path(__file__).resolve().parents[1] / ".." / "shared" / "seed_programs"
 
