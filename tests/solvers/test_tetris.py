@@ -115,6 +115,7 @@ def test_known_boards() -> None:
         ("", "empty input"),
         ("2\n", "case 1: `N M` incomplete"),
         ("2 x\n", "case 1: M: expected a positive integer, got 'x'"),
+        ("2 ²\n", "case 1: M: expected a positive integer, got '²'"),
         ("0 3\n", "case 1: N = 0, M = 3"),
         ("5 10\n", "case 1: N = 5, M = 10: need N, M >= 1 and N*M < 50"),
         ("2 2\n00\n", "case 1: 2 rows expected, input ends after 1"),
@@ -139,7 +140,7 @@ def test_validator_keeps_going_after_a_content_error() -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.text(alphabet="0123 \n1x", max_size=40))
+@given(st.text(alphabet="0123 \n1x²é", max_size=40))
 def test_validate_never_raises_and_parse_agrees(text: str) -> None:
     errors = validate(text)
     if errors:
