@@ -14,7 +14,7 @@ from __future__ import annotations
 from solvers.tetris.bitboard import KILL, bits, component, corners, free_cells, normalise
 from solvers.tetris.io import TetrisCase
 
-MEMO_LIMIT = 2_000_000
+MEMO_LIMIT = 500_000  # per dict: bounds the memory a long multi-case run can take
 _GRUNDY: dict[int, int] = {}  # connected normalised corner set -> Grundy value
 _WINS: dict[int, bool] = {}  # normalised corner set -> does the player to move win
 
