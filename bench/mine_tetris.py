@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -50,13 +51,20 @@ from solvers.tetris.solve import clear_memo, solve_grundy, solve_plain  # noqa: 
 SEEDS = Path(__file__).resolve().parents[1] / ".." / "shared" / "seed_programs"
 
 
-def best_of(repeat: int, func: Callable[[], object]) -> float:
+def best_of(
+    repeat: int, func: Callable[[], object], clock: Callable[[], float] = time.perf_counter
+) -> float:
     times = []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = clock()
         func()
-        times.append(time.perf_counter() - t0)
+        times.append(clock() - t0)
     return min(times)
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def compile_seed(name: str, tmp: Path) -> Path | None:
@@ -72,10 +80,11 @@ def compile_seed(name: str, tmp: Path) -> Path | None:
     return exe
 
 
-def run_seed(exe: Path, text: str) -> tuple[float, str]:
-    t0 = time.perf_counter()
+def run_seed(exe: Path, text: str) -> tuple[float, str, float]:
+    """Wall seconds, stdout, CPU seconds (from the kernel's rusage of the child)."""
+    cpu0, t0 = children_cpu(), time.perf_counter()
     done = subprocess.run([str(exe)], input=text, capture_output=True, text=True, check=True)
-    return time.perf_counter() - t0, done.stdout
+    return time.perf_counter() - t0, done.stdout, children_cpu() - cpu0
 
 
 def bench_mine(tmp: Path, result: dict[str, object]) -> None:
@@ -106,12 +115,17 @@ def bench_mine(tmp: Path, result: dict[str, object]) -> None:
     mine_case["parse_1e6_s"] = parse_full
     exe = compile_seed("mine", tmp)
     if exe is not None:
-        seed_s, out = min(run_seed(exe, text) for _ in range(3))
+        runs = [run_seed(exe, text) for _ in range(5)]
+        seed_s, out, _ = min(runs)
+        seed_cpu = min(run[2] for run in runs)
         assert out.split() == answer.split(), (out, answer)
         ours = parse + solve
-        print(f"  seed C++ (whole run) {seed_s * 1e3:.0f} ms: reference parse+solve is "
-              f"{seed_s / ours:.2f}x the seed's speed")  # fmt: skip
-        mine_case["seed_s"] = seed_s
+        ours_cpu = best_of(5, lambda: solve_sg(mine_parse(text)), time.process_time)
+        print(f"  seed C++ (whole run) {seed_s * 1e3:.0f} ms wall, {seed_cpu * 1e3:.0f} ms CPU; "
+              f"reference parse+solve {ours_cpu * 1e3:.0f} ms CPU: "
+              f"{seed_s / ours:.2f}x the seed's speed by wall time, "
+              f"{seed_cpu / ours_cpu:.2f}x by CPU time")  # fmt: skip
+        mine_case.update({"seed_s": seed_s, "seed_cpu_s": seed_cpu, "cpu_s": ours_cpu})
     result["mine"] = mine_case
 
 
@@ -154,7 +168,7 @@ def bench_tetris(tmp: Path, candidates: int, result: dict[str, object]) -> None:
     if exe is not None:
         timed = []
         for i in order[:3]:
-            s, out = run_seed(exe, tetris_format(cases[i]))
+            s, out, _ = run_seed(exe, tetris_format(cases[i]))
             timed.append((s, i, out))
         seed_s, i, out = max(timed)
         worst = cases[i]
