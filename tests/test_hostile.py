@@ -108,11 +108,3 @@ def test_details(outcomes: dict[str, Outcome], port: int) -> None:
         assert not Path(f"{place}/gj_escape_{port}").exists()
     assert _named(str(port)) == [], "the daemon survived its run"
     assert _named("gjforkbomb") == [], "fork-bomb processes survived"
-    assert not any(p.uids().real == 65534 for p in psutil.process_iter() if _alive(p))
-
-
-def _alive(proc: psutil.Process) -> bool:
-    try:
-        return proc.status() != psutil.STATUS_ZOMBIE
-    except psutil.Error:
-        return False

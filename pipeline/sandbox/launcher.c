@@ -31,6 +31,7 @@
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_LIST 32
@@ -67,6 +68,15 @@ static void set_limit(int resource, unsigned long long soft, unsigned long long 
 
 static const char *steps[] = {"exec", "setrlimit", "chdir", "setgid", "setuid"};
 
+/* CPU time in ms from a cgroup's cpuacct.usage (ns), or -1 */
+static long long cgroup_cpu_ms(int fd) {
+    char buf[64];
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    if (n <= 0) return -1;
+    buf[n] = 0;
+    return strtoll(buf, NULL, 10) / 1000000;
+}
+
 static const char *keep_visible[] = {"bin", "sbin", "lib", "lib32", "lib64", "libx32",
                                      "usr", "etc", "dev", "proc", "sys", "var", "opt", NULL};
 
@@ -84,11 +94,11 @@ static void hide(const char *dir, int writable) {
 }
 
 int main(int argc, char **argv) {
-    const char *report = NULL, *box = NULL;
+    const char *report = NULL, *box = NULL, *cpu_file = NULL;
     const char *cgroups[MAX_LIST], *hidden[MAX_LIST];
     int n_cg = 0, n_hide = 0, use_ns = 0, hide_all = 0;
     long uid = -1, gid = -1, nofile = 256;
-    unsigned long long cpu = 0, as = 0, stack = 0, fsize = 0;
+    unsigned long long cpu = 0, as = 0, stack = 0, fsize = 0, cpu_ms = 0;
     int i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];
@@ -100,6 +110,8 @@ int main(int argc, char **argv) {
         if (strcmp(a, "--report") == 0) report = v;
         else if (strcmp(a, "--box") == 0) box = v;
         else if (strcmp(a, "--cpu") == 0) cpu = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--cpu-ms") == 0) cpu_ms = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--cpu-file") == 0) cpu_file = v;
         else if (strcmp(a, "--as") == 0) as = strtoull(v, NULL, 10);
         else if (strcmp(a, "--stack") == 0) stack = strtoull(v, NULL, 10);
         else if (strcmp(a, "--fsize") == 0) fsize = strtoull(v, NULL, 10);
@@ -172,6 +184,10 @@ int main(int argc, char **argv) {
     }
     int pipefd[2];
     if (pipe2(pipefd, O_CLOEXEC) != 0) report_error("pipe");
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &chld, NULL); /* before the fork: no SIGCHLD can be missed */
     pid_t prog = fork();
     if (prog < 0) report_error("fork");
     if (prog == 0) { /* PROG */
@@ -199,12 +215,46 @@ int main(int argc, char **argv) {
     int status = 0;
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
-    while (wait4(prog, &status, 0, &ru) < 0) {
+    int cpu_killed = 0, reaped = 0;
+    clockid_t prog_clock;
+    int cpu_fd = cpu_file ? open(cpu_file, O_RDONLY | O_CLOEXEC) : -1;
+    if (cpu_ms && (cpu_fd >= 0 || clock_getcpuclockid(prog, &prog_clock) == 0)) {
+        /* CPU time <= wall time: sleep for the CPU time left (or until a child exits),
+         * then look again; kill PROG once it has used its CPU limit */
+        for (;;) {
+            pid_t done = wait4(prog, &status, WNOHANG, &ru);
+            if (done == prog) {
+                reaped = 1;
+                break;
+            }
+            unsigned long long used_ms;
+            if (cpu_fd >= 0) { /* every process of the run (bwrap hides the program) */
+                long long ms = cgroup_cpu_ms(cpu_fd);
+                if (ms < 0) break;
+                used_ms = (unsigned long long)ms;
+            } else {
+                struct timespec used;
+                if (clock_gettime(prog_clock, &used) != 0) break;
+                used_ms = (unsigned long long)used.tv_sec * 1000 +
+                          (unsigned long long)used.tv_nsec / 1000000;
+            }
+            if (used_ms >= cpu_ms) {
+                kill(prog, SIGKILL);
+                cpu_killed = 1;
+                break;
+            }
+            unsigned long long left = cpu_ms - used_ms + 2;
+            struct timespec wait = {(time_t)(left / 1000), (long)(left % 1000) * 1000000};
+            sigtimedwait(&chld, NULL, &wait);
+        }
+    }
+    while (!reaped && wait4(prog, &status, 0, &ru) < 0) {
         if (errno != EINTR) report_error("wait4");
     }
     long long cpu_us = (long long)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec +
                        (long long)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
-    dprintf(report_fd, "status %d\ncpu_us %lld\nmaxrss_kb %ld\n", status, cpu_us, ru.ru_maxrss);
+    dprintf(report_fd, "status %d\ncpu_us %lld\nmaxrss_kb %ld\ncpu_killed %d\n", status, cpu_us,
+            ru.ru_maxrss, cpu_killed);
     if (start_failed)
         dprintf(report_fd, "error cannot start %s (%s): %s\n", prog_argv[0], steps[failed[0]],
                 strerror(failed[1]));

@@ -13,6 +13,7 @@ child was forked from the tiny launcher, not from the big judge.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import pwd
 import signal
@@ -42,6 +43,10 @@ ENV = {
     "PYTHONDONTWRITEBYTECODE": "1",
 }
 NOFILE = 256
+# the launcher kills a program this long after it used up its CPU limit (verdicts
+# compare the measured CPU time with the limit; RLIMIT_CPU, in whole seconds, is the
+# backstop)
+CPU_KILL_MARGIN_MS = 50
 # world-writable places other than /tmp, replaced by private tmpfs mounts as well
 EXTRA_HIDDEN = ("/var/tmp", "/dev/shm", "/var/lock", "/run/lock")
 
@@ -102,7 +107,8 @@ class RlimitSandbox:
             self.launcher,
             "--report", str(ws.report),
             "--box", str(ws.box),
-            "--cpu", str(int(limits.time_s) + 1),
+            "--cpu", str(math.ceil(limits.time_s) + 1),
+            "--cpu-ms", str(int(limits.time_s * 1000) + CPU_KILL_MARGIN_MS),
             "--stack", str(memory),
             "--fsize", str(limits.output_kb * 1024 + 1),
             "--nofile", str(NOFILE),
@@ -179,12 +185,12 @@ class RlimitSandbox:
         result.wall_ms = (time.monotonic() - start) * 1000
         kill_group(proc.pid)  # whatever is left of the session (no pid namespace)
         report = parse_report(ws.report)
-        group_cpu_ms = 0.0
+        group_cpu_ms, group_peak_kb = 0.0, 0
         if slot is not None:
             slot.kill_all()
             peak, cpu_ns, oom = slot.measure()
-            group_cpu_ms = cpu_ns / 1e6
-            result.peak_rss_kb = peak // 1024
+            group_cpu_ms, group_peak_kb = cpu_ns / 1e6, peak // 1024
+            result.peak_rss_kb = group_peak_kb
             result.memory_exceeded = oom
         result.wall_exceeded = hit
         if "status" in report:
@@ -200,12 +206,19 @@ class RlimitSandbox:
         if "status" not in report and not hit:
             result.judge_error = f"launcher failed (wait status {status})"
             return
+        self._measured(result, group_cpu_ms, group_peak_kb, slot is not None)
         cpu_limit_ms = limits.time_s * 1000
         result.cpu_exceeded = (
             result.cpu_ms > cpu_limit_ms
             or group_cpu_ms > cpu_limit_ms
             or result.signal == signal.SIGXCPU
+            or report.get("cpu_killed") == "1"
         )
         if result.peak_rss_kb > limits.memory_mb * 1024:
             result.memory_exceeded = True
         result.extra["backend"] = self.name
+
+    def _measured(
+        self, result: ExecutionResult, group_cpu_ms: float, group_peak_kb: int, grouped: bool
+    ) -> None:
+        """Hook for backends whose wait4 figures are not the program's (bwrap)."""
