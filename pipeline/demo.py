@@ -29,7 +29,7 @@ import pyarrow.parquet as pq
 
 from pipeline.distribute import Cluster
 from pipeline.errors import GridjudgeError
-from pipeline.generate import cluster_runner, generate_corpus
+from pipeline.generate import auto_chunk_size, cluster_runner, generate_corpus
 from pipeline.gradejob import GradeOptions, plan_grade, run_grade
 from pipeline.html import REPORT_FILE, render_report, write_report
 from pipeline.registry import all_problems, get_problem
@@ -128,7 +128,12 @@ def run_demo(
         for p in problems:
             corpora[p] = out / "corpora" / p
             m = generate_corpus(
-                get_problem(p), counts[p], seed, corpora[p], runner=cluster_runner(cluster)
+                get_problem(p),
+                counts[p],
+                seed,
+                corpora[p],
+                chunk_size=auto_chunk_size(counts[p], cluster.total_cpus()),
+                runner=cluster_runner(cluster),
             )
             say(f"generated {m.count} {p} cases ({len(m.families)} families)")
         for p in problems:

@@ -81,6 +81,12 @@ def family_counts(problem: Problem, count: int, families: Sequence[str] = ()) ->
     return {f: base + (1 if k < extra else 0) for k, f in enumerate(chosen)}
 
 
+def auto_chunk_size(count: int, cpus: int) -> int:
+    """About 8 chunks per CPU (load balance across families of unequal cost), between
+    10 and DEFAULT_CHUNK_SIZE cases each (Ray's per-task cost stays small)."""
+    return max(10, min(DEFAULT_CHUNK_SIZE, count // (8 * max(1, cpus)) or 1))
+
+
 def plan_chunks(
     problem: Problem,
     count: int,

@@ -14,6 +14,7 @@ from pipeline.corpus import read_table, verify
 from pipeline.generate import (
     GenChunk,
     GenerateError,
+    auto_chunk_size,
     case_seed,
     family_counts,
     generate_chunk,
@@ -132,3 +133,9 @@ def test_bad_requests_are_one_line_errors(tmp_path: Path) -> None:
         _make(tmp_path, "y", 0, 1)
     with pytest.raises(GenerateError, match=r"invalid case broken/0000000 \(seed 1\)"):
         _make(tmp_path, "z", 2, 1, families=("broken",))
+
+
+def test_auto_chunk_size() -> None:
+    assert auto_chunk_size(3000, 2) == 187  # ~8 chunks per CPU
+    assert auto_chunk_size(10**7, 64) == 500  # capped
+    assert auto_chunk_size(20, 2) == 10  # floor

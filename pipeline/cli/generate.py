@@ -12,8 +12,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedCo
 from pipeline.cli.common import user_errors
 from pipeline.distribute import Cluster
 from pipeline.generate import (
-    DEFAULT_CHUNK_SIZE,
     GenerateError,
+    auto_chunk_size,
     cluster_runner,
     family_counts,
     generate_corpus,
@@ -39,8 +39,12 @@ def generate(
         ),
     ] = None,
     chunk_size: Annotated[
-        int, typer.Option(help="Cases per Ray task (does not change the corpus).")
-    ] = DEFAULT_CHUNK_SIZE,
+        int | None,
+        typer.Option(
+            help="Cases per Ray task (default: ~8 tasks per CPU, 10..500); "
+            "does not change the corpus."
+        ),
+    ] = None,
 ) -> None:
     """Generate a deterministic corpus with expected answers, in parallel on Ray.
 
@@ -72,7 +76,7 @@ def generate(
             seed,
             out,
             family or (),
-            chunk_size=chunk_size,
+            chunk_size=chunk_size or auto_chunk_size(count, cluster.total_cpus()),
             runner=cluster_runner(cluster),
             on_rows=lambda n: progress.advance(task, n),
         )
