@@ -3,6 +3,7 @@ death, node loss and a killed driver; exactly one results row per (submission, c
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -96,7 +97,10 @@ def test_grading_writes_one_row_per_pair_and_a_summary(
 def test_killing_a_worker_mid_run_still_gives_one_row_per_pair(
     ray_cluster: Cluster, spot_corpus: Path, tmp_path: Path, counter: Path
 ) -> None:
-    sub = counting_cmd(counter, sleep=0.03)
+    # The first execution of any case (whichever comes first) sleeps 2 s: the worker
+    # running that chunk is then surely mid-chunk, and is the one killed.
+    flag = counter.parent / "flag"
+    sub = f"cmd:echo run >> {counter}; if mkdir {flag} 2>/dev/null; then sleep 2; fi; echo Draw"
     out = tmp_path / "run"
     plan = plan_grade(GradeOptions(corpora=[spot_corpus], submissions=[sub], out=out, chunk_size=4))
     killed: list[int] = []
@@ -104,11 +108,11 @@ def test_killing_a_worker_mid_run_still_gives_one_row_per_pair(
     def killer() -> None:
         deadline = time.monotonic() + 30
         while not killed and time.monotonic() < deadline:
-            parts = list(report.results_dir(out).glob("part-*.parquet"))
-            busy = running_chunk_workers()
-            if parts and busy:
-                os.kill(busy[0], signal.SIGKILL)
-                killed.append(busy[0])
+            for pid in running_chunk_workers():
+                with contextlib.suppress(psutil.Error):
+                    if any(sleeping_2s(c) for c in psutil.Process(pid).children(recursive=True)):
+                        os.kill(pid, signal.SIGKILL)
+                        killed.append(pid)
             time.sleep(0.01)
 
     thread = threading.Thread(target=killer)
@@ -121,8 +125,15 @@ def test_killing_a_worker_mid_run_still_gives_one_row_per_pair(
     assert executions > 48  # the killed chunk's cases ran again: retried, not lost
 
 
+def sleeping_2s(proc: psutil.Process) -> bool:
+    try:
+        return proc.cmdline()[:2] == ["sleep", "2"]
+    except psutil.Error:
+        return False
+
+
 def running_chunk_workers() -> list[int]:
-    """Ray worker processes (children of this test's raylet) running a chunk now."""
+    """Ray worker processes (descendants of this test's raylet) running a chunk now."""
     found = []
     for proc in psutil.Process().children(recursive=True):
         try:
