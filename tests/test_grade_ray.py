@@ -239,3 +239,16 @@ def test_malformed_cases_are_ie_and_the_good_ones_are_graded(
         assert rows[cid]["verdict"] == "IE"
         assert rows[cid]["checker_msg"] == problem.validate(text)[0]
     assert {rows[r["case_id"]]["verdict"] for r in good} == {"AC"}
+
+
+def test_map_unordered_on_ray_yields_each_chunk_once_and_raises_chunk_failures(
+    ray_cluster: Cluster,
+) -> None:
+    import math
+
+    from pipeline.distribute import ChunkFailed
+
+    got = list(ray_cluster.map_unordered(abs, range(-30, 0), max_in_flight=3))
+    assert sorted(got) == [(x, -x) for x in range(-30, 0)]
+    with pytest.raises(ChunkFailed, match="ValueError"):
+        list(ray_cluster.map_unordered(math.sqrt, [4.0, -1.0]))
