@@ -10,14 +10,21 @@ import numpy as np
 from scipy import ndimage
 
 _KING = np.ones((3, 3), dtype=bool)
-NO_REGION = np.iinfo(np.int32).max
+NO_REGION = np.iinfo(np.uint32).max  # "no blank neighbour" in Analysis.low
 
 
 def neighbour_counts(mines: np.ndarray) -> np.ndarray:
     """Mines among the 8 neighbours (plus the cell itself, which only matters on mines)."""
-    p = np.pad(mines.astype(np.uint8), 1)
+    p = np.pad(mines.view(np.uint8), 1)
     rows = p[:-2] + p[1:-1] + p[2:]
     return rows[:, :-2] + rows[:, 1:-1] + rows[:, 2:]
+
+
+def _box(a: np.ndarray, fill: int, op: np.ufunc) -> np.ndarray:
+    """op over each cell's 3x3 box (outside the board counts as `fill`)."""
+    p = np.pad(a, 1, constant_values=fill)
+    rows = op(op(p[:-2], p[1:-1]), p[2:])
+    return op(op(rows[:, :-2], rows[:, 1:-1]), rows[:, 2:])
 
 
 @dataclass(frozen=True)
@@ -25,25 +32,23 @@ class Analysis:
     numbers: np.ndarray  # bool: safe cells with a mine among their neighbours
     labels: np.ndarray  # int32: blank region id (1..regions) or 0
     regions: int
-    low: np.ndarray  # int32 per cell: smallest region id among the 8 neighbours, or NO_REGION
-    high: np.ndarray | None  # int32 per cell: largest region id among neighbours, or 0
+    low: np.ndarray  # uint32 per cell: smallest (region id - 1) among the 8 neighbours
+    #                  and the cell itself, or NO_REGION
+    high: np.ndarray | None  # int32 per cell: largest region id among them, or 0
 
 
 def analyse(mines: np.ndarray, both_ends: bool = False) -> Analysis:
     """Labels and neighbouring region ids. `both_ends` also computes the largest id, which
-    the guarantee check needs (a number cell with low != high borders two regions)."""
+    the guarantee check needs (a number cell with low + 1 != high borders two regions)."""
     counts = neighbour_counts(mines)
-    safe = ~mines
-    numbers = safe & (counts > 0)
-    blank = safe & (counts == 0)
-    labels, regions = ndimage.label(blank, structure=_KING)
-    labels = labels.astype(np.int32, copy=False)
-    keyed = np.where(labels == 0, NO_REGION, labels).astype(np.int32)
-    low = ndimage.minimum_filter(keyed, size=3, mode="constant", cval=NO_REGION)
-    high = None
-    if both_ends:
-        high = ndimage.maximum_filter(labels, size=3, mode="constant", cval=0)
-    return Analysis(numbers, labels, int(regions), low, high)
+    numbers = ~mines & (counts > 0)
+    blank = counts == 0  # a mine counts itself, so this is safe & no mined neighbour
+    labels = np.empty(mines.shape, dtype=np.int32)
+    regions = int(ndimage.label(blank, structure=_KING, output=labels))
+    # region ids shifted to 0.., and 0 (no region) wrapped to the largest uint32
+    low = _box((labels - 1).view(np.uint32), NO_REGION, np.minimum)
+    high = _box(labels, 0, np.maximum) if both_ends else None
+    return Analysis(numbers, labels, regions, low, high)
 
 
 def shared_number_cells(mines: np.ndarray) -> np.ndarray:
@@ -51,4 +56,4 @@ def shared_number_cells(mines: np.ndarray) -> np.ndarray:
     cells that break the problem's guarantee)."""
     a = analyse(mines, both_ends=True)
     assert a.high is not None
-    return a.numbers & (a.low != NO_REGION) & (a.low != a.high)
+    return a.numbers & (a.low != NO_REGION) & (a.low.view(np.int32) + 1 != a.high)

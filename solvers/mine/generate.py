@@ -53,18 +53,25 @@ def _with_safe(rng: np.random.Generator, n: int, m: int, safe: int) -> np.ndarra
 def _edge(rng: np.random.Generator, n: int, m: int) -> np.ndarray:
     """Diagonal mine lines with one-cell gaps: each gap is a number cell bordering blank
     cells on both sides; where the sides are different regions it breaks the guarantee
-    and is filled by `repair`, so the board sits just inside the rule (removing such a
-    mine breaks it again)."""
-    mines = np.zeros((n, m), dtype=bool)
-    for _ in range(int(rng.integers(1, 4))):
-        r0, c0 = int(rng.integers(0, n)), int(rng.integers(0, m))
-        step = 1 if rng.random() < 0.5 else -1
-        length = int(rng.integers(2, max(n, m) + 1))
-        for i in range(length):
-            r, c = r0 + i, c0 + step * i
-            if 0 <= r < n and 0 <= c < m and i % 2 == 0:
-                mines[r, c] = True
-    return repair(mines)
+    and is filled by `repair`, so the board sits just inside the rule: removing such a
+    mine breaks it again. Retries until some filled gap has that property."""
+    for _ in range(20):
+        raw = np.zeros((n, m), dtype=bool)
+        for _ in range(int(rng.integers(1, 4))):
+            r0, c0 = int(rng.integers(0, n)), int(rng.integers(0, m))
+            step = 1 if rng.random() < 0.5 else -1
+            for i in range(0, int(rng.integers(2, max(n, m) + 1)), 2):
+                r, c = r0 + i, c0 + step * i
+                if 0 <= r < n and 0 <= c < m:
+                    raw[r, c] = True
+        mines = repair(raw)
+        for r, c in list(zip(*np.nonzero(mines & ~raw), strict=True))[:8]:
+            mines[r, c] = False
+            critical = bool(shared_number_cells(mines).any())
+            mines[r, c] = True
+            if critical:
+                return mines
+    return mines
 
 
 def generate(rng: random.Random, family: str, **params: float) -> str:

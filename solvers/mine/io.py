@@ -114,6 +114,8 @@ def join(cases: list[str]) -> str:
         total += int(parts[0])
         rest = (parts[1] + "\n" if len(parts) > 1 else "") + body
         bodies.append(rest if rest.endswith("\n") or not rest else rest + "\n")
+    if total > MAX_CASES:
+        raise InvalidInput(f"{total} cases cannot share one file (T <= {MAX_CASES})")
     return f"{total}\n" + "".join(bodies)
 
 

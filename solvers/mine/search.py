@@ -13,6 +13,7 @@ from functools import cache
 
 import numpy as np
 
+from pipeline.problem import InvalidInput
 from solvers.mine.board import neighbour_counts
 from solvers.mine.io import MineCase
 
@@ -67,7 +68,17 @@ def first_player_wins(mines: np.ndarray) -> bool:
 
 
 def solve_search(cases: list[MineCase]) -> list[bool]:
-    return [first_player_wins(case.grid()) for case in cases]
+    """Refuses (InvalidInput) a case with too many safe cells instead of running for ever."""
+    out = []
+    for c, case in enumerate(cases, 1):
+        board = case.grid()
+        safe = board.size - int(np.count_nonzero(board))
+        if safe > SEARCH_MAX_SAFE:
+            raise InvalidInput(
+                f"case {c}: {safe} safe cells; version search takes at most {SEARCH_MAX_SAFE}"
+            )
+        out.append(first_player_wins(board))
+    return out
 
 
 def search_accepts(cases: list[MineCase]) -> bool:

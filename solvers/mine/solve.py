@@ -21,15 +21,18 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from solvers.mine.board import NO_REGION, analyse
+from solvers.mine.board import analyse
 from solvers.mine.io import MineCase
 
 
 def grundy_of(mines: np.ndarray) -> int:
     a = analyse(mines)
-    low = a.low[a.numbers]
-    isolated = int(np.count_nonzero(low == NO_REGION))
-    border = np.bincount(low[low != NO_REGION], minlength=a.regions + 1)[1:]
+    # per cell: its region (0..regions-1) if a number cell bordering one, `regions` if a
+    # number cell bordering none, regions + 1 otherwise; then one bincount
+    last = np.uint32(a.regions)
+    code = np.where(a.numbers, np.minimum(a.low, last), last + np.uint32(1))
+    tally = np.bincount(code.ravel(), minlength=a.regions + 2)
+    border, isolated = tally[: a.regions], int(tally[a.regions])
     odd = int(np.count_nonzero(border & 1))
     even = a.regions - odd
     return (isolated & 1) ^ (even & 1) ^ (2 * (odd & 1))

@@ -35,6 +35,7 @@ class Scan:
     games: list[Game]
     spans: list[tuple[int, int]]  # per game: [first line, last line + 1), 0-based
     errors: list[str]
+    complete: bool = False  # the final 0 was reached: every game's lines are known
 
 
 def _lines(text: str) -> list[str]:
@@ -62,6 +63,7 @@ def scan(text: str) -> Scan:
             return out
         n = int(tokens[0])
         if n == 0:
+            out.complete = True
             break
         g = len(out.games) + 1
         if not MIN_N <= n <= MAX_N:
@@ -79,6 +81,7 @@ def scan(text: str) -> Scan:
         errors.append(f"line {i + 1}: no game before the final 0")
     if i + 1 < len(lines):
         errors.append(f"line {i + 2}: text after the final 0: {lines[i + 1][:40]!r}")
+        out.complete = False
     return out
 
 
@@ -159,9 +162,11 @@ def format_output(output: SpotOutput) -> str:
 
 
 def split_input(text: str) -> list[str]:
-    """A multi-game file -> one-case inputs (each game followed by its own `0`)."""
+    """A multi-game file -> one-case inputs (each game followed by its own `0`). Cut by
+    structure: a game breaking a rule is still cut out (the validator rejects it as a
+    case of its own); only text whose games cannot be delimited raises InvalidInput."""
     result = scan(text)
-    if result.errors:
+    if not result.complete or not result.games:
         raise InvalidInput(result.errors[0])
     lines = _lines(text)
     return ["\n".join(lines[a:b]) + "\n0\n" for a, b in result.spans]

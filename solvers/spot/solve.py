@@ -57,12 +57,11 @@ def _turn(cell: Cell, n: int) -> Cell:
     return (c, n - 1 - r)
 
 
-@cache
-def _keys(n: int) -> tuple[tuple[int, int, int, int], ...]:
+def key_table(n: int, bits: int = 64) -> tuple[tuple[int, int, int, int], ...]:
     """Per square r*n+c: the Zobrist keys of its images under 0, 1, 2, 3 quarter turns.
     XOR-ing key k over the spots gives the hash of the board turned k times."""
     rng = random.Random(f"spot-zobrist-{n}")  # fixed table: the solver stays pure
-    base = [rng.getrandbits(64) for _ in range(n * n)]
+    base = [rng.getrandbits(bits) for _ in range(n * n)]
     table = []
     for r in range(n):
         for c in range(n):
@@ -72,6 +71,11 @@ def _keys(n: int) -> tuple[tuple[int, int, int, int], ...]:
             k0, k1, k2, k3 = (base[a * n + b] for a, b in images)
             table.append((k0, k1, k2, k3))
     return tuple(table)
+
+
+@cache
+def _keys(n: int) -> tuple[tuple[int, int, int, int], ...]:
+    return key_table(n)
 
 
 def _board_after(game: Game, count: int) -> set[Cell]:

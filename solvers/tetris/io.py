@@ -24,7 +24,7 @@ class TetrisCase:
 
 
 def _int(token: str, what: str) -> int:
-    if not token.isdigit():
+    if not (token.isascii() and token.isdigit()):
         raise InvalidInput(f"{what}: expected a positive integer, got {token[:20]!r}")
     return int(token)
 

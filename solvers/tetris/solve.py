@@ -14,9 +14,10 @@ from __future__ import annotations
 from solvers.tetris.bitboard import KILL, bits, component, corners, free_cells, normalise
 from solvers.tetris.io import TetrisCase
 
-MEMO_LIMIT = 2_000_000
+MEMO_LIMIT = 500_000  # per dict: bounds the memory a long multi-case run can take
 _GRUNDY: dict[int, int] = {}  # connected normalised corner set -> Grundy value
 _WINS: dict[int, bool] = {}  # normalised corner set -> does the player to move win
+_SUMS: dict[int, int] = {}  # normalised corner set -> Grundy value (XOR over regions)
 
 
 def _remember(memo: dict, key: int, value: object) -> None:
@@ -42,11 +43,18 @@ def connected_grundy(c: int) -> int:
 
 def grundy(s: int) -> int:
     """Grundy value of a corner set: XOR over its independent regions."""
-    g = 0
-    while s:
-        comp = component(s)
-        s ^= comp
+    if s & (s - 1) == 0:
+        return 1 if s else 0
+    key = normalise(s)
+    found = _SUMS.get(key)
+    if found is not None:
+        return found
+    g, rest = 0, key
+    while rest:
+        comp = component(rest)
+        rest ^= comp
         g ^= connected_grundy(normalise(comp))
+    _remember(_SUMS, key, g)
     return g
 
 
@@ -94,3 +102,4 @@ def clear_memo() -> None:
     """Forget every memoised position (benchmarks time cold runs with it)."""
     _GRUNDY.clear()
     _WINS.clear()
+    _SUMS.clear()
