@@ -13,10 +13,19 @@ from pipeline.errors import GridjudgeError
 from pipeline.sandbox.base import FileSpec, Sandbox, Workspace
 from pipeline.sandbox.plain import PlainSandbox
 
-__all__ = ["BACKENDS", "FileSpec", "Sandbox", "SandboxError", "Workspace", "get_sandbox", "make"]
+__all__ = [
+    "BACKENDS",
+    "FileSpec",
+    "Sandbox",
+    "SandboxError",
+    "Workspace",
+    "get_sandbox",
+    "make",
+    "use",
+]
 
 BACKENDS = ("rlimit", "bwrap", "none")
-DEFAULT_BACKEND = "none"  # becomes "rlimit" when that backend lands
+DEFAULT_BACKEND = "rlimit"
 
 _lock = threading.Lock()
 _chosen: dict[str, Sandbox] = {}
@@ -24,6 +33,16 @@ _chosen: dict[str, Sandbox] = {}
 
 class SandboxError(GridjudgeError):
     """A sandbox backend cannot be used here; one line for the user."""
+
+
+def use(sandbox: Sandbox | None) -> None:
+    """Makes `sandbox` the process-wide one (tests: a FakeSandbox); None forgets it."""
+    name = os.environ.get("GRIDJUDGE_SANDBOX") or DEFAULT_BACKEND
+    with _lock:
+        if sandbox is None:
+            _chosen.pop(name, None)
+        else:
+            _chosen[name] = sandbox
 
 
 def make(name: str) -> Sandbox:

@@ -10,12 +10,13 @@ import resource
 import select
 import shutil
 import signal
+import stat
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import BinaryIO, Protocol, runtime_checkable
 
 from pipeline.execution import ExecutionResult, Limits
 
@@ -50,12 +51,19 @@ class Sandbox(Protocol):
 
 
 def runs_root() -> Path:
-    """Where run folders are made: beside the build cache (not /tmp, which the sandbox
-    replaces by a private tmpfs)."""
-    base = os.environ.get("GRIDJUDGE_CACHE")
-    root = Path(base) if base else Path.home() / ".cache" / "gridjudge"
-    path = root / "runs"
-    path.mkdir(parents=True, exist_ok=True)
+    """Where run folders are made: GRIDJUDGE_RUNS, else /tmp/gridjudge-runs-<euid>
+    (mode 0711: an unprivileged program may pass through to its own scratch dir, and
+    list nothing)."""
+    path = Path(
+        os.environ.get("GRIDJUDGE_RUNS")
+        or Path(tempfile.gettempdir()) / f"gridjudge-runs-{os.geteuid()}"
+    )
+    path.mkdir(mode=0o711, parents=True, exist_ok=True)
+    info = path.lstat()
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid():
+        raise OSError(f"{path} is not a directory owned by this user")
+    if stat.S_IMODE(info.st_mode) != 0o711:
+        os.chmod(path, 0o711)
     return path
 
 
@@ -94,9 +102,11 @@ class Workspace:
         owner: tuple[int, int] | None = None,
     ) -> Workspace:
         root = Path(tempfile.mkdtemp(prefix="run-", dir=runs_root()))
+        os.chmod(root, 0o711)
         ws = cls(root)
         ws.box.mkdir()
-        ws.stdin.write_bytes(stdin)
+        with private_open(ws.stdin) as fh:
+            fh.write(stdin)
         for name, spec in (files or {}).items():
             target = ws.box / name
             if "/" in name or name in ("", ".", ".."):
@@ -104,20 +114,28 @@ class Workspace:
             if isinstance(spec, bytes):
                 target.write_bytes(spec)
             else:
+                # a hard link is free, but only usable when the program may read+run it
+                shared = owner is None or (os.stat(spec).st_mode & 0o005) == 0o005
                 try:
+                    if not shared:
+                        raise OSError("copy instead")
                     os.link(spec, target)
+                    continue
                 except OSError:
                     shutil.copy2(spec, target)
+            if owner is not None:
+                os.chown(target, *owner)
         if owner is not None:
             os.chown(ws.box, *owner)
-            for name in files or {}:
-                target = ws.box / name
-                if target.stat().st_nlink == 1:  # our own copy: let the program use it
-                    os.chown(target, *owner)
         return ws
 
     def remove(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def private_open(path: Path) -> BinaryIO:
+    """A new file only the judge may read (mode 0600), open for writing."""
+    return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb")
 
 
 def read_capped(path: Path, limit: int) -> tuple[bytes, bool]:

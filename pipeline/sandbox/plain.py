@@ -17,6 +17,7 @@ from pipeline.sandbox.base import (
     Workspace,
     collect_output,
     decode_status,
+    private_open,
     wait_with_deadline,
 )
 
@@ -43,8 +44,8 @@ class PlainSandbox:
             start = time.monotonic()
             with (
                 open(ws.stdin, "rb") as fin,
-                open(ws.stdout, "wb") as fout,
-                open(ws.stderr, "wb") as ferr,
+                private_open(ws.stdout) as fout,
+                private_open(ws.stderr) as ferr,
             ):
                 try:
                     proc = subprocess.Popen(
