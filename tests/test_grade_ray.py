@@ -151,6 +151,7 @@ def test_removing_a_worker_node_mid_run_still_gives_one_row_per_pair(
     sub = counting_cmd(counter, sleep=0.05)
     out = tmp_path / "run"
     env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    env["GRIDJUDGE_SANDBOX"] = "none"  # see the ray_cluster fixture
     proc = subprocess.run(
         [
             sys.executable,
@@ -181,7 +182,8 @@ def test_killed_driver_then_resume_runs_only_the_missing_pairs(
     out = tmp_path / "run"
     argv = [str(GRIDJUDGE), "grade", str(spot_corpus), "-s", sub, "--out", str(out)]
     argv += ["--address", ray_cluster.gcs_address(), "--chunk-size", "2"]
-    driver = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    env = {**os.environ, "GRIDJUDGE_SANDBOX": "none"}  # forwarded to the job's workers
+    driver = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     deadline = time.monotonic() + 60
     while len(list(report.results_dir(out).glob("part-*.parquet"))) < 3:
         assert driver.poll() is None, driver.stderr.read().decode()[-2000:] if driver.stderr else ""
@@ -195,7 +197,9 @@ def test_killed_driver_then_resume_runs_only_the_missing_pairs(
     runs_before = len(counter.read_text().splitlines())
     assert 0 < done_before < 48
 
-    resumed = subprocess.run([*argv, "--resume"], capture_output=True, text=True, timeout=120)
+    resumed = subprocess.run(
+        [*argv, "--resume"], capture_output=True, text=True, timeout=120, env=env
+    )
     assert resumed.returncode == 0, resumed.stderr[-2000:]
     assert_one_row_per_pair(out, spot_corpus, [sub])
     runs_after = len(counter.read_text().splitlines())
