@@ -11,11 +11,19 @@ The Ray cluster is started (and its workers warmed) before timing: the figures a
 pipeline's steady state; cluster start-up is printed separately. Corpus generation and
 compilation are not timed.
 
-    .venv/bin/python bench/throughput.py [--n 200000] [--problem clocks]
+    .venv/bin/python bench/throughput.py [--n 200000] [--problem gomoku] [--also-version 1]
         [--spot-n 100000] [--spot-single-n 3000] [--batch 1000]
 """
 
 from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# Run as `python bench/throughput.py`, bench/ comes first on sys.path, and bench/solvers.py
+# would shadow the `solvers` package the problem plugins live in.
+if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
+    sys.path.pop(0)
 
 import argparse
 import os
@@ -23,14 +31,14 @@ import shutil
 import tempfile
 import time
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from pipeline import report
 from pipeline.corpus import iter_batches
 from pipeline.distribute import Cluster
+from pipeline.execution import Limits
 from pipeline.generate import cluster_runner, generate_corpus
-from pipeline.gradejob import GradeOptions, plan_grade, run_grade
+from pipeline.gradejob import GradeChunk, GradeOptions, grade_chunk, plan_grade, run_grade
 from pipeline.registry import get_problem
 
 HERE = Path(__file__).resolve().parent
@@ -44,17 +52,18 @@ def forks() -> int:
     return 0
 
 
-def bare_loop(problem_name: str, corpus: Path) -> tuple[int, float]:
-    """parse -> solve -> format for every case, in this one process; (cases, seconds)."""
+def bare_loop(problem_name: str, version: str, corpus: Path) -> tuple[int, float, float]:
+    """parse -> solve -> format for every case, in this one process:
+    (cases, wall seconds, CPU seconds)."""
     problem = get_problem(problem_name)
-    solver = problem.solvers[problem.default_solver]
+    solver = problem.solvers[version]
     inputs = [
         text for b in iter_batches(corpus, columns=["input"]) for text in b.column(0).to_pylist()
     ]
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for text in inputs:
         problem.format(solver(problem.parse(text)))
-    return len(inputs), time.perf_counter() - start
+    return len(inputs), time.perf_counter() - start, time.process_time() - cpu
 
 
 def grade(corpus: Path, out: Path, submission: str, **options: Any) -> tuple[float, Counter[str]]:
@@ -73,7 +82,13 @@ def batch_sizes(run_dir: Path) -> int:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, default=200_000, help="in-process cases")
-    ap.add_argument("--problem", default="clocks", choices=["clocks", "gomoku"])
+    ap.add_argument("--problem", default="gomoku", choices=["clocks", "gomoku"])
+    ap.add_argument(
+        "--also-version",
+        action="append",
+        default=["1"],
+        help="solver versions measured besides the default (gomoku 1: ~120 us/case)",
+    )
     ap.add_argument("--spot-n", type=int, default=100_000, help="spot cases, batched")
     ap.add_argument("--spot-single-n", type=int, default=3_000, help="spot cases, 1 per process")
     ap.add_argument("--batch", type=int, default=1000)
@@ -95,21 +110,32 @@ def main() -> None:
                 get_problem("spot"), args.spot_single_n, 3, spot_single, families, runner=runner
             )
             print(f"corpora generated in {time.perf_counter() - t0:.1f} s (not timed below)")
+            # warm every worker (imports of pipeline, solvers, pyarrow), as a long run would be
+            warm = GradeChunk(args.problem, [], [], Limits(), 1, 1, "warm-up")
+            list(cluster.map_unordered(grade_chunk, [warm] * 4 * cores, max_in_flight=2 * cores))
 
             # -- 1. in-process reference solver ------------------------------------
-            n, bare_s = bare_loop(args.problem, corpus)
-            bare_rate = n / bare_s
-            print(f"\n[in-process] {args.problem}, N = {n:,} cases, {cores} cores")
-            print(f"  bare single-process loop   : {bare_rate:10,.0f} cases/s ({bare_s:.2f} s)")
-            for label, validate in (("validating inputs", True), ("--no-validate", False)):
-                out = work / f"run-solver-{validate}"
-                ray_s, verdicts = grade(corpus, out, f"solver:{args.problem}", validate=validate)
-                ratio = n / ray_s / (cores * bare_rate)
+            problem = get_problem(args.problem)
+            versions = [problem.default_solver, *args.also_version]
+            print(f"\n[in-process] {args.problem}, N = {args.n:,} cases, {cores} cores")
+            for version in versions:
+                n, bare_s, bare_cpu = bare_loop(args.problem, version, corpus)
+                bare_rate = n / bare_s
                 print(
-                    f"  Ray pipeline, {label:<13}: {n / ray_s:10,.0f} cases/s ({ray_s:.2f} s), "
-                    f"ratio vs {cores} x bare {ratio:.2f} "
-                    f"(target >= 0.80: {'PASS' if ratio >= 0.8 else 'FAIL'}), {dict(verdicts)}"
+                    f"  solver {version}: bare single-process loop : {bare_rate:9,.0f} cases/s "
+                    f"({bare_s:.2f} s wall, {bare_cpu:.2f} s CPU)"
                 )
+                runs = [(True, "validating inputs"), (False, "--no-validate")]
+                for validate, label in runs:
+                    out = work / f"run-solver-{version}-{validate}"
+                    spec = f"solver:{args.problem}@{version}"
+                    ray_s, verdicts = grade(corpus, out, spec, validate=validate)
+                    ratio = n / ray_s / (cores * bare_rate)
+                    print(
+                        f"    Ray pipeline, {label:<17}: {n / ray_s:9,.0f} cases/s "
+                        f"({ray_s:.2f} s), ratio vs {cores} x bare {ratio:.2f} "
+                        f"(target >= 0.80: {'PASS' if ratio >= 0.8 else 'FAIL'}) {dict(verdicts)}"
+                    )
 
             # -- 2. compiled C++ on a multi-case problem ---------------------------
             source = f"cpp17:{HERE / 'spot.cpp'}"
