@@ -258,10 +258,10 @@ def plan_grade(options: GradeOptions) -> GradePlan:
     for path in options.corpora:
         manifest, ids = _check_corpus(path)
         problem = get_problem(manifest.problem)
-        dup = next((i for i in ids if i in seen), None)
-        if dup is not None or len(set(ids)) != len(ids):
-            raise CorpusError(f"{path}: case id {dup!r} appears twice across the corpora")
-        seen.update(ids)
+        for case_id in ids:
+            if case_id in seen:
+                raise CorpusError(f"{path}: case id {case_id!r} appears twice in the corpora")
+            seen.add(case_id)
         subs = _prepare_all(specs, problem, options.cache_dir)
         corpora.append(CorpusPlan(Path(path), manifest, problem, subs, _limits(problem, options)))
     for spec in specs:

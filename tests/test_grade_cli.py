@@ -41,6 +41,7 @@ def grade(*args: str) -> tuple[int, str]:
         (["{corpus}", "-s", "solver:spot", "-s", "solver:spot"], "given twice"),
         (["{corpus}", "-s", "solver:spot", "--batch", "0"], "at least 1"),
         (["{corpus}", "-s", "solver:spot", "--time-limit", "-1"], "must be positive"),
+        (["{corpus}", "{corpus}", "-s", "solver:spot"], "appears twice in the corpora"),
     ],
 )
 def test_bad_input_fails_with_one_line_before_any_work(

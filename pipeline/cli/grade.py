@@ -129,7 +129,14 @@ def grade(
         def on_start(where: str) -> None:
             progress.update(task, description=f"grading on {where}")
 
-        outcome = run_grade(plan, on_rows=on_rows, on_start=on_start)
+        try:
+            outcome = run_grade(plan, on_rows=on_rows, on_start=on_start)
+        except KeyboardInterrupt:
+            progress.stop()
+            typer.echo(
+                f"interrupted: finished chunks are in {out}; continue with --resume", err=True
+            )
+            raise typer.Exit(130) from None
     if outcome.summary is not None:
         report.print_summary(outcome.summary, title=f"run {plan.run_id}")
     resumed = f", {already} resumed" if already else ""
