@@ -33,6 +33,8 @@ import time
 from collections import Counter
 from typing import Any
 
+import psutil
+
 from pipeline import report
 from pipeline.corpus import iter_batches
 from pipeline.distribute import Cluster
@@ -66,11 +68,32 @@ def bare_loop(problem_name: str, version: str, corpus: Path) -> tuple[int, float
     return len(inputs), time.perf_counter() - start, time.process_time() - cpu
 
 
+def tree_cpu() -> float:
+    """CPU seconds used so far by this process and every live descendant (the Ray
+    processes, the workers and the programs they waited for)."""
+    total = 0.0
+    procs = [psutil.Process()]
+    procs += procs[0].children(recursive=True)
+    for proc in procs:
+        try:
+            t = proc.cpu_times()
+        except psutil.Error:
+            continue
+        total += t.user + t.system + t.children_user + t.children_system
+    return total
+
+
+LAST_CPU = [0.0]
+
+
 def grade(corpus: Path, out: Path, submission: str, **options: Any) -> tuple[float, Counter[str]]:
+    """Wall seconds of run_grade; its CPU seconds (whole process tree) go to LAST_CPU."""
     plan = plan_grade(GradeOptions(corpora=[corpus], submissions=[submission], out=out, **options))
-    start = time.perf_counter()
+    cpu0, start = tree_cpu(), time.perf_counter()
     outcome = run_grade(plan)
-    return time.perf_counter() - start, outcome.verdicts
+    wall = time.perf_counter() - start
+    LAST_CPU[0] = tree_cpu() - cpu0
+    return wall, outcome.verdicts
 
 
 def batch_sizes(run_dir: Path) -> int:
@@ -131,10 +154,16 @@ def main() -> None:
                     spec = f"solver:{args.problem}@{version}"
                     ray_s, verdicts = grade(corpus, out, spec, validate=validate)
                     ratio = n / ray_s / (cores * bare_rate)
+                    cpu_ratio = bare_cpu / LAST_CPU[0]
                     print(
                         f"    Ray pipeline, {label:<17}: {n / ray_s:9,.0f} cases/s "
                         f"({ray_s:.2f} s), ratio vs {cores} x bare {ratio:.2f} "
                         f"(target >= 0.80: {'PASS' if ratio >= 0.8 else 'FAIL'}) {dict(verdicts)}"
+                    )
+                    print(
+                        f"      CPU: {LAST_CPU[0]:.2f} s, whole pipeline, vs {bare_cpu:.2f} s "
+                        f"bare: CPU efficiency {cpu_ratio:.2f} (the wall ratio an idle "
+                        f"machine would approach)"
                     )
 
             # -- 2. compiled C++ on a multi-case problem ---------------------------

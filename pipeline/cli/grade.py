@@ -50,7 +50,7 @@ def grade(
         typer.Option(
             "--submission",
             "-s",
-            help="PATH, LANG:PATH, cmd:<command> or solver:<problem>[@<version>] (repeatable).",
+            help="PATH, LANG:PATH, cmd:<command> or solver:<problem>\\[@<version>] (repeatable).",
         ),
     ],
     out: Annotated[Path, typer.Option(help="Run folder to write (results/, run.json, summary).")],
