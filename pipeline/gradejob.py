@@ -289,6 +289,13 @@ def iter_chunks(plan: GradePlan) -> Iterator[GradeChunk]:
     o = plan.options
     for c in plan.corpora:
         size = o.chunk_size or chunk_size_for(c.submissions, o.batch_k)
+        everyone = tuple(range(len(c.submissions)))
+        if not plan.done:  # a fresh run: every case of every record batch, no lookups
+            for batch in iter_batches(c.path, batch_size=size, columns=CASE_COLUMNS):
+                rows = batch.to_pylist()
+                for start in range(0, len(rows), size):
+                    yield _chunk(plan, c, everyone, rows[start : start + size])
+            continue
         cases: list[dict[str, Any]] = []
         key: tuple[int, ...] = ()
         for batch in iter_batches(c.path, batch_size=size, columns=CASE_COLUMNS):
