@@ -59,13 +59,15 @@ def _first_line(text: str) -> str:
     return " ".join(text.split())[:MESSAGE_CHARS]
 
 
-def _prepare_case(problem: Problem, case: Mapping[str, Any]) -> tuple[_Case | None, str, str]:
+def _prepare_case(
+    problem: Problem, case: Mapping[str, Any], validate: bool = True
+) -> tuple[_Case | None, str, str]:
     """(_Case, "", "") for a gradable case, else (None, verdict, message)."""
     text = case.get("input")
     if not isinstance(text, str):
         return None, Verdict.IE, "case has no input text"
     try:
-        errors = problem.validate(text)
+        errors = problem.validate(text) if validate else []
     except Exception as exc:  # a validator that crashes still rejects the case
         errors = [f"validator failed: {type(exc).__name__}: {exc}"]
     if errors:
@@ -92,13 +94,19 @@ def _run(sub: PreparedSubmission, text: str, limits: Limits) -> ExecutionResult:
 
 
 def _median(values: list[float]) -> float:
+    if len(values) == 1:
+        return values[0]
     return float(statistics.median(values)) if values else 0.0
+
+
+BATCH_OUTPUT_CAP_KB = 256 * 1024
 
 
 def _batch_limits(limits: Limits, k: int) -> Limits:
     """A batch of k cases runs under one case's CPU/memory limit (see the module doc) but
-    may print k cases' worth of output."""
-    return replace(limits, output_kb=limits.output_kb * k)
+    may print k cases' worth of output (capped: a batch over the cap is bisected)."""
+    output_kb = max(limits.output_kb, min(limits.output_kb * k, BATCH_OUTPUT_CAP_KB))
+    return replace(limits, output_kb=output_kb)
 
 
 def _verdict_index(checks: list[CheckResult]) -> int:
@@ -244,9 +252,10 @@ def _row(
         batch_size=out.batch_size,
         **base,
     )
-    cpu = [float(r.cpu_ms) for r in out.results]
-    wall = [float(r.wall_ms) for r in out.results]
-    row.update(cpu_ms_runs=cpu, wall_ms_runs=wall, cpu_ms=_median(cpu), wall_ms=_median(wall))
+    if len(out.results) > 1:  # result_row already holds the single run's timings
+        cpu = [float(r.cpu_ms) for r in out.results]
+        wall = [float(r.wall_ms) for r in out.results]
+        row.update(cpu_ms_runs=cpu, wall_ms_runs=wall, cpu_ms=_median(cpu), wall_ms=_median(wall))
     return row
 
 
@@ -261,14 +270,18 @@ def grade_batch(
     run_id: str,
     attempt: int,
     node: str,
+    validate: bool = True,
 ) -> list[dict[str, Any]]:
-    """One RESULTS_SCHEMA row per (submission, case), in case order then submission order."""
+    """One RESULTS_SCHEMA row per (submission, case), in case order then submission order.
+
+    `validate=False` skips the problem's input validator: only for corpora whose inputs
+    were validated when they were made (`gridjudge generate` validates every input)."""
     base: dict[str, Any] = {"run_id": run_id, "attempt": attempt, "node": node}
     rows_of: dict[int, list[dict[str, Any]]] = {}
     good: list[_Case] = []
     good_at: list[int] = []
     for ci, case in enumerate(cases):
-        prepared, verdict, message = _prepare_case(problem, case)
+        prepared, verdict, message = _prepare_case(problem, case, validate)
         if prepared is None:
             rows_of[ci] = []
             for sub in submissions:

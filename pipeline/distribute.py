@@ -20,7 +20,9 @@ Joining a real cluster: every node needs the same gridjudge installed (same Pyth
 version, `pip install gridjudge` or the same editable checkout at the same path): the
 workers import `pipeline` and `solvers` from their own environment, and `fn` is shipped
 by reference (module + name), not by value. Only the chunks and results travel. Pass
-`runtime_env={"py_modules": [...]}` to Cluster to ship a checkout instead. `ray start
+`runtime_env={"py_modules": [...]}` to Cluster to ship a checkout instead. The driver's
+GRIDJUDGE_* environment variables (GRIDJUDGE_SANDBOX, GRIDJUDGE_CACHE...) are passed to
+the workers through the job's runtime_env, so every node runs the same way. `ray start
 --head` turns token authentication on by default: set RAY_AUTH_MODE (e.g. `disabled`,
 or `token` with RAY_AUTH_TOKEN) identically on every node and on the machine running
 `gridjudge`, or joining fails with an authentication error.
@@ -51,6 +53,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 SERIAL = "local-serial"
+ENV_PREFIX = "GRIDJUDGE_"
 LOCAL = "local"
 
 _attempt = 1
@@ -97,6 +100,18 @@ def _run_chunk(fn: Callable[[Any], Any], chunk: Any, attempt: int) -> Any:
     return fn(chunk)
 
 
+def worker_runtime_env(runtime_env: dict[str, Any] | None, env: dict[str, str]) -> dict[str, Any]:
+    """The job's runtime_env: the driver's GRIDJUDGE_* settings (sandbox backend, build
+    cache...) and `env` reach every worker, on every node, as environment variables."""
+    merged = dict(runtime_env or {})
+    env_vars = {k: v for k, v in os.environ.items() if k.startswith(ENV_PREFIX)}
+    env_vars.update(env)
+    env_vars.update(merged.get("env_vars") or {})
+    if env_vars:
+        merged["env_vars"] = env_vars
+    return merged
+
+
 class Cluster:
     """An embedded local Ray, a joined cluster, or the serial in-process executor."""
 
@@ -106,6 +121,7 @@ class Cluster:
         *,
         num_cpus: int | None = None,
         runtime_env: dict[str, Any] | None = None,
+        env: dict[str, str] | None = None,
     ) -> None:
         if address is None:
             address = os.environ.get("RAY_ADDRESS") or None
@@ -113,6 +129,7 @@ class Cluster:
         self.serial = address == SERIAL
         self.num_cpus = num_cpus
         self.runtime_env = runtime_env
+        self.env = env or {}
         self._owns_ray = False
         self._remote: Any = None
 
@@ -134,8 +151,9 @@ class Cluster:
                 "configure_logging": True,
                 "log_to_driver": True,
             }
-            if self.runtime_env:
-                kwargs["runtime_env"] = self.runtime_env
+            runtime_env = worker_runtime_env(self.runtime_env, self.env)
+            if runtime_env:
+                kwargs["runtime_env"] = runtime_env
             if self.address in (None, LOCAL):
                 kwargs["num_cpus"] = self.num_cpus or os.cpu_count() or 1
                 # an explicit "local" must not be redirected by RAY_ADDRESS

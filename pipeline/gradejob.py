@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline import report
 from pipeline.batch import grade_batch
@@ -30,6 +31,7 @@ from pipeline.errors import GridjudgeError
 from pipeline.execution import Limits
 from pipeline.problem import Problem
 from pipeline.registry import get_problem
+from pipeline.schemas import RESULTS_SCHEMA
 from pipeline.submission import PreparedSubmission, SubmissionSpec, parse_spec, prepare
 
 IN_PROCESS_CHUNK = 1000  # cases per Ray task when every submission is an in-process solver
@@ -54,6 +56,7 @@ class GradeOptions:
     time_limit_s: float | None = None  # None: the problem's own limit
     memory_limit_mb: int | None = None
     chunk_size: int | None = None  # None: chosen per runner (see chunk_size_for)
+    validate: bool = True  # False: trust inputs validated when the corpus was generated
     max_in_flight: int | None = None
     cache_dir: Path | None = None
 
@@ -88,6 +91,7 @@ class GradeChunk:
     batch_k: int
     repeat: int
     run_id: str
+    validate: bool = True
 
 
 @dataclass
@@ -99,9 +103,10 @@ class GradeOutcome:
     where: str = ""
 
 
-def grade_chunk(chunk: GradeChunk) -> list[dict[str, Any]]:
-    """What runs inside a Ray task (or in-process in serial mode)."""
-    return grade_batch(
+def grade_chunk(chunk: GradeChunk) -> pa.Table:
+    """What runs inside a Ray task (or in-process in serial mode): the chunk's rows as a
+    RESULTS_SCHEMA table, built here so the driver only writes it."""
+    rows = grade_batch(
         get_problem(chunk.problem),
         chunk.submissions,
         chunk.cases,
@@ -111,7 +116,9 @@ def grade_chunk(chunk: GradeChunk) -> list[dict[str, Any]]:
         run_id=chunk.run_id,
         attempt=current_attempt(),
         node=current_node(),
+        validate=chunk.validate,
     )
+    return pa.Table.from_pylist(rows, schema=RESULTS_SCHEMA)
 
 
 def chunk_size_for(submissions: list[PreparedSubmission], batch_k: int) -> int:
@@ -195,6 +202,7 @@ def _run_info(plan: GradePlan, status: str, outcome: GradeOutcome | None = None)
         "submissions": list(o.submissions),
         "batch": o.batch_k,
         "repeat": o.repeat,
+        "validate": o.validate,
         "address": o.address,
         "pairs": plan.total_pairs,
     }
@@ -212,7 +220,7 @@ def _run_info(plan: GradePlan, status: str, outcome: GradeOutcome | None = None)
 def _check_resume(previous: dict[str, Any], plan: GradePlan) -> None:
     """A resumed run must grade the same corpora under the same rules."""
     o = plan.options
-    for key, now in (("batch", o.batch_k), ("repeat", o.repeat)):
+    for key, now in (("batch", o.batch_k), ("repeat", o.repeat), ("validate", o.validate)):
         if previous.get(key) != now:
             raise GradeError(f"--resume: {o.out} was run with {key}={previous.get(key)}, not {now}")
     before = {c["content_sha256"]: c for c in previous.get("corpora", [])}
@@ -250,10 +258,10 @@ def plan_grade(options: GradeOptions) -> GradePlan:
     for path in options.corpora:
         manifest, ids = _check_corpus(path)
         problem = get_problem(manifest.problem)
-        dup = next((i for i in ids if i in seen), None)
-        if dup is not None or len(set(ids)) != len(ids):
-            raise CorpusError(f"{path}: case id {dup!r} appears twice across the corpora")
-        seen.update(ids)
+        for case_id in ids:
+            if case_id in seen:
+                raise CorpusError(f"{path}: case id {case_id!r} appears twice in the corpora")
+            seen.add(case_id)
         subs = _prepare_all(specs, problem, options.cache_dir)
         corpora.append(CorpusPlan(Path(path), manifest, problem, subs, _limits(problem, options)))
     for spec in specs:
@@ -281,6 +289,13 @@ def iter_chunks(plan: GradePlan) -> Iterator[GradeChunk]:
     o = plan.options
     for c in plan.corpora:
         size = o.chunk_size or chunk_size_for(c.submissions, o.batch_k)
+        everyone = tuple(range(len(c.submissions)))
+        if not plan.done:  # a fresh run: every case of every record batch, no lookups
+            for batch in iter_batches(c.path, batch_size=size, columns=CASE_COLUMNS):
+                rows = batch.to_pylist()
+                for start in range(0, len(rows), size):
+                    yield _chunk(plan, c, everyone, rows[start : start + size])
+            continue
         cases: list[dict[str, Any]] = []
         key: tuple[int, ...] = ()
         for batch in iter_batches(c.path, batch_size=size, columns=CASE_COLUMNS):
@@ -306,16 +321,24 @@ def _chunk(
 ) -> GradeChunk:
     o = plan.options
     subs = [c.submissions[i] for i in sub_ids]
-    return GradeChunk(c.problem.name, subs, cases, c.limits, o.batch_k, o.repeat, plan.run_id)
+    return GradeChunk(
+        c.problem.name, subs, cases, c.limits, o.batch_k, o.repeat, plan.run_id, o.validate
+    )
+
+
+def verdict_counts(table: pa.Table) -> Counter[str]:
+    counts = pc.value_counts(table.column("verdict")).to_pylist()
+    return Counter({c["values"]: c["counts"] for c in counts})
 
 
 def run_grade(
     plan: GradePlan,
     *,
-    on_rows: Callable[[list[dict[str, Any]]], None] | None = None,
+    on_rows: Callable[[int, Counter[str]], None] | None = None,
     on_start: Callable[[str], None] | None = None,
 ) -> GradeOutcome:
-    """Run every chunk, writing one results part per completed chunk, then the summary."""
+    """Run every chunk, writing one results part per completed chunk, then the summary.
+    `on_rows(n, verdict_counts)` is called after each part is written."""
     out = Path(plan.options.out)
     outcome = GradeOutcome(skipped=len(plan.done))
     report.write_run_json(out, _run_info(plan, "running"))
@@ -328,12 +351,13 @@ def run_grade(
             results = cluster.map_unordered(
                 grade_chunk, iter_chunks(plan), max_in_flight=plan.options.max_in_flight
             )
-            for _chunk, rows in results:
-                report.write_results_part(out, rows)
-                outcome.rows += len(rows)
-                outcome.verdicts.update(r["verdict"] for r in rows)
+            for _chunk, table in results:
+                report.write_results_part(out, table)
+                counts = verdict_counts(table)
+                outcome.rows += table.num_rows
+                outcome.verdicts.update(counts)
                 if on_rows is not None:
-                    on_rows(rows)
+                    on_rows(table.num_rows, counts)
         outcome.summary = report.write_summary(out)
         status = "done"
     except KeyboardInterrupt:

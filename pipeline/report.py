@@ -46,14 +46,20 @@ def results_dir(run_dir: Path) -> Path:
     return Path(run_dir) / RESULTS_DIR
 
 
-def write_results_part(run_dir: Path, rows: list[dict[str, Any]]) -> Path | None:
-    """Write one chunk's rows as a new part file, atomically (temp name, then rename), so a
-    killed run leaves only whole parts behind."""
-    if not rows:
+def write_results_part(run_dir: Path, rows: list[dict[str, Any]] | pa.Table) -> Path | None:
+    """Write one chunk's rows (dicts, or a RESULTS_SCHEMA table built where the chunk ran)
+    as a new part file, atomically (temp name, then rename), so a killed run leaves only
+    whole parts behind."""
+    if isinstance(rows, pa.Table):
+        table = rows.cast(RESULTS_SCHEMA)
+    elif rows:
+        table = pa.Table.from_pylist(rows, schema=RESULTS_SCHEMA)
+    else:
+        return None
+    if table.num_rows == 0:
         return None
     out = results_dir(run_dir)
     out.mkdir(parents=True, exist_ok=True)
-    table = pa.Table.from_pylist(rows, schema=RESULTS_SCHEMA)
     name = f"part-{uuid.uuid4().hex}.parquet"
     tmp = out / f".{name}.tmp"
     pq.write_table(table, tmp, compression="zstd")

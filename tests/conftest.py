@@ -23,8 +23,12 @@ def golden_dir() -> Path:
 def ray_cluster():  # type: ignore[no-untyped-def]
     """One embedded local Ray for the whole test session (an idle Ray costs ~700 MB and
     3-4 s to start). Only tests that ask for this fixture start it. Yields the entered
-    pipeline.distribute.Cluster; its GCS address is `ray_address(cluster)`."""
+    pipeline.distribute.Cluster (`cluster.gcs_address()` lets a subprocess join it).
+
+    Its workers use the plain sandbox: the distribution tests count executions with a
+    submission that appends to a host file, which the default sandbox (private /tmp, only
+    system directories visible) rightly forbids. Sandboxing has its own tests."""
     from pipeline.distribute import Cluster
 
-    with Cluster("local", num_cpus=2) as cluster:
+    with Cluster("local", num_cpus=2, env={"GRIDJUDGE_SANDBOX": "none"}) as cluster:
         yield cluster

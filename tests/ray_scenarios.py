@@ -39,7 +39,7 @@ def node_loss(corpus: str, out: str, submission: str) -> dict[str, Any]:
             )
         )
 
-        def on_rows(rows: list[dict[str, Any]]) -> None:
+        def on_rows(n: int, verdicts: Any) -> None:
             if removed:
                 return
             victim = workers[0]

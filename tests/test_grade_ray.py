@@ -3,6 +3,7 @@ death, node loss and a killed driver; exactly one results row per (submission, c
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -96,7 +97,10 @@ def test_grading_writes_one_row_per_pair_and_a_summary(
 def test_killing_a_worker_mid_run_still_gives_one_row_per_pair(
     ray_cluster: Cluster, spot_corpus: Path, tmp_path: Path, counter: Path
 ) -> None:
-    sub = counting_cmd(counter, sleep=0.03)
+    # The first execution of any case (whichever comes first) sleeps 2 s: the worker
+    # running that chunk is then surely mid-chunk, and is the one killed.
+    flag = counter.parent / "flag"
+    sub = f"cmd:echo run >> {counter}; if mkdir {flag} 2>/dev/null; then sleep 2; fi; echo Draw"
     out = tmp_path / "run"
     plan = plan_grade(GradeOptions(corpora=[spot_corpus], submissions=[sub], out=out, chunk_size=4))
     killed: list[int] = []
@@ -104,11 +108,11 @@ def test_killing_a_worker_mid_run_still_gives_one_row_per_pair(
     def killer() -> None:
         deadline = time.monotonic() + 30
         while not killed and time.monotonic() < deadline:
-            parts = list(report.results_dir(out).glob("part-*.parquet"))
-            busy = running_chunk_workers()
-            if parts and busy:
-                os.kill(busy[0], signal.SIGKILL)
-                killed.append(busy[0])
+            for pid in running_chunk_workers():
+                with contextlib.suppress(psutil.Error):
+                    if any(sleeping_2s(c) for c in psutil.Process(pid).children(recursive=True)):
+                        os.kill(pid, signal.SIGKILL)
+                        killed.append(pid)
             time.sleep(0.01)
 
     thread = threading.Thread(target=killer)
@@ -121,8 +125,15 @@ def test_killing_a_worker_mid_run_still_gives_one_row_per_pair(
     assert executions > 48  # the killed chunk's cases ran again: retried, not lost
 
 
+def sleeping_2s(proc: psutil.Process) -> bool:
+    try:
+        return proc.cmdline()[:2] == ["sleep", "2"]
+    except psutil.Error:
+        return False
+
+
 def running_chunk_workers() -> list[int]:
-    """Ray worker processes (children of this test's raylet) running a chunk now."""
+    """Ray worker processes (descendants of this test's raylet) running a chunk now."""
     found = []
     for proc in psutil.Process().children(recursive=True):
         try:
@@ -140,6 +151,7 @@ def test_removing_a_worker_node_mid_run_still_gives_one_row_per_pair(
     sub = counting_cmd(counter, sleep=0.05)
     out = tmp_path / "run"
     env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    env["GRIDJUDGE_SANDBOX"] = "none"  # see the ray_cluster fixture
     proc = subprocess.run(
         [
             sys.executable,
@@ -170,7 +182,8 @@ def test_killed_driver_then_resume_runs_only_the_missing_pairs(
     out = tmp_path / "run"
     argv = [str(GRIDJUDGE), "grade", str(spot_corpus), "-s", sub, "--out", str(out)]
     argv += ["--address", ray_cluster.gcs_address(), "--chunk-size", "2"]
-    driver = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    env = {**os.environ, "GRIDJUDGE_SANDBOX": "none"}  # forwarded to the job's workers
+    driver = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     deadline = time.monotonic() + 60
     while len(list(report.results_dir(out).glob("part-*.parquet"))) < 3:
         assert driver.poll() is None, driver.stderr.read().decode()[-2000:] if driver.stderr else ""
@@ -184,7 +197,9 @@ def test_killed_driver_then_resume_runs_only_the_missing_pairs(
     runs_before = len(counter.read_text().splitlines())
     assert 0 < done_before < 48
 
-    resumed = subprocess.run([*argv, "--resume"], capture_output=True, text=True, timeout=120)
+    resumed = subprocess.run(
+        [*argv, "--resume"], capture_output=True, text=True, timeout=120, env=env
+    )
     assert resumed.returncode == 0, resumed.stderr[-2000:]
     assert_one_row_per_pair(out, spot_corpus, [sub])
     runs_after = len(counter.read_text().splitlines())
@@ -228,3 +243,16 @@ def test_malformed_cases_are_ie_and_the_good_ones_are_graded(
         assert rows[cid]["verdict"] == "IE"
         assert rows[cid]["checker_msg"] == problem.validate(text)[0]
     assert {rows[r["case_id"]]["verdict"] for r in good} == {"AC"}
+
+
+def test_map_unordered_on_ray_yields_each_chunk_once_and_raises_chunk_failures(
+    ray_cluster: Cluster,
+) -> None:
+    import math
+
+    from pipeline.distribute import ChunkFailed
+
+    got = list(ray_cluster.map_unordered(abs, range(-30, 0), max_in_flight=3))
+    assert sorted(got) == [(x, -x) for x in range(-30, 0)]
+    with pytest.raises(ChunkFailed, match="ValueError"):
+        list(ray_cluster.map_unordered(math.sqrt, [4.0, -1.0]))

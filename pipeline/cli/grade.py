@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -50,7 +50,7 @@ def grade(
         typer.Option(
             "--submission",
             "-s",
-            help="PATH, LANG:PATH, cmd:<command> or solver:<problem>[@<version>] (repeatable).",
+            help="PATH, LANG:PATH, cmd:<command> or solver:<problem>\\[@<version>] (repeatable).",
         ),
     ],
     out: Annotated[Path, typer.Option(help="Run folder to write (results/, run.json, summary).")],
@@ -76,6 +76,13 @@ def grade(
     memory_limit: Annotated[
         int | None, typer.Option(help="MB per case (default: the problem's).")
     ] = None,
+    validate: Annotated[
+        bool,
+        typer.Option(
+            help="Validate every input (invalid -> IE). --no-validate trusts corpora whose "
+            "inputs were validated when generated.",
+        ),
+    ] = True,
     chunk_size: Annotated[
         int | None,
         typer.Option(help="Cases per Ray task (default: ~1000 in-process, 32 subprocess)."),
@@ -95,6 +102,7 @@ def grade(
             time_limit_s=time_limit,
             memory_limit_mb=memory_limit,
             chunk_size=chunk_size,
+            validate=validate,
         )
     )
     console = Console(stderr=True)
@@ -114,14 +122,21 @@ def grade(
             "grading", total=plan.total_pairs, completed=already, verdicts="", resumed=already
         )
 
-        def on_rows(rows: list[dict[str, Any]]) -> None:
-            counts.update(r["verdict"] for r in rows)
-            progress.update(task, advance=len(rows), verdicts=_verdict_text(counts))
+        def on_rows(n: int, part_counts: Counter[str]) -> None:
+            counts.update(part_counts)
+            progress.update(task, advance=n, verdicts=_verdict_text(counts))
 
         def on_start(where: str) -> None:
             progress.update(task, description=f"grading on {where}")
 
-        outcome = run_grade(plan, on_rows=on_rows, on_start=on_start)
+        try:
+            outcome = run_grade(plan, on_rows=on_rows, on_start=on_start)
+        except KeyboardInterrupt:
+            progress.stop()
+            typer.echo(
+                f"interrupted: finished chunks are in {out}; continue with --resume", err=True
+            )
+            raise typer.Exit(130) from None
     if outcome.summary is not None:
         report.print_summary(outcome.summary, title=f"run {plan.run_id}")
     resumed = f", {already} resumed" if already else ""
