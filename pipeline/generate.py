@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # only distribute.py imports ray; the type is all that is nee
     from pipeline.distribute import Cluster
 
 DEFAULT_CHUNK_SIZE = 500
+WINDOW = 64  # chunks handed to the runner at a time
 
 # chunks -> (chunk, rows) pairs in ANY order; the serial runner and
 # pipeline.distribute both fit.
@@ -78,6 +79,12 @@ def family_counts(problem: Problem, count: int, families: Sequence[str] = ()) ->
         )
     base, extra = divmod(count, len(chosen))
     return {f: base + (1 if k < extra else 0) for k, f in enumerate(chosen)}
+
+
+def auto_chunk_size(count: int, cpus: int) -> int:
+    """About 8 chunks per CPU (load balance across families of unequal cost), between
+    10 and DEFAULT_CHUNK_SIZE cases each (Ray's per-task cost stays small)."""
+    return max(10, min(DEFAULT_CHUNK_SIZE, count // (8 * max(1, cpus)) or 1))
 
 
 def plan_chunks(
@@ -152,10 +159,11 @@ def write_in_order(
     writer: CorpusWriter,
     results: Iterable[tuple[GenChunk, list[dict[str, Any]]]],
     on_rows: Callable[[int], None] | None = None,
+    first: int = 0,
 ) -> None:
-    """Write chunk results that may arrive in any order, in chunk order."""
+    """Write chunk results that may arrive in any order, in chunk order (from `first`)."""
     pending: dict[int, list[dict[str, Any]]] = {}
-    next_index = 0
+    next_index = first
     for chunk, rows in results:
         pending[chunk.index] = rows
         while next_index in pending:
@@ -185,14 +193,17 @@ def generate_corpus(
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     runner: ChunkRunner | None = None,
     on_rows: Callable[[int], None] | None = None,
+    window: int = WINDOW,
 ) -> Manifest:
     """Generate `count` cases of `problem` into the new corpus folder `out_dir`.
 
     `runner` maps chunks to rows (default: serially in this process); the result does
-    not depend on it."""
+    not depend on it. Chunks go to the runner `window` at a time, so rows waiting for a
+    slower predecessor never exceed `window` chunks (memory bounded by chunk size)."""
     chunks = plan_chunks(problem, count, seed, families, chunk_size)
     run = runner if runner is not None else serial_runner(problem)
     source = f"gridjudge generate {problem.name} --count {count} --seed {seed}"
     with CorpusWriter(out_dir, problem.name, source=source) as writer:
-        write_in_order(writer, run(chunks), on_rows)
+        for start in range(0, len(chunks), max(1, window)):
+            write_in_order(writer, run(chunks[start : start + max(1, window)]), on_rows, start)
     return read_manifest(out_dir)

@@ -251,7 +251,13 @@ def summary_table(summary: pa.Table, *, families: bool = False, title: str = "")
 def print_summary(
     summary: pa.Table, *, families: bool = False, title: str = "", console: Console | None = None
 ) -> None:
-    (console or Console()).print(summary_table(summary, families=families, title=title))
+    (console or wide_console()).print(summary_table(summary, families=families, title=title))
+
+
+def wide_console() -> Console:
+    """The terminal's width on a terminal; 200 columns when piped (tables stay whole)."""
+    probe = Console()
+    return probe if probe.is_terminal else Console(width=200)
 
 
 _VERDICT_STYLE = {"AC": "green", "WA": "red", "TLE": "yellow", "RE": "magenta", "CE": "red"}

@@ -14,6 +14,7 @@ from pipeline.corpus import read_table, verify
 from pipeline.generate import (
     GenChunk,
     GenerateError,
+    auto_chunk_size,
     case_seed,
     family_counts,
     generate_chunk,
@@ -78,9 +79,9 @@ def test_same_seed_same_corpus_whatever_the_chunking(tmp_path: Path) -> None:
     ref = _make(tmp_path, "ref", 50, 7, chunk_size=500)
     tables = [read_table(tmp_path / "ref")]
     for i, (size, runner) in enumerate(
-        [(1, None), (3, serial_runner(FAKE)), (4, _shuffled_runner(1)), (7, _shuffled_runner(2))]
+        [(1, None), (3, serial_runner(FAKE)), (4, _shuffled_runner(1)), (2, _shuffled_runner(2))]
     ):
-        m = _make(tmp_path, f"c{i}", 50, 7, chunk_size=size, runner=runner)
+        m = _make(tmp_path, f"c{i}", 50, 7, chunk_size=size, runner=runner, window=1 + 2 * i)
         assert m.content_sha256 == ref.content_sha256
         tables.append(read_table(tmp_path / f"c{i}"))
     assert all(t.equals(tables[0]) for t in tables[1:])  # seeds and params too
@@ -132,3 +133,9 @@ def test_bad_requests_are_one_line_errors(tmp_path: Path) -> None:
         _make(tmp_path, "y", 0, 1)
     with pytest.raises(GenerateError, match=r"invalid case broken/0000000 \(seed 1\)"):
         _make(tmp_path, "z", 2, 1, families=("broken",))
+
+
+def test_auto_chunk_size() -> None:
+    assert auto_chunk_size(3000, 2) == 187  # ~8 chunks per CPU
+    assert auto_chunk_size(10**7, 64) == 500  # capped
+    assert auto_chunk_size(20, 2) == 10  # floor

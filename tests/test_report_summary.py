@@ -8,6 +8,8 @@ from typing import Any
 
 import pyarrow as pa
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
 from pipeline.report import (
@@ -152,3 +154,53 @@ def test_write_summary_round_trip_and_terminal_table(tmp_path: Path) -> None:
 def test_read_summary_missing(tmp_path: Path) -> None:
     with pytest.raises(RunDirError, match=r"no summary\.parquet"):
         read_summary(tmp_path)
+
+
+_verdicts = st.sampled_from(VERDICTS)
+_result_rows = st.lists(
+    st.tuples(
+        st.sampled_from(["s1", "s2"]),
+        st.sampled_from(["spot", "mine"]),
+        st.sampled_from(["f1", "f2", "f3"]),
+        st.integers(0, 30),
+        _verdicts,
+        st.one_of(st.none(), st.floats(0, 5000, allow_nan=False)),
+    ),
+    min_size=1,
+    max_size=60,
+    unique_by=lambda t: (t[0], t[1], t[2], t[3]),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_result_rows)
+def test_overall_rows_agree_with_their_families(rows: list[tuple[Any, ...]]) -> None:
+    table = _table(
+        [
+            _row(sub, f"{fam}/{i:07d}", verdict, cpu, problem=prob)
+            for sub, prob, fam, i, verdict, cpu in rows
+        ]
+    )
+    summary = summarize(table).to_pylist()
+    assert sum(r["cases"] for r in summary if r["family"] is None) == len(rows)
+    for overall in (r for r in summary if r["family"] is None):
+        fams = [
+            r
+            for r in summary
+            if r["family"] is not None
+            and (r["submission"], r["problem"]) == (overall["submission"], overall["problem"])
+        ]
+        for key in ["cases", *(f"n_{v}" for v in VERDICTS)]:
+            assert overall[key] == sum(r[key] for r in fams)
+        assert overall["cases"] == sum(overall[f"n_{v}"] for v in VERDICTS)
+        firsts = [r["first_failing_case"] for r in fams if r["first_failing_case"]]
+        assert overall["first_failing_case"] == (min(firsts) if firsts else None)
+        maxes = [r["cpu_ms_max"] for r in fams if r["cpu_ms_max"] is not None]
+        assert overall["cpu_ms_max"] == (max(maxes) if maxes else None)
+        program = sum(overall[f"n_{v}"] for v in VERDICTS if v not in ("IE", "JE"))
+        if program:
+            assert overall["pass_rate"] == pytest.approx(overall["n_AC"] / program)
+        else:
+            assert overall["pass_rate"] is None
+        if overall["cpu_ms_p50"] is not None:
+            assert overall["cpu_ms_p50"] <= overall["cpu_ms_p95"] <= overall["cpu_ms_max"]

@@ -7,7 +7,17 @@ import sys
 
 import typer
 
-from pipeline.cli import generate, grade, import_cmd, inspect_cmd, problems, solve, validate
+from pipeline.cli import (
+    demo,
+    generate,
+    grade,
+    import_cmd,
+    inspect_cmd,
+    problems,
+    report_cmd,
+    solve,
+    validate,
+)
 
 app = typer.Typer(
     name="gridjudge",
@@ -21,6 +31,8 @@ app.command("generate")(generate.generate)
 app.command("grade")(grade.grade)
 app.command("import")(import_cmd.import_corpus)
 app.command("inspect")(inspect_cmd.inspect)
+app.command("report")(report_cmd.report)
+app.command("demo")(demo.demo)
 app.command("solve")(solve.solve)
 app.command("validate")(validate.validate)
 

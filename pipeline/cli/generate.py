@@ -11,7 +11,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedCo
 
 from pipeline.cli.common import user_errors
 from pipeline.distribute import Cluster
-from pipeline.generate import DEFAULT_CHUNK_SIZE, cluster_runner, generate_corpus
+from pipeline.generate import (
+    GenerateError,
+    auto_chunk_size,
+    cluster_runner,
+    family_counts,
+    generate_corpus,
+)
 from pipeline.registry import get_problem
 
 
@@ -33,12 +39,24 @@ def generate(
         ),
     ] = None,
     chunk_size: Annotated[
-        int, typer.Option(help="Cases per Ray task (does not change the corpus).")
-    ] = DEFAULT_CHUNK_SIZE,
+        int | None,
+        typer.Option(
+            help="Cases per Ray task (default: ~8 tasks per CPU, 10..500); "
+            "does not change the corpus."
+        ),
+    ] = None,
 ) -> None:
-    """Generate a corpus: case i of family F is seeded from (SEED, F, i), expected answers
-    come from the problem's default reference solver, every input is validated."""
+    """Generate a deterministic corpus with expected answers, in parallel on Ray.
+
+    Case i of family F is seeded from (SEED, F, i) alone: the corpus does
+    not depend on the chunk size or the cluster. COUNT is split evenly over
+    the families (the first COUNT mod F families get one more). Expected
+    answers come from the default reference solver; inputs are validated.
+    """
     prob = get_problem(problem)
+    family_counts(prob, count, family or ())  # bad requests fail before Ray starts
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise GenerateError(f"output folder {out} is not empty")
     console = Console(stderr=True)
     with (
         Cluster(address) as cluster,
@@ -58,7 +76,7 @@ def generate(
             seed,
             out,
             family or (),
-            chunk_size=chunk_size,
+            chunk_size=chunk_size or auto_chunk_size(count, cluster.total_cpus()),
             runner=cluster_runner(cluster),
             on_rows=lambda n: progress.advance(task, n),
         )
