@@ -124,3 +124,16 @@ def test_serial_cluster_runs_the_same_chunk_function_in_order() -> None:
         assert list(cluster.map_unordered(_boom, [1, 2])) == [(1, 10), (2, 20)]
         with pytest.raises(ChunkFailed, match="ValueError: three"):
             list(cluster.map_unordered(_boom, [1, 3]))
+
+
+def test_repeat_keeps_every_timing_per_row(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    subs = ["-s", "solver:spot", "-s", f"cpp17:{BENCH / 'spot.cpp'}"]
+    code, output = grade(str(corpus), *subs, "--out", str(out), "--repeat", "3")
+    assert code == 0, output
+    rows = report.load_results(out).to_pylist()
+    assert len(rows) == 24 and {r["verdict"] for r in rows} == {"AC"}
+    for r in rows:
+        assert len(r["cpu_ms_runs"]) == 3 and len(r["wall_ms_runs"]) == 3
+        assert r["cpu_ms"] == sorted(r["cpu_ms_runs"])[1]  # the median of the three
+    assert report.read_run_json(out)["repeat"] == 3
