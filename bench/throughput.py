@@ -185,6 +185,7 @@ def main() -> None:
                 f0 = forks()
                 batch_s, batch_v = grade(spot, out, source, batch_k=args.batch, validate=validate)
                 batch_forks = forks() - f0
+                batch_cpu = LAST_CPU[0]
                 batch_rate = args.spot_n / batch_s
                 per_case = batch_forks / args.spot_n
                 fewer = per_case_single / per_case if per_case else float("inf")
@@ -198,6 +199,11 @@ def main() -> None:
                     f"{'PASS' if fewer >= 10 else 'FAIL'}); {batch_rate:,.0f} cases/s "
                     f"(target >= 20,000: {'PASS' if batch_rate >= 20_000 else 'FAIL'}); "
                     f"{batch_rate / single_rate:.0f}x one process per case"
+                )
+                print(
+                    f"      CPU: {batch_cpu:.2f} s for the whole process tree = "
+                    f"{1e6 * batch_cpu / args.spot_n:.0f} us/case; {cores} idle cores would "
+                    f"allow ~{cores * args.spot_n / batch_cpu:,.0f} cases/s"
                 )
     finally:
         shutil.rmtree(work, ignore_errors=True)
