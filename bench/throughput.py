@@ -109,7 +109,7 @@ def main() -> None:
     ap.add_argument(
         "--also-version",
         action="append",
-        default=["1"],
+        default=None,
         help="solver versions measured besides the default (gomoku 1: ~120 us/case)",
     )
     ap.add_argument("--spot-n", type=int, default=100_000, help="spot cases, batched")
@@ -139,7 +139,8 @@ def main() -> None:
 
             # -- 1. in-process reference solver ------------------------------------
             problem = get_problem(args.problem)
-            versions = [problem.default_solver, *args.also_version]
+            also = ["1"] if args.also_version is None else args.also_version
+            versions = [problem.default_solver, *(v for v in also if v != problem.default_solver)]
             print(f"\n[in-process] {args.problem}, N = {args.n:,} cases, {cores} cores")
             for version in versions:
                 n, bare_s, bare_cpu = bare_loop(args.problem, version, corpus)
