@@ -17,7 +17,6 @@ import math
 import os
 import pwd
 import signal
-import subprocess
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -177,13 +176,21 @@ class RlimitSandbox:
             private_open(ws.stderr) as ferr,
         ):
             start = time.monotonic()
-            proc = subprocess.Popen(
-                command, stdin=fin, stdout=fout, stderr=ferr, env=ENV, start_new_session=True
+            # posix_spawn (vfork-like): no copy of the big judge process is ever made
+            pid = os.posix_spawn(
+                command[0],
+                command,
+                ENV,
+                file_actions=[
+                    (os.POSIX_SPAWN_DUP2, fin.fileno(), 0),
+                    (os.POSIX_SPAWN_DUP2, fout.fileno(), 1),
+                    (os.POSIX_SPAWN_DUP2, ferr.fileno(), 2),
+                ],
+                setsid=True,
             )
-        status, _, hit = wait_with_deadline(proc.pid, limits.wall_limit_s)
-        proc.returncode = 0  # reaped above
+        status, _, hit = wait_with_deadline(pid, limits.wall_limit_s)
         result.wall_ms = (time.monotonic() - start) * 1000
-        kill_group(proc.pid)  # whatever is left of the session (no pid namespace)
+        kill_group(pid)  # whatever is left of the session (no pid namespace)
         report = parse_report(ws.report)
         group_cpu_ms, group_peak_kb = 0.0, 0
         if slot is not None:
