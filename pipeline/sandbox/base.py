@@ -177,6 +177,23 @@ def collect_output(
     result.stderr_head, _ = read_capped(ws.stderr, STDERR_HEAD_BYTES)
 
 
+SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
+
+
+def missing_program(argv: Sequence[str], box: Path) -> str | None:
+    """Why argv[0] cannot be started (a judge error), or None: a file in the scratch dir
+    when it names a path, else a command on the sandbox's PATH."""
+    if not argv:
+        return "empty command"
+    name = argv[0]
+    if "/" in name:
+        path = box / name if not name.startswith("/") else Path(name)
+        ok = path.is_file()
+    else:
+        ok = shutil.which(name, path=SANDBOX_PATH) is not None
+    return None if ok else f"cannot start {name!r}: no such program"
+
+
 def kill_group(pid: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)

@@ -17,6 +17,7 @@ from pipeline.sandbox.base import (
     Workspace,
     collect_output,
     decode_status,
+    missing_program,
     private_open,
     wait_with_deadline,
 )
@@ -41,6 +42,10 @@ class PlainSandbox:
             result.judge_error = f"sandbox setup failed: {exc}"
             return result
         try:
+            missing = missing_program(argv, ws.box)
+            if missing:
+                result.judge_error = missing
+                return result
             start = time.monotonic()
             with (
                 open(ws.stdin, "rb") as fin,

@@ -24,18 +24,20 @@ from pathlib import Path
 from pipeline.execution import ExecutionResult, Limits
 from pipeline.sandbox import cgroups
 from pipeline.sandbox.base import (
+    SANDBOX_PATH,
     FileSpec,
     Workspace,
     collect_output,
     decode_status,
     kill_group,
+    missing_program,
     private_open,
     wait_with_deadline,
 )
 from pipeline.sandbox.launcher import launcher_path
 
 ENV = {
-    "PATH": "/usr/local/bin:/usr/bin:/bin",
+    "PATH": SANDBOX_PATH,
     "HOME": "/tmp",
     "LANG": "C.UTF-8",
     "LC_ALL": "C.UTF-8",
@@ -142,6 +144,11 @@ class RlimitSandbox:
             ws = Workspace.create(stdin, files, self.owner)
         except (OSError, ValueError) as exc:
             result.judge_error = f"sandbox setup failed: {exc}"
+            return result
+        missing = missing_program(argv, ws.box)
+        if missing:
+            ws.remove()
+            result.judge_error = missing
             return result
         slot = self.pool.acquire() if self.pool is not None else None
         try:
