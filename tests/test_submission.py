@@ -152,6 +152,8 @@ def test_solver_in_process(cache: Path, monkeypatch) -> None:  # type: ignore[no
 def test_compiler_cannot_read_host_files(tmp_path: Path, cache: Path) -> None:
     """The compiler runs sandboxed: an #include of a world-readable file outside the
     scratch dir (say, an answer file) is a CE that does not show its content."""
+    if os.environ.get("GRIDJUDGE_SANDBOX") == "none":
+        pytest.skip("the `none` backend does not isolate")
     secret = Path(f"/tmp/gj_include_{os.getpid()}.h")
     secret.write_text("#define ANSWER 4242\nTOP SECRET LINE\n")
     secret.chmod(0o644)

@@ -89,6 +89,9 @@ class RlimitSandbox:
         self.pool = cgroups.SlotPool() if want_cg and cgroups.available() else None
         self.namespaces = root if namespaces is None else namespaces
         self.hide_fs = hide_fs
+        # without a memory cgroup, RLIMIT_AS is the memory limit (the `none` backend
+        # sets neither)
+        self.limit_address_space = True
         self.notes: list[str] = []
         if self.namespaces and not self._probe_namespaces():
             self.namespaces = False
@@ -114,9 +117,9 @@ class RlimitSandbox:
             "--fsize", str(limits.output_kb * 1024 + 1),
             "--nofile", str(NOFILE),
         ]  # fmt: skip
-        if slot is None:
+        if slot is None and self.limit_address_space:
             args += ["--as", str(memory)]
-        else:
+        if slot is not None:
             for path in slot.join_dirs:
                 args += ["--cg", path]
         if self.owner is not None:
