@@ -61,22 +61,21 @@ def port() -> Iterator[int]:
 def outcomes(request: pytest.FixtureRequest, port: int) -> Iterator[dict[str, Outcome]]:
     """Runs the whole battery at once (4 at a time) under one backend."""
     backend = request.param
-    os.environ["GRIDJUDGE_SANDBOX"] = backend
-    sandbox = make(backend)
-    subs = {p.name: prepare(parse_spec(str(p)), PROBLEM) for p in FILES}
-    text = f"{port}\n"
-    judge_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     from pipeline import sandbox as sandbox_module
 
-    sandbox_module.use(sandbox)
-    try:
-        with ThreadPoolExecutor(max_workers=4) as pool:
-            runs = dict(
-                zip(subs, pool.map(lambda s: s.run(text, LIMITS), subs.values()), strict=True)
-            )
-    finally:
-        sandbox_module.use(None)
-        del os.environ["GRIDJUDGE_SANDBOX"]
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("GRIDJUDGE_SANDBOX", backend)
+        sandbox_module.use(make(backend))
+        try:
+            subs = {p.name: prepare(parse_spec(str(p)), PROBLEM) for p in FILES}
+            text = f"{port}\n"
+            judge_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+            with ThreadPoolExecutor(max_workers=4) as pool:
+                runs = dict(
+                    zip(subs, pool.map(lambda s: s.run(text, LIMITS), subs.values()), strict=True)
+                )
+        finally:
+            sandbox_module.use(None)
     judge_growth_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - judge_before
     assert judge_growth_kb < 200 * 1024, "the judge buffered a flood of output"
     yield {name: (res, judge(PROBLEM, text, text, res, LIMITS)) for name, res in runs.items()}
