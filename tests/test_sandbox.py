@@ -131,3 +131,19 @@ def test_slots_are_removed_when_the_pool_closes() -> None:
     pool.release(slot)
     pool.close()
     assert not any(path.exists() for path in slot.dirs.values())
+
+
+@pytest.mark.parametrize("name", [b for b in BACKENDS if b != "none"])
+def test_runs_leave_nothing_charged_in_their_slot(name: str) -> None:
+    """Processes of a run are reaped within the run (a zombie left to the host's init
+    would still count against the next runs' process limit)."""
+    if not cgroups.available():
+        pytest.skip("cgroup v1 is not writable here")
+    box = make(name)
+    limits = Limits(time_s=1.0, processes=4)
+    for _ in range(12):  # 3x the process limit
+        result = box.run(["sh", "-c", "sleep 5 & echo ok"], limits=limits)
+        assert result.output == b"ok\n", (result.stderr_head, result.judge_error)
+    pool = box.pool  # type: ignore[attr-defined]
+    for slot in pool._all:
+        assert (slot.dirs["pids"] / "pids.current").read_text().strip() == "0"

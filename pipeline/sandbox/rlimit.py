@@ -122,6 +122,8 @@ class RlimitSandbox:
         if slot is not None:
             for path in slot.join_dirs:
                 args += ["--cg", path]
+            if not self.namespaces:  # INIT cleans up the run's processes itself
+                args += ["--procs", str(slot.dirs["pids"] / "cgroup.procs")]
         if self.owner is not None:
             args += ["--uid", str(self.owner[0]), "--gid", str(self.owner[1])]
         if self.namespaces:
