@@ -3,7 +3,9 @@ memory model (RSS, not address space), and the fake used by unit tests elsewhere
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from pipeline import sandbox as sandbox_module
 from pipeline.execution import ExecutionResult, Limits
 from pipeline.problem import IOMode
 from pipeline.sandbox import Sandbox, SandboxError, cgroups, get_sandbox, make
+from pipeline.sandbox.base import runs_root, sweep_stale_runs
 from pipeline.sandbox.fake import FakeSandbox
 from pipeline.submission import PreparedSubmission
 
@@ -83,8 +86,6 @@ def test_a_program_that_cannot_start_is_a_judge_error(box: Sandbox) -> None:
 def test_memory_is_limited_by_use_not_by_reservation(name: str, tmp_path: Path) -> None:
     if not cgroups.available():
         pytest.skip("without a memory cgroup the address space is limited instead")
-    import subprocess
-
     src = tmp_path / "reserve.c"
     src.write_text(RESERVE)
     subprocess.run(["gcc", "-O2", "-o", str(tmp_path / "reserve"), str(src)], check=True)
@@ -147,3 +148,17 @@ def test_runs_leave_nothing_charged_in_their_slot(name: str) -> None:
     pool = box.pool  # type: ignore[attr-defined]
     for slot in pool._all:
         assert (slot.dirs["pids"] / "pids.current").read_text().strip() == "0"
+
+
+def test_run_folders_of_dead_judges_are_swept() -> None:
+    child = subprocess.Popen(["true"])
+    child.wait()  # a judge that died: its pid is free now
+    stale = runs_root() / f"run-{child.pid}-abcdefgh"
+    (stale / "box").mkdir(parents=True)
+    mine = runs_root() / f"run-{os.getpid()}-zzzzzzzz"
+    mine.mkdir()
+    try:
+        assert sweep_stale_runs() >= 1
+        assert not stale.exists() and mine.exists()
+    finally:
+        mine.rmdir()
