@@ -28,6 +28,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -77,6 +78,27 @@ static long long cgroup_cpu_ms(int fd) {
     return strtoll(buf, NULL, 10) / 1000000;
 }
 
+/* Without a pid namespace: kill the run's other processes (listed by the pids cgroup,
+ * when given) and reap whatever was reparented to us. */
+static void reap_leftovers(const char *procs_file) {
+    pid_t self = getpid(), parent = getppid();
+    for (int round = 0; procs_file && round < 100; round++) {
+        FILE *f = fopen(procs_file, "r");
+        if (!f) break;
+        int pid, others = 0;
+        while (fscanf(f, "%d", &pid) == 1)
+            if (pid != self && pid != parent) {
+                kill(pid, SIGKILL);
+                others++;
+            }
+        fclose(f);
+        while (waitpid(-1, NULL, WNOHANG) > 0) {}
+        if (!others) break;
+        usleep(1000);
+    }
+    while (waitpid(-1, NULL, procs_file ? 0 : WNOHANG) > 0) {}
+}
+
 static const char *keep_visible[] = {"bin", "sbin", "lib", "lib32", "lib64", "libx32",
                                      "usr", "etc", "dev", "proc", "sys", "var", "opt", NULL};
 
@@ -94,7 +116,7 @@ static void hide(const char *dir, int writable) {
 }
 
 int main(int argc, char **argv) {
-    const char *report = NULL, *box = NULL, *cpu_file = NULL;
+    const char *report = NULL, *box = NULL, *cpu_file = NULL, *procs_file = NULL;
     const char *cgroups[MAX_LIST], *hidden[MAX_LIST];
     int n_cg = 0, n_hide = 0, use_ns = 0, hide_all = 0;
     long uid = -1, gid = -1, nofile = 256;
@@ -112,6 +134,7 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--cpu") == 0) cpu = strtoull(v, NULL, 10);
         else if (strcmp(a, "--cpu-ms") == 0) cpu_ms = strtoull(v, NULL, 10);
         else if (strcmp(a, "--cpu-file") == 0) cpu_file = v;
+        else if (strcmp(a, "--procs") == 0) procs_file = v;
         else if (strcmp(a, "--as") == 0) as = strtoull(v, NULL, 10);
         else if (strcmp(a, "--stack") == 0) stack = strtoull(v, NULL, 10);
         else if (strcmp(a, "--fsize") == 0) fsize = strtoull(v, NULL, 10);
@@ -125,6 +148,8 @@ int main(int argc, char **argv) {
     if (!report || !box || i >= argc) { fprintf(stderr, "launcher: bad arguments\n"); return 122; }
     char **prog_argv = argv + i;
 
+    /* nothing of the judge but stdin/stdout/stderr reaches the program */
+    syscall(SYS_close_range, 3U, ~0U, 0U);
     report_fd = open(report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (report_fd < 0) return 123;
     setsid(); /* fails harmlessly when already a session leader */
@@ -176,7 +201,9 @@ int main(int argc, char **argv) {
         return WIFEXITED(status) ? WEXITSTATUS(status) : 124;
     }
 
-    /* INIT */
+    /* INIT: without a pid namespace, what PROG leaves behind is reparented here (not to
+     * the host's init, which may reap late: a zombie still counts in the pids cgroup) */
+    if (!use_ns) prctl(PR_SET_CHILD_SUBREAPER, 1);
     if (use_ns) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
@@ -258,6 +285,7 @@ int main(int argc, char **argv) {
     if (start_failed)
         dprintf(report_fd, "error cannot start %s (%s): %s\n", prog_argv[0], steps[failed[0]],
                 strerror(failed[1]));
-    /* leaving pid 1 kills what PROG left behind in the namespace */
+    if (use_ns) return 0; /* leaving pid 1 kills what PROG left behind in the namespace */
+    reap_leftovers(procs_file);
     return 0;
 }
