@@ -64,7 +64,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         binary = tiny_binary(Path(tmp))
         variants: dict[str, Callable[[], None]] = {"bare spawn+wait": bare(binary)}
-        variants["none (plain subprocess)"] = sandboxed(make("none"), binary)
+        variants["none (launcher, no isolation)"] = sandboxed(make("none"), binary)
         variants["rlimit: rlimits+nobody only"] = sandboxed(
             RlimitSandbox(namespaces=False, use_cgroups=False), binary
         )

@@ -9,10 +9,11 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from pipeline.execution import Limits
 
 COMPILE_TIMEOUT_S = 120.0
 MESSAGE_LIMIT = 2000
@@ -109,21 +110,7 @@ def build(language: str, source: bytes, cache_dir: Path, display_name: str = "")
             out = src
         else:
             out = tmp / "prog"
-            cmd = [a.format(src=src, out=out) for a in lang.compile]
-            try:
-                done = subprocess.run(
-                    cmd, capture_output=True, timeout=COMPILE_TIMEOUT_S, cwd=tmp, check=False
-                )
-            except subprocess.TimeoutExpired:
-                error = f"compilation took longer than {COMPILE_TIMEOUT_S:.0f} s"
-            except OSError as exc:
-                # the compiler is missing: the judge's failure, raised to the caller
-                raise RuntimeError(f"cannot run {cmd[0]}: {exc}") from exc
-            else:
-                text = (done.stderr or done.stdout).decode("utf-8", "replace")
-                text = text.replace(str(src), display_name or lang.source_name)
-                failed = done.returncode != 0
-                error = truncate(text.strip() or f"exit {done.returncode}") if failed else None
+            error = _compile(lang, source, out, display_name or lang.source_name)
         if error is not None:
             _publish_text(error_file, error)
             return Build(None, error)
@@ -132,6 +119,36 @@ def build(language: str, source: bytes, cache_dir: Path, display_name: str = "")
         return Build(prog, None)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+# The compiler runs in the sandbox too: a source that #includes a file outside its
+# scratch dir (an answer file, a key) must not see it, in its binary or in its CE message.
+COMPILE_LIMITS = Limits(
+    time_s=COMPILE_TIMEOUT_S, memory_mb=2048, wall_s=COMPILE_TIMEOUT_S, output_kb=256 * 1024,
+    processes=32,
+)  # fmt: skip
+
+
+def _compile(lang: Language, source: bytes, out: Path, display_name: str) -> str | None:
+    """Compiles into `out`; returns the compiler's message on failure."""
+    from pipeline.sandbox import get_sandbox
+
+    assert lang.compile is not None
+    argv = [a.format(src=lang.source_name, out="prog") for a in lang.compile]
+    result = get_sandbox().run(
+        argv, limits=COMPILE_LIMITS, files={lang.source_name: source}, output_file="prog"
+    )
+    if result.judge_error:  # e.g. no compiler here: the judge's failure, for the caller
+        raise RuntimeError(f"cannot compile with {argv[0]}: {result.judge_error}")
+    text = result.stderr_head.decode("utf-8", "replace").replace(lang.source_name, display_name)
+    if result.cpu_exceeded or result.wall_exceeded:
+        return f"compilation took longer than {COMPILE_TIMEOUT_S:.0f} s"
+    if result.memory_exceeded or result.output_exceeded:
+        return "compilation used too much memory or produced too large a binary"
+    if result.signal or result.exit_code != 0 or not result.output.startswith(b"\x7fELF"):
+        return truncate(text.strip() or f"compiler exit {result.exit_code}")
+    out.write_bytes(result.output)
+    return None
 
 
 def _publish_text(path: Path, text: str) -> None:

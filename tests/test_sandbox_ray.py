@@ -42,11 +42,16 @@ int main(void) {
 """
 
 
+STARTED_HERE: list[bool] = []
+
+
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[None]:
+    """A local Ray of our own, or the session's one when another test started it."""
     started = not ray.is_initialized()
     if started:
         ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    STARTED_HERE.append(started)
     yield
     if started:
         ray.shutdown()
@@ -71,9 +76,18 @@ def _runner(num_cpus: float):  # type: ignore[no-untyped-def]
         import os
         import resource
 
+        saved = {k: os.environ.get(k) for k in ("GRIDJUDGE_RUNS", "GRIDJUDGE_SANDBOX")}
+        os.environ["GRIDJUDGE_SANDBOX"] = "rlimit"  # the default, whatever the cluster says
         if runs:
             os.environ["GRIDJUDGE_RUNS"] = runs
-        result = sub.run(text, Limits(time_s=5.0, memory_mb=512, wall_s=30.0))
+        try:
+            result = sub.run(text, Limits(time_s=5.0, memory_mb=512, wall_s=30.0))
+        finally:
+            for key, value in saved.items():
+                if value is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = value
         return result, os.getpid(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
     return ray.remote(num_cpus=num_cpus)(run_in_worker)
@@ -102,22 +116,22 @@ def _slots() -> set[str]:
 def test_two_workers_run_concurrently_without_collisions(
     cluster: None, program: PreparedSubmission, tmp_path: Path
 ) -> None:
-    task = _runner(0.5)
-    inputs = [f"{10 + 10 * (i % 3)} 50\n" for i in range(8)]
+    task = _runner(ray.cluster_resources()["CPU"] / 2)  # two at a time, in two workers
+    inputs = [f"{10 + 10 * (i % 3)} 200\n" for i in range(6)]
     runs = tmp_path / "runs"
     runs.mkdir(mode=0o711)
     os.chmod(tmp_path, 0o711)
     outcomes = ray.get([task.remote(program, text, str(runs)) for text in inputs])
     pids = {pid for _, pid, _ in outcomes}
     WORKERS.update(pids)
-    assert len(pids) == 2  # really two worker processes
+    assert len(pids) >= 2  # really several worker processes
     for text, (result, _, _) in zip(inputs, outcomes, strict=True):
         mb = int(text.split()[0])
         assert result.output.decode() == text, result
         assert (mb - 2) * 1024 <= result.peak_rss_kb <= (mb + 10) * 1024, (mb, result)
     if cgroups.available():
         mine = {s for s in _slots() if int(s.split("-")[0]) in pids}
-        assert len({s.split("-")[0] for s in mine}) == 2  # one slot set per worker
+        assert {int(s.split("-")[0]) for s in mine} == pids  # one slot set per worker
         for slot in mine:  # nothing runs in a slot between runs
             assert cgroups.procs(cgroups.CGROUP_ROOT / "pids" / cgroups.GROUP / slot) == []
     assert list(runs.iterdir()) == []  # every scratch dir was removed
@@ -128,6 +142,8 @@ def test_slots_of_finished_workers_are_swept(cluster: None) -> None:
     the next sandbox that starts (or an explicit sweep) once their owners are gone."""
     if not cgroups.available():
         pytest.skip("cgroup v1 is not writable here")
+    if not STARTED_HERE or not STARTED_HERE[-1]:
+        pytest.skip("Ray was started by another test: not ours to shut down")
     ray.shutdown()  # the cluster fixture's own shutdown then does nothing
     import time
 

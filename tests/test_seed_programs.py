@@ -4,6 +4,7 @@ They are read at test time and never copied into the repository."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -13,6 +14,7 @@ import pytest
 
 from pipeline.execution import Limits
 from pipeline.grading import judge
+from pipeline.problem import STDIO
 from pipeline.registry import RegistryError, get_problem
 from pipeline.submission import PreparedSubmission, parse_spec, prepare
 
@@ -101,6 +103,13 @@ def test_clocks_seed_uses_files_and_fails_only_all12() -> None:
     verdicts = _grade("clocks", str(SEEDS / "clocks.cpp"), _cases("clocks", sample))
     assert {cid for cid, v in verdicts.items() if v != "AC"} == {"all12/0001"}
     assert verdicts["all12/0001"] == "WA"
+    # it really reads clocks.in and writes clocks.out: without the files it fails
+    problem = dataclasses.replace(get_problem("clocks"), io=STDIO)
+    sub = prepare(parse_spec(str(SEEDS / "clocks.cpp")), problem)
+    (case,) = _cases("clocks", {"sample/0001"})
+    limits = Limits(time_s=problem.time_limit_s, memory_mb=problem.memory_limit_mb)
+    result = sub.run(case["input"], limits)
+    assert judge(problem, case["input"], case["expected"], result, limits).verdict != "AC"
 
 
 @pytest.mark.parametrize("name", ["mine", "gomoku"])

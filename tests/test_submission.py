@@ -147,3 +147,20 @@ def test_solver_in_process(cache: Path, monkeypatch) -> None:  # type: ignore[no
         prepare(parse_spec("solver:sum@9"), PROBLEM, cache)
     with pytest.raises(SubmissionError):
         prepare(parse_spec("solver:spot"), PROBLEM, cache)
+
+
+def test_compiler_cannot_read_host_files(tmp_path: Path, cache: Path) -> None:
+    """The compiler runs sandboxed: an #include of a world-readable file outside the
+    scratch dir (say, an answer file) is a CE that does not show its content."""
+    if os.environ.get("GRIDJUDGE_SANDBOX") == "none":
+        pytest.skip("the `none` backend does not isolate")
+    secret = Path(f"/tmp/gj_include_{os.getpid()}.h")
+    secret.write_text("#define ANSWER 4242\nTOP SECRET LINE\n")
+    secret.chmod(0o644)
+    try:
+        src = _write(tmp_path, "peek.c", f'#include "{secret}"\nint main(void){{return ANSWER;}}\n')
+        sub = prepare(parse_spec(str(src)), PROBLEM, cache)
+    finally:
+        secret.unlink()
+    assert sub.compile_error is not None
+    assert "TOP SECRET" not in sub.compile_error and "4242" not in sub.compile_error

@@ -11,7 +11,6 @@ import threading
 
 from pipeline.errors import GridjudgeError
 from pipeline.sandbox.base import FileSpec, Sandbox, Workspace
-from pipeline.sandbox.plain import PlainSandbox
 
 __all__ = [
     "BACKENDS",
@@ -48,6 +47,8 @@ def use(sandbox: Sandbox | None) -> None:
 def make(name: str) -> Sandbox:
     """A new sandbox of backend `name`."""
     if name == "none":
+        from pipeline.sandbox.plain import PlainSandbox
+
         return PlainSandbox()
     if name == "rlimit":
         from pipeline.sandbox.rlimit import RlimitSandbox

@@ -28,6 +28,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -125,6 +126,8 @@ int main(int argc, char **argv) {
     if (!report || !box || i >= argc) { fprintf(stderr, "launcher: bad arguments\n"); return 122; }
     char **prog_argv = argv + i;
 
+    /* nothing of the judge but stdin/stdout/stderr reaches the program */
+    syscall(SYS_close_range, 3U, ~0U, 0U);
     report_fd = open(report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (report_fd < 0) return 123;
     setsid(); /* fails harmlessly when already a session leader */

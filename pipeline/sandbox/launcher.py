@@ -15,6 +15,8 @@ import threading
 from pathlib import Path
 
 SOURCE = Path(__file__).with_name("launcher.c")
+# static: no dynamic loading on each of the thousands of execs
+FLAGS = ("-O2", "-static")
 _lock = threading.Lock()
 _built: dict[str, Path] = {}
 
@@ -27,7 +29,7 @@ def cache_root() -> Path:
 def launcher_path() -> Path:
     """The compiled launcher for this source, building it if needed (atomic)."""
     source = SOURCE.read_bytes()
-    sha = hashlib.sha256(source).hexdigest()[:16]
+    sha = hashlib.sha256(source + " ".join(FLAGS).encode()).hexdigest()[:16]
     target = cache_root() / "launcher" / f"launcher-{sha}"
     with _lock:
         if sha in _built and _built[sha].exists():
@@ -38,7 +40,7 @@ def launcher_path() -> Path:
             os.close(fd)
             try:
                 done = subprocess.run(
-                    ["gcc", "-O2", "-o", tmp, str(SOURCE)], capture_output=True, check=False
+                    ["gcc", *FLAGS, "-o", tmp, str(SOURCE)], capture_output=True, check=False
                 )
                 if done.returncode != 0:
                     raise RuntimeError(

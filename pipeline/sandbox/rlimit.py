@@ -17,7 +17,6 @@ import math
 import os
 import pwd
 import signal
-import subprocess
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -25,18 +24,20 @@ from pathlib import Path
 from pipeline.execution import ExecutionResult, Limits
 from pipeline.sandbox import cgroups
 from pipeline.sandbox.base import (
+    SANDBOX_PATH,
     FileSpec,
     Workspace,
     collect_output,
     decode_status,
     kill_group,
+    missing_program,
     private_open,
     wait_with_deadline,
 )
 from pipeline.sandbox.launcher import launcher_path
 
 ENV = {
-    "PATH": "/usr/local/bin:/usr/bin:/bin",
+    "PATH": SANDBOX_PATH,
     "HOME": "/tmp",
     "LANG": "C.UTF-8",
     "LC_ALL": "C.UTF-8",
@@ -88,6 +89,9 @@ class RlimitSandbox:
         self.pool = cgroups.SlotPool() if want_cg and cgroups.available() else None
         self.namespaces = root if namespaces is None else namespaces
         self.hide_fs = hide_fs
+        # without a memory cgroup, RLIMIT_AS is the memory limit (the `none` backend
+        # sets neither)
+        self.limit_address_space = True
         self.notes: list[str] = []
         if self.namespaces and not self._probe_namespaces():
             self.namespaces = False
@@ -113,9 +117,9 @@ class RlimitSandbox:
             "--fsize", str(limits.output_kb * 1024 + 1),
             "--nofile", str(NOFILE),
         ]  # fmt: skip
-        if slot is None:
+        if slot is None and self.limit_address_space:
             args += ["--as", str(memory)]
-        else:
+        if slot is not None:
             for path in slot.join_dirs:
                 args += ["--cg", path]
         if self.owner is not None:
@@ -143,6 +147,11 @@ class RlimitSandbox:
             ws = Workspace.create(stdin, files, self.owner)
         except (OSError, ValueError) as exc:
             result.judge_error = f"sandbox setup failed: {exc}"
+            return result
+        missing = missing_program(argv, ws.box)
+        if missing:
+            ws.remove()
+            result.judge_error = missing
             return result
         slot = self.pool.acquire() if self.pool is not None else None
         try:
@@ -177,13 +186,21 @@ class RlimitSandbox:
             private_open(ws.stderr) as ferr,
         ):
             start = time.monotonic()
-            proc = subprocess.Popen(
-                command, stdin=fin, stdout=fout, stderr=ferr, env=ENV, start_new_session=True
+            # posix_spawn (vfork-like): no copy of the big judge process is ever made
+            pid = os.posix_spawn(
+                command[0],
+                command,
+                ENV,
+                file_actions=[
+                    (os.POSIX_SPAWN_DUP2, fin.fileno(), 0),
+                    (os.POSIX_SPAWN_DUP2, fout.fileno(), 1),
+                    (os.POSIX_SPAWN_DUP2, ferr.fileno(), 2),
+                ],
+                setsid=True,
             )
-        status, _, hit = wait_with_deadline(proc.pid, limits.wall_limit_s)
-        proc.returncode = 0  # reaped above
+        status, _, hit = wait_with_deadline(pid, limits.wall_limit_s)
         result.wall_ms = (time.monotonic() - start) * 1000
-        kill_group(proc.pid)  # whatever is left of the session (no pid namespace)
+        kill_group(pid)  # whatever is left of the session (no pid namespace)
         report = parse_report(ws.report)
         group_cpu_ms, group_peak_kb = 0.0, 0
         if slot is not None:

