@@ -19,10 +19,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -108,7 +108,7 @@ def run_demo(
     problems: Sequence[str] = DEMO_PROBLEMS,
     counts: dict[str, int] | None = None,
     on_step: Callable[[str], None] | None = None,
-    on_rows: Callable[[list[dict[str, Any]]], None] | None = None,
+    on_rows: Callable[[int, Counter[str]], None] | None = None,
 ) -> DemoResult:
     """Generate, grade and report the demo into `out` (see the module doc)."""
     out = Path(out)

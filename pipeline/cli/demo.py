@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -49,8 +49,8 @@ def demo(
     def step(message: str) -> None:
         console.print(f"[dim]{time.monotonic() - start:6.1f}s[/dim] {message}", highlight=False)
 
-    def rows(batch: list[dict[str, Any]]) -> None:
-        verdicts.update(r["verdict"] for r in batch)
+    def rows(_n: int, counts: Counter[str]) -> None:
+        verdicts.update(counts)
 
     result = run_demo(
         out, address=address, seed=seed, problems=chosen, counts=counts, on_step=step, on_rows=rows
