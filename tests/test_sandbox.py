@@ -3,7 +3,9 @@ memory model (RSS, not address space), and the fake used by unit tests elsewhere
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from pipeline import sandbox as sandbox_module
 from pipeline.execution import ExecutionResult, Limits
 from pipeline.problem import IOMode
 from pipeline.sandbox import Sandbox, SandboxError, cgroups, get_sandbox, make
+from pipeline.sandbox.base import runs_root, sweep_stale_runs
 from pipeline.sandbox.fake import FakeSandbox
 from pipeline.submission import PreparedSubmission
 
@@ -83,8 +86,6 @@ def test_a_program_that_cannot_start_is_a_judge_error(box: Sandbox) -> None:
 def test_memory_is_limited_by_use_not_by_reservation(name: str, tmp_path: Path) -> None:
     if not cgroups.available():
         pytest.skip("without a memory cgroup the address space is limited instead")
-    import subprocess
-
     src = tmp_path / "reserve.c"
     src.write_text(RESERVE)
     subprocess.run(["gcc", "-O2", "-o", str(tmp_path / "reserve"), str(src)], check=True)
@@ -131,3 +132,33 @@ def test_slots_are_removed_when_the_pool_closes() -> None:
     pool.release(slot)
     pool.close()
     assert not any(path.exists() for path in slot.dirs.values())
+
+
+@pytest.mark.parametrize("name", [b for b in BACKENDS if b != "none"])
+def test_runs_leave_nothing_charged_in_their_slot(name: str) -> None:
+    """Processes of a run are reaped within the run (a zombie left to the host's init
+    would still count against the next runs' process limit)."""
+    if not cgroups.available():
+        pytest.skip("cgroup v1 is not writable here")
+    box = make(name)
+    limits = Limits(time_s=1.0, processes=4)
+    for _ in range(12):  # 3x the process limit
+        result = box.run(["sh", "-c", "sleep 5 & echo ok"], limits=limits)
+        assert result.output == b"ok\n", (result.stderr_head, result.judge_error)
+    pool = box.pool  # type: ignore[attr-defined]
+    for slot in pool._all:
+        assert (slot.dirs["pids"] / "pids.current").read_text().strip() == "0"
+
+
+def test_run_folders_of_dead_judges_are_swept() -> None:
+    child = subprocess.Popen(["true"])
+    child.wait()  # a judge that died: its pid is free now
+    stale = runs_root() / f"run-{child.pid}-abcdefgh"
+    (stale / "box").mkdir(parents=True)
+    mine = runs_root() / f"run-{os.getpid()}-zzzzzzzz"
+    mine.mkdir()
+    try:
+        assert sweep_stale_runs() >= 1
+        assert not stale.exists() and mine.exists()
+    finally:
+        mine.rmdir()

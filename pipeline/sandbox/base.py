@@ -111,7 +111,7 @@ class Workspace:
         files: Mapping[str, FileSpec] | None,
         owner: tuple[int, int] | None = None,
     ) -> Workspace:
-        root = Path(tempfile.mkdtemp(prefix="run-", dir=runs_root()))
+        root = Path(tempfile.mkdtemp(prefix=f"run-{os.getpid()}-", dir=runs_root()))
         os.chmod(root, 0o711)
         ws = cls(root)
         ws.box.mkdir()
@@ -141,6 +141,30 @@ class Workspace:
 
     def remove(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def sweep_stale_runs() -> int:
+    """Removes run folders left by judge processes that died mid-run (a killed Ray
+    worker, say); their names carry the owner's pid."""
+    removed = 0
+    try:
+        entries = list(runs_root().iterdir())
+    except OSError:
+        return 0
+    for path in entries:
+        parts = path.name.split("-")
+        if len(parts) < 3 or parts[0] != "run" or not parts[1].isdigit():
+            continue
+        try:
+            os.kill(int(parts[1]), 0)
+            continue  # the owner still runs
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        removed += 1
+    return removed
 
 
 def private_open(path: Path) -> BinaryIO:

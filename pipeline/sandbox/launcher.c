@@ -78,6 +78,27 @@ static long long cgroup_cpu_ms(int fd) {
     return strtoll(buf, NULL, 10) / 1000000;
 }
 
+/* Without a pid namespace: kill the run's other processes (listed by the pids cgroup,
+ * when given) and reap whatever was reparented to us. */
+static void reap_leftovers(const char *procs_file) {
+    pid_t self = getpid(), parent = getppid();
+    for (int round = 0; procs_file && round < 100; round++) {
+        FILE *f = fopen(procs_file, "r");
+        if (!f) break;
+        int pid, others = 0;
+        while (fscanf(f, "%d", &pid) == 1)
+            if (pid != self && pid != parent) {
+                kill(pid, SIGKILL);
+                others++;
+            }
+        fclose(f);
+        while (waitpid(-1, NULL, WNOHANG) > 0) {}
+        if (!others) break;
+        usleep(1000);
+    }
+    while (waitpid(-1, NULL, procs_file ? 0 : WNOHANG) > 0) {}
+}
+
 static const char *keep_visible[] = {"bin", "sbin", "lib", "lib32", "lib64", "libx32",
                                      "usr", "etc", "dev", "proc", "sys", "var", "opt", NULL};
 
@@ -95,7 +116,7 @@ static void hide(const char *dir, int writable) {
 }
 
 int main(int argc, char **argv) {
-    const char *report = NULL, *box = NULL, *cpu_file = NULL;
+    const char *report = NULL, *box = NULL, *cpu_file = NULL, *procs_file = NULL;
     const char *cgroups[MAX_LIST], *hidden[MAX_LIST];
     int n_cg = 0, n_hide = 0, use_ns = 0, hide_all = 0;
     long uid = -1, gid = -1, nofile = 256;
@@ -113,6 +134,7 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--cpu") == 0) cpu = strtoull(v, NULL, 10);
         else if (strcmp(a, "--cpu-ms") == 0) cpu_ms = strtoull(v, NULL, 10);
         else if (strcmp(a, "--cpu-file") == 0) cpu_file = v;
+        else if (strcmp(a, "--procs") == 0) procs_file = v;
         else if (strcmp(a, "--as") == 0) as = strtoull(v, NULL, 10);
         else if (strcmp(a, "--stack") == 0) stack = strtoull(v, NULL, 10);
         else if (strcmp(a, "--fsize") == 0) fsize = strtoull(v, NULL, 10);
@@ -179,7 +201,9 @@ int main(int argc, char **argv) {
         return WIFEXITED(status) ? WEXITSTATUS(status) : 124;
     }
 
-    /* INIT */
+    /* INIT: without a pid namespace, what PROG leaves behind is reparented here (not to
+     * the host's init, which may reap late: a zombie still counts in the pids cgroup) */
+    if (!use_ns) prctl(PR_SET_CHILD_SUBREAPER, 1);
     if (use_ns) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
@@ -261,6 +285,7 @@ int main(int argc, char **argv) {
     if (start_failed)
         dprintf(report_fd, "error cannot start %s (%s): %s\n", prog_argv[0], steps[failed[0]],
                 strerror(failed[1]));
-    /* leaving pid 1 kills what PROG left behind in the namespace */
+    if (use_ns) return 0; /* leaving pid 1 kills what PROG left behind in the namespace */
+    reap_leftovers(procs_file);
     return 0;
 }

@@ -32,6 +32,7 @@ from pipeline.sandbox.base import (
     kill_group,
     missing_program,
     private_open,
+    sweep_stale_runs,
     wait_with_deadline,
 )
 from pipeline.sandbox.launcher import launcher_path
@@ -93,6 +94,7 @@ class RlimitSandbox:
         # sets neither)
         self.limit_address_space = True
         self.notes: list[str] = []
+        sweep_stale_runs()
         if self.namespaces and not self._probe_namespaces():
             self.namespaces = False
 
@@ -122,6 +124,8 @@ class RlimitSandbox:
         if slot is not None:
             for path in slot.join_dirs:
                 args += ["--cg", path]
+            if not self.namespaces:  # INIT cleans up the run's processes itself
+                args += ["--procs", str(slot.dirs["pids"] / "cgroup.procs")]
         if self.owner is not None:
             args += ["--uid", str(self.owner[0]), "--gid", str(self.owner[1])]
         if self.namespaces:
