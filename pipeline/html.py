@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.report import RUN_JSON, load_results, read_run_json, summarize
 from pipeline.schemas import PROGRAM_VERDICTS, VERDICTS
@@ -42,6 +43,7 @@ _COLUMNS = [
     "checker_msg",
     "batch_size",
 ]
+_TEXT_COLUMNS = ("output_head", "checker_msg")
 
 _CSS = """
 body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
@@ -209,7 +211,11 @@ def render_report(
     summary = summary if summary is not None else summarize(results)
     srows = summary.to_pylist()
     overall = [r for r in srows if r["family"] is None]
-    df = results.select(_COLUMNS).to_pandas()
+    # the text columns only for the failing rows: a big run stays light in memory
+    light = [c for c in _COLUMNS if c not in _TEXT_COLUMNS]
+    df = results.select(light).to_pandas()
+    failing_mask = pc.invert(pc.is_in(results["verdict"], pa.array(["AC", "IE", "JE"])))
+    failing = results.filter(failing_mask).select(_COLUMNS).to_pandas()
     title = f"gridjudge report — {info.get('run_id', 'run')}"
     bars = verdict_bars(
         [
@@ -238,7 +244,7 @@ def render_report(
         f"<h2>Slowest {SLOWEST} cases</h2>",
         _slowest(df),
         "<h2>Failing cases</h2>",
-        _failing(df),
+        _failing(failing),
     ]
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -250,7 +256,22 @@ def render_report(
 def write_report(run_dir: Path, out: Path | None = None, summary: pa.Table | None = None) -> Path:
     """Render RUN_DIR's report into `out` (default RUN_DIR/report.html), atomically."""
     run_dir = Path(run_dir)
-    results = load_results(run_dir, columns=None)
+    needed = list(
+        dict.fromkeys(
+            [
+                "run_id",
+                "submission",
+                "problem",
+                "family",
+                "case_id",
+                "verdict",
+                "cpu_ms",
+                "attempt",
+                *_COLUMNS,
+            ]
+        )
+    )
+    results = load_results(run_dir, columns=needed)
     info = read_run_json(run_dir) if (run_dir / RUN_JSON).is_file() else {}
     target = Path(out) if out is not None else run_dir / REPORT_FILE
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -3,6 +3,9 @@ and the `gridjudge generate` command."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -57,3 +60,32 @@ def test_generate_command(tmp_path: Path) -> None:
     assert len(bad.output.strip().splitlines()) == 1
     again = CliRunner().invoke(app, args)  # the folder is not empty now
     assert again.exit_code == 2 and "not empty" in again.output
+
+
+_HASH_SCRIPT = """
+import sys
+from pathlib import Path
+from pipeline.generate import generate_corpus
+from pipeline.registry import all_problems
+out = Path(sys.argv[1])
+for name, problem in sorted(all_problems().items()):
+    m = generate_corpus(problem, 2 * len(problem.families), 9, out / name)
+    print(name, m.content_sha256)
+"""
+
+
+def test_corpus_does_not_depend_on_the_process(tmp_path: Path) -> None:
+    """Workers are other processes with other str-hash seeds: same corpus all the same."""
+    outputs = []
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        proc = subprocess.run(
+            [sys.executable, "-c", _HASH_SCRIPT, str(tmp_path / hash_seed)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        outputs.append(proc.stdout)
+    assert outputs[0] == outputs[1]
+    assert len(outputs[0].splitlines()) == len(all_problems())

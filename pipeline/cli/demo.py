@@ -49,8 +49,8 @@ def demo(
     def step(message: str) -> None:
         console.print(f"[dim]{time.monotonic() - start:6.1f}s[/dim] {message}", highlight=False)
 
-    def rows(n: int, part_verdicts: Counter[str]) -> None:
-        verdicts.update(part_verdicts)
+    def rows(_n: int, counts: Counter[str]) -> None:
+        verdicts.update(counts)
 
     result = run_demo(
         out, address=address, seed=seed, problems=chosen, counts=counts, on_step=step, on_rows=rows
