@@ -152,6 +152,8 @@ class Cluster:
             return self
         import ray
 
+        if self.address not in (None, LOCAL):
+            _check_reachable(self.address)  # also when this process already runs Ray
         if not ray.is_initialized():
             # The embedded cluster turns Ray's token auth on by itself (DESIGN §5) and
             # says so on every start: keep that, drop the notice.
@@ -172,7 +174,6 @@ class Cluster:
                 # an explicit "local" must not be redirected by RAY_ADDRESS
                 kwargs["address"] = "local"
             else:
-                _check_reachable(self.address)
                 kwargs["address"] = self.address
             try:
                 ray.init(**kwargs)
