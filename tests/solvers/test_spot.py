@@ -296,3 +296,43 @@ def test_families_separate_plausible_wrong_readings(family: str) -> None:
         assert right is not None
         assert _first_with(game, {k}) == right  # that quarter turn alone decides it
         assert _first_with(game, {0, 1, 2, 3} - {k}) != right  # missing it gets it wrong
+
+
+_CANON_LINES = ["0", "2", "3", "51", "1", "1 1 +", "1 1 -", "2 2 +", "2 2 -", "3 1 +", "9 9 +"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    games=st.lists(
+        st.tuples(
+            st.sampled_from(["2", "3", "51", "1"]),
+            st.lists(st.sampled_from(_CANON_LINES[5:]), min_size=3, max_size=7),
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+    end=st.sampled_from(["0\n", "0", "0\n\n", "", "0\n1 1 +\n", "2\n0\n"]),
+)
+def test_canonical_fast_path_agrees_with_the_scanner(
+    games: list[tuple[str, list[str]]], end: str
+) -> None:
+    """validate() accepts canonical text without the scanner: it must accept exactly
+    what the scanner accepts (lines in canonical layout, every rule varied)."""
+    from solvers.spot.io import _canonical_and_valid, scan
+
+    text = "".join(n + "\n" + "".join(m + "\n" for m in moves) for n, moves in games) + end
+    scanned = scan(text).errors
+    if _canonical_and_valid(text):
+        assert scanned == []
+    assert (validate(text) == []) == (scanned == [])
+
+
+def test_canonical_fast_path_takes_generated_inputs() -> None:
+    from solvers.spot.io import _canonical_and_valid
+
+    rng = random.Random(5)
+    for family in FAMILIES:
+        text = generate(rng, family)
+        assert _canonical_and_valid(text), family
+        assert not _canonical_and_valid(text.replace("\n", "\r\n"))  # the scanner decides
+        assert validate(text.replace("\n", "\r\n")) == []
