@@ -149,11 +149,11 @@ def main() -> None:
                     f"  solver {version}: bare single-process loop : {bare_rate:9,.0f} cases/s "
                     f"({bare_s:.2f} s wall, {bare_cpu:.2f} s CPU)"
                 )
-                runs = [(True, "validating inputs"), (False, "--no-validate")]
-                for validate, label in runs:
-                    out = work / f"run-solver-{version}-{validate}"
+                runs = [(False, "default"), (True, "--revalidate")]
+                for revalidate, label in runs:
+                    out = work / f"run-solver-{version}-{revalidate}"
                     spec = f"solver:{args.problem}@{version}"
-                    ray_s, verdicts = grade(corpus, out, spec, validate=validate)
+                    ray_s, verdicts = grade(corpus, out, spec, revalidate=revalidate)
                     ratio = n / ray_s / (cores * bare_rate)
                     cpu_ratio = bare_cpu / LAST_CPU[0]
                     print(
@@ -181,10 +181,12 @@ def main() -> None:
                 f"({per_case_single:.2f}/case; rows say {batch_sizes(work / 'run-single'):,} "
                 f"runs), {dict(single_v)}"
             )
-            for label, validate in (("validating", True), ("--no-validate", False)):
-                out = work / f"run-batch-{validate}"
+            for label, revalidate in (("default", False), ("--revalidate", True)):
+                out = work / f"run-batch-{revalidate}"
                 f0 = forks()
-                batch_s, batch_v = grade(spot, out, source, batch_k=args.batch, validate=validate)
+                batch_s, batch_v = grade(
+                    spot, out, source, batch_k=args.batch, revalidate=revalidate
+                )
                 batch_forks = forks() - f0
                 batch_cpu = LAST_CPU[0]
                 batch_rate = args.spot_n / batch_s

@@ -273,8 +273,8 @@ def grade_batch(
 ) -> list[dict[str, Any]]:
     """One RESULTS_SCHEMA row per (submission, case), in case order then submission order.
 
-    `validate=False` skips the problem's input validator: only for corpora whose inputs
-    were validated when they were made (`gridjudge generate` validates every input)."""
+    `validate=False` skips the problem's input validator: only for corpora whose manifest
+    says their inputs were validated when written (gradejob.needs_validation)."""
     base: dict[str, Any] = {"run_id": run_id, "attempt": attempt, "node": node}
     rows_of: dict[int, list[dict[str, Any]]] = {}
     good: list[_Case] = []

@@ -8,6 +8,8 @@ into the same form.
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
+import inspect
 import json
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -27,6 +29,23 @@ ROWS_PER_BATCH = 10_000
 ROWS_PER_FILE = 200_000
 
 
+def validator_fingerprint(problem: Problem) -> str:
+    """Names the validator that vouched for a corpus: gridjudge's version, the problem and
+    a hash of the source file defining its `validate`. A corpus validated by another
+    validator (any edit of that file, another release) is validated again at grade time."""
+    try:
+        version = importlib.metadata.version("gridjudge")
+    except importlib.metadata.PackageNotFoundError:
+        version = "unknown"
+    digest = hashlib.sha256(problem.name.encode())
+    try:
+        source = inspect.getsourcefile(problem.validate)
+        digest.update(Path(source).read_bytes() if source else b"")
+    except (TypeError, OSError):
+        digest.update(repr(problem.validate).encode())
+    return f"gridjudge {version} {problem.name} {digest.hexdigest()[:16]}"
+
+
 class CorpusError(GridjudgeError):
     """A corpus cannot be read or written; the message is one line for the user."""
 
@@ -39,6 +58,9 @@ class Manifest:
     content_sha256: str
     schema_version: int = SCHEMA_VERSION
     source: str = ""
+    # validator_fingerprint() of the problem when every input was validated as the corpus
+    # was written (`gridjudge generate`); "" when nobody vouches for the inputs (imports).
+    validated_with: str = ""
 
     def to_json(self) -> str:
         return json.dumps(self.__dict__, indent=2, sort_keys=True) + "\n"
@@ -51,6 +73,7 @@ class CorpusWriter:
     out_dir: Path
     problem: str
     source: str = ""
+    validated_with: str = ""  # set only by a writer that validated every input it adds
     _buffer: list[dict[str, Any]] = field(default_factory=list)
     _writer: pq.ParquetWriter | None = None
     _rows_in_file: int = 0
@@ -114,6 +137,7 @@ class CorpusWriter:
             families=dict(sorted(self._families.items())),
             content_sha256=self._hash.hexdigest(),
             source=self.source,
+            validated_with=self.validated_with,
         )
         (self.out_dir / MANIFEST).write_text(manifest.to_json())
         return manifest

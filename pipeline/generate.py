@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipeline.corpus import CorpusWriter, Manifest, read_manifest
+from pipeline.corpus import CorpusWriter, Manifest, read_manifest, validator_fingerprint
 from pipeline.errors import GridjudgeError
 from pipeline.problem import Problem
 from pipeline.registry import get_problem
@@ -203,7 +203,9 @@ def generate_corpus(
     chunks = plan_chunks(problem, count, seed, families, chunk_size)
     run = runner if runner is not None else serial_runner(problem)
     source = f"gridjudge generate {problem.name} --count {count} --seed {seed}"
-    with CorpusWriter(out_dir, problem.name, source=source) as writer:
+    # generate_case validated every input: the manifest says so, and grade trusts it
+    fingerprint = validator_fingerprint(problem)
+    with CorpusWriter(out_dir, problem.name, source=source, validated_with=fingerprint) as writer:
         for start in range(0, len(chunks), max(1, window)):
             write_in_order(writer, run(chunks[start : start + max(1, window)]), on_rows, start)
     return read_manifest(out_dir)

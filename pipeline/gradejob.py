@@ -25,7 +25,13 @@ import pyarrow.compute as pc
 
 from pipeline import report
 from pipeline.batch import grade_batch
-from pipeline.corpus import CorpusError, Manifest, iter_batches, read_manifest
+from pipeline.corpus import (
+    CorpusError,
+    Manifest,
+    iter_batches,
+    read_manifest,
+    validator_fingerprint,
+)
 from pipeline.distribute import Cluster, current_attempt, current_node
 from pipeline.errors import GridjudgeError
 from pipeline.execution import Limits
@@ -56,7 +62,9 @@ class GradeOptions:
     time_limit_s: float | None = None  # None: the problem's own limit
     memory_limit_mb: int | None = None
     chunk_size: int | None = None  # None: chosen per runner (see chunk_size_for)
-    validate: bool = True  # False: trust inputs validated when the corpus was generated
+    # Validate the inputs of every corpus, even one whose manifest says `gridjudge
+    # generate` validated them with this very validator (those are trusted by default).
+    revalidate: bool = False
     max_in_flight: int | None = None
     cache_dir: Path | None = None
 
@@ -68,6 +76,7 @@ class CorpusPlan:
     problem: Problem
     submissions: list[PreparedSubmission]
     limits: Limits
+    validate: bool = True  # False: the manifest vouches for every input (see needs_validation)
 
 
 @dataclass
@@ -153,6 +162,12 @@ def _check_corpus(path: Path) -> tuple[Manifest, list[str]]:
     return manifest, ids
 
 
+def needs_validation(manifest: Manifest, problem: Problem) -> bool:
+    """Inputs are validated at grade time unless the corpus was written by `gridjudge
+    generate` (which validates every input) with the validator this gridjudge has."""
+    return manifest.validated_with != validator_fingerprint(problem)
+
+
 def _limits(problem: Problem, options: GradeOptions) -> Limits:
     time_s = options.time_limit_s if options.time_limit_s is not None else problem.time_limit_s
     memory = options.memory_limit_mb or problem.memory_limit_mb
@@ -187,6 +202,7 @@ def _run_info(plan: GradePlan, status: str, outcome: GradeOutcome | None = None)
                 "count": c.manifest.count,
                 "content_sha256": c.manifest.content_sha256,
                 "limits": asdict(c.limits),
+                "validated_at_grade": c.validate,
                 "submissions": [
                     {
                         "label": s.label,
@@ -202,7 +218,7 @@ def _run_info(plan: GradePlan, status: str, outcome: GradeOutcome | None = None)
         "submissions": list(o.submissions),
         "batch": o.batch_k,
         "repeat": o.repeat,
-        "validate": o.validate,
+        "revalidate": o.revalidate,
         "address": o.address,
         "pairs": plan.total_pairs,
     }
@@ -220,8 +236,8 @@ def _run_info(plan: GradePlan, status: str, outcome: GradeOutcome | None = None)
 def _check_resume(previous: dict[str, Any], plan: GradePlan) -> None:
     """A resumed run must grade the same corpora under the same rules."""
     o = plan.options
-    for key, now in (("batch", o.batch_k), ("repeat", o.repeat), ("validate", o.validate)):
-        if previous.get(key) != now:
+    for key, now in (("batch", o.batch_k), ("repeat", o.repeat), ("revalidate", o.revalidate)):
+        if previous.get(key, False if key == "revalidate" else None) != now:
             raise GradeError(f"--resume: {o.out} was run with {key}={previous.get(key)}, not {now}")
     before = {c["content_sha256"]: c for c in previous.get("corpora", [])}
     for c in plan.corpora:
@@ -263,7 +279,9 @@ def plan_grade(options: GradeOptions) -> GradePlan:
                 raise CorpusError(f"{path}: case id {case_id!r} appears twice in the corpora")
             seen.add(case_id)
         subs = _prepare_all(specs, problem, options.cache_dir)
-        corpora.append(CorpusPlan(Path(path), manifest, problem, subs, _limits(problem, options)))
+        limits = _limits(problem, options)
+        validate = options.revalidate or needs_validation(manifest, problem)
+        corpora.append(CorpusPlan(Path(path), manifest, problem, subs, limits, validate))
     for spec in specs:
         if spec.kind == "solver" and all(c.problem.name != spec.problem for c in corpora):
             raise GradeError(f"submission {spec.label!r}: no corpus of problem {spec.problem!r}")
@@ -322,7 +340,7 @@ def _chunk(
     o = plan.options
     subs = [c.submissions[i] for i in sub_ids]
     return GradeChunk(
-        c.problem.name, subs, cases, c.limits, o.batch_k, o.repeat, plan.run_id, o.validate
+        c.problem.name, subs, cases, c.limits, o.batch_k, o.repeat, plan.run_id, c.validate
     )
 
 

@@ -51,7 +51,8 @@ def generate(
     Case i of family F is seeded from (SEED, F, i) alone: the corpus does
     not depend on the chunk size or the cluster. COUNT is split evenly over
     the families (the first COUNT mod F families get one more). Expected
-    answers come from the default reference solver; inputs are validated.
+    answers come from the default reference solver; inputs are validated (the
+    manifest records the validator, so `grade` need not validate them again).
     """
     prob = get_problem(problem)
     family_counts(prob, count, family or ())  # bad requests fail before Ray starts

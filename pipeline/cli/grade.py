@@ -76,13 +76,15 @@ def grade(
     memory_limit: Annotated[
         int | None, typer.Option(help="MB per case (default: the problem's).")
     ] = None,
-    validate: Annotated[
+    revalidate: Annotated[
         bool,
         typer.Option(
-            help="Validate every input (invalid -> IE). --no-validate trusts corpora whose "
-            "inputs were validated when generated.",
+            "--revalidate",
+            help="Validate every input again (invalid -> IE). By default inputs are "
+            "validated, except in corpora whose manifest says `gridjudge generate` "
+            "validated them with this gridjudge's validator.",
         ),
-    ] = True,
+    ] = False,
     chunk_size: Annotated[
         int | None,
         typer.Option(help="Cases per Ray task (default: ~1000 in-process, 32 subprocess)."),
@@ -102,7 +104,7 @@ def grade(
             time_limit_s=time_limit,
             memory_limit_mb=memory_limit,
             chunk_size=chunk_size,
-            validate=validate,
+            revalidate=revalidate,
         )
     )
     console = Console(stderr=True)
