@@ -27,9 +27,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+import pyarrow as pa
+
 from pipeline.checkers import CheckResult
 from pipeline.execution import ExecutionResult, Limits
 from pipeline.grading import ce_row, ie_row, judge, result_row
+from pipeline.inprocess import Columns, fast_path_applies, solver_runner
 from pipeline.problem import Problem
 from pipeline.schemas import Verdict
 
@@ -270,8 +273,9 @@ def grade_batch(
     attempt: int,
     node: str,
     validate: bool = True,
-) -> list[dict[str, Any]]:
-    """One RESULTS_SCHEMA row per (submission, case), in case order then submission order.
+) -> pa.Table:
+    """One RESULTS_SCHEMA row per (submission, case), in case order then submission order,
+    as a RESULTS_SCHEMA table.
 
     `validate=False` skips the problem's input validator: only for corpora whose manifest
     says their inputs were validated when written (gradejob.needs_validation)."""
@@ -291,12 +295,14 @@ def grade_batch(
         good.append(prepared)
         good_at.append(ci)
 
-    # In-process solvers read one case at a time; subprocesses are batched when allowed.
+    # In-process solvers read one case at a time, on the fast path (pipeline.inprocess)
+    # when they run each case once; subprocesses are batched when allowed.
     k = min(batch_k, problem.multi_case) if problem.join and problem.split else 1
     runnable = [s for s in submissions if s.compile_error is None]
+    fast = {id(s) for s in runnable if fast_path_applies(s, repeat)}
     batched = [s for s in runnable if k > 1 and s.kind != "solver"]
     batched_ids = {id(s) for s in batched}
-    single = [s for s in runnable if id(s) not in batched_ids]
+    single = [s for s in runnable if id(s) not in batched_ids and id(s) not in fast]
     outcome: dict[tuple[int, int], _Outcome] = {}
     if batched:
         table = _Grader(problem, batched, limits, repeat).batched(good, k)
@@ -309,13 +315,36 @@ def grade_batch(
             for sub, out in zip(single, grader.single(gcase, single), strict=True):
                 outcome[gi, id(sub)] = out
 
-    for gi, (ci, gcase) in enumerate(zip(good_at, good, strict=True)):
-        rows: list[dict[str, Any]] = []
-        for sub in submissions:
-            if sub.compile_error is not None:
-                rows.append(ce_row(problem=problem, submission=sub, case=gcase.row, **base))
-            else:
+    columns = Columns()
+    plan = [
+        (
+            sub,
+            "ce"
+            if sub.compile_error is not None
+            else solver_runner(problem, sub, limits, run_id=run_id, attempt=attempt, node=node)
+            if id(sub) in fast
+            else None,
+        )
+        for sub in submissions
+    ]
+    at = dict(zip(good_at, range(len(good)), strict=True))
+    fallback = _Grader(problem, submissions, limits, repeat)
+    for ci in range(len(cases)):
+        gi = at.get(ci)
+        if gi is None:
+            for row in rows_of[ci]:
+                columns.add_row(row)
+            continue
+        gcase = good[gi]
+        for sub, how in plan:
+            if how is None:
                 out = outcome[gi, id(sub)]
-                rows.append(_row(base=base, problem=problem, sub=sub, case=gcase, out=out))
-        rows_of[ci] = rows
-    return [row for ci in range(len(cases)) for row in rows_of[ci]]
+            elif how == "ce":
+                columns.add_row(ce_row(problem=problem, submission=sub, case=gcase.row, **base))
+                continue
+            elif how(gcase.row, gcase.input, gcase.expected, columns):
+                continue
+            else:  # the fast path declined (the solver failed or hit a limit)
+                (out,) = fallback.single(gcase, [sub])
+            columns.add_row(_row(base=base, problem=problem, sub=sub, case=gcase, out=out))
+    return columns.table()

@@ -37,7 +37,6 @@ from pipeline.errors import GridjudgeError
 from pipeline.execution import Limits
 from pipeline.problem import Problem
 from pipeline.registry import get_problem
-from pipeline.schemas import RESULTS_SCHEMA
 from pipeline.submission import PreparedSubmission, SubmissionSpec, parse_spec, prepare
 
 IN_PROCESS_CHUNK = 1000  # cases per Ray task when every submission is an in-process solver
@@ -115,7 +114,7 @@ class GradeOutcome:
 def grade_chunk(chunk: GradeChunk) -> pa.Table:
     """What runs inside a Ray task (or in-process in serial mode): the chunk's rows as a
     RESULTS_SCHEMA table, built here so the driver only writes it."""
-    rows = grade_batch(
+    return grade_batch(
         get_problem(chunk.problem),
         chunk.submissions,
         chunk.cases,
@@ -127,7 +126,6 @@ def grade_chunk(chunk: GradeChunk) -> pa.Table:
         node=current_node(),
         validate=chunk.validate,
     )
-    return pa.Table.from_pylist(rows, schema=RESULTS_SCHEMA)
 
 
 def chunk_size_for(submissions: list[PreparedSubmission], batch_k: int) -> int:

@@ -71,13 +71,25 @@ def judge(
         return CheckResult(Verdict.OLE, f"output over {limits.output_kb} KB")
     if result.signal or result.exit_code != 0:
         return CheckResult(Verdict.RE, _runtime_message(result))
+    return check_output(problem, input_text, expected, result.output.decode("utf-8", "replace"))
+
+
+def check_output(
+    problem: Problem, input_text: str, expected: str | None, actual: str
+) -> CheckResult:
+    """The verdict of a run that ended normally within every limit: the checker's (what
+    judge() ends with; the in-process fast path calls it directly)."""
     if expected is None:
         return CheckResult(Verdict.JE, "no expected answer for this case")
-    actual = result.output.decode("utf-8", "replace")
     try:
         return problem.check(input_text, expected, actual)
     except Exception as exc:  # a checker bug is the judge's failure, not the program's
         return CheckResult(Verdict.JE, f"checker failed: {type(exc).__name__}: {exc}"[:500])
+
+
+def output_head(output: bytes) -> str:
+    """The output_head column: the first OUTPUT_HEAD_CHARS characters of the output."""
+    return output[: OUTPUT_HEAD_CHARS * 4].decode("utf-8", "replace")[:OUTPUT_HEAD_CHARS]
 
 
 def _base_row(
@@ -135,9 +147,7 @@ def result_row(
         exit_code=result.exit_code,
         signal=result.signal,
         output_sha256=hashlib.sha256(result.output).hexdigest(),
-        output_head=result.output[: OUTPUT_HEAD_CHARS * 4].decode("utf-8", "replace")[
-            :OUTPUT_HEAD_CHARS
-        ],
+        output_head=output_head(result.output),
         checker_msg=(check.message[:MESSAGE_CHARS] or None),
         cpu_ms_runs=[float(result.cpu_ms)],
         wall_ms_runs=[float(result.wall_ms)],

@@ -100,7 +100,8 @@ def case(i: int, a: int, b: int = 1, expected: str | None = None) -> dict[str, o
 
 
 def grade(subs: list[FakeSub], cases: list[dict[str, object]], **kw: int) -> list[dict]:
-    return grade_batch(SUM, subs, cases, Limits(time_s=1.0), run_id="r", attempt=1, node="n", **kw)  # type: ignore[arg-type]
+    table = grade_batch(SUM, subs, cases, Limits(time_s=1.0), run_id="r", attempt=1, node="n", **kw)  # type: ignore[arg-type]
+    return table.to_pylist()
 
 
 def verdicts(rows: list[dict]) -> dict[tuple[str, str], str]:
@@ -235,5 +236,5 @@ def test_solver_submission_on_a_real_problem(batch_k: int) -> None:
     sub = prepare(parse_spec(f"solver:{name}"), problem)
     rows = grade_batch(
         problem, [sub], cases, Limits(time_s=10), batch_k=batch_k, run_id="r", attempt=1, node="n"
-    )
+    ).to_pylist()
     assert [r["verdict"] for r in rows] == ["AC"] * len(cases)
