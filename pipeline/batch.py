@@ -316,33 +316,28 @@ def grade_batch(
                 outcome[gi, id(sub)] = out
 
     columns = Columns()
-    plan = [
-        (
-            sub,
-            "ce"
-            if sub.compile_error is not None
-            else solver_runner(problem, sub, limits, run_id=run_id, attempt=attempt, node=node)
-            if id(sub) in fast
-            else None,
-        )
+    runners = {
+        id(sub): solver_runner(problem, sub, limits, run_id=run_id, attempt=attempt, node=node)
         for sub in submissions
-    ]
+        if id(sub) in fast
+    }
     at = dict(zip(good_at, range(len(good)), strict=True))
     fallback = _Grader(problem, submissions, limits, repeat)
     for ci in range(len(cases)):
-        gi = at.get(ci)
-        if gi is None:
+        if ci not in at:
             for row in rows_of[ci]:
                 columns.add_row(row)
             continue
+        gi = at[ci]
         gcase = good[gi]
-        for sub, how in plan:
-            if how is None:
-                out = outcome[gi, id(sub)]
-            elif how == "ce":
+        for sub in submissions:
+            run = runners.get(id(sub))
+            if sub.compile_error is not None:
                 columns.add_row(ce_row(problem=problem, submission=sub, case=gcase.row, **base))
                 continue
-            elif how(gcase.row, gcase.input, gcase.expected, columns):
+            if run is None:
+                out = outcome[gi, id(sub)]
+            elif run(gcase.row, gcase.input, gcase.expected, columns):
                 continue
             else:  # the fast path declined (the solver failed or hit a limit)
                 (out,) = fallback.single(gcase, [sub])
