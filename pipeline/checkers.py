@@ -32,6 +32,8 @@ def _first_difference(expected: list[str], actual: list[str], what: str) -> str:
 
 def token_check(input_text: str, expected: str, actual: str) -> CheckResult:
     """Whitespace-insensitive token comparison (the usual default judge checker)."""
+    if actual == expected:  # the common case, without splitting
+        return CheckResult(Verdict.AC)
     want, got = expected.split(), actual.split()
     if want == got:
         return CheckResult(Verdict.AC)
@@ -40,6 +42,8 @@ def token_check(input_text: str, expected: str, actual: str) -> CheckResult:
 
 def exact_text_check(input_text: str, expected: str, actual: str) -> CheckResult:
     """Exact text after normalisation; same tokens laid out differently is PE."""
+    if actual == expected:  # the common case, without normalising
+        return CheckResult(Verdict.AC)
     want, got = normalize(expected), normalize(actual)
     if want == got:
         return CheckResult(Verdict.AC)

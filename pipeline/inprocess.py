@@ -28,26 +28,39 @@ if TYPE_CHECKING:
 
 
 class Columns:
-    """RESULTS_SCHEMA rows accumulated column by column."""
+    """RESULTS_SCHEMA rows accumulated as tuples (one append per row), turned into
+    columns once, at the end."""
 
     def __init__(self) -> None:
-        self.lists: list[list[Any]] = [[] for _ in RESULT_KEYS]
+        self.rows: list[tuple[Any, ...]] = []
 
     def add_row(self, row: Mapping[str, Any]) -> None:
-        for key, column in zip(RESULT_KEYS, self.lists, strict=True):
-            column.append(row[key])
+        self.rows.append(tuple(row[key] for key in RESULT_KEYS))
 
     def add_values(self, values: tuple[Any, ...]) -> None:
         """One row given as a tuple in RESULT_KEYS order."""
-        for column, value in zip(self.lists, values, strict=True):
-            column.append(value)
+        self.rows.append(values)
 
     def table(self) -> pa.Table:
+        if not self.rows:
+            return RESULTS_SCHEMA.empty_table()
         arrays = [
-            pa.array(column, type=field.type)
-            for column, field in zip(self.lists, RESULTS_SCHEMA, strict=True)
+            _array(column, field.type)
+            for column, field in zip(zip(*self.rows, strict=True), RESULTS_SCHEMA, strict=True)
         ]
         return pa.Table.from_arrays(arrays, schema=RESULTS_SCHEMA)
+
+
+def _array(values: tuple[Any, ...], kind: pa.DataType) -> pa.Array:
+    """A column; in the list columns (cpu_ms_runs, wall_ms_runs) a bare float stands for
+    the one-element list of a single run (rows of the fast path hold no list: a million
+    small lists kept alive would make the garbage collector a third of the cost)."""
+    if not pa.types.is_list(kind):
+        return pa.array(values, type=kind)
+    if all(type(v) is float for v in values):
+        offsets = pa.array(range(len(values) + 1), type=pa.int32())
+        return pa.ListArray.from_arrays(offsets, pa.array(values, type=kind.value_type))
+    return pa.array([[v] if type(v) is float else v for v in values], type=kind)
 
 
 # The order of RESULT_KEYS, checked once at import: add_values tuples below rely on it.
@@ -97,7 +110,6 @@ def solver_runner(
     cpu_limit_ms = limits.time_s * 1000
     cap = limits.output_kb * 1024
     label, sub_sha, name = sub.label, sub.sha, problem.name
-    add = Columns.add_values
 
     def run(case: Mapping[str, Any], text: str, expected: str, columns: Columns) -> bool:
         wall0, cpu0 = perf_counter(), thread_time()
@@ -111,8 +123,7 @@ def solver_runner(
         if cpu_ms > cpu_limit_ms or len(data) > cap:
             return False
         check = check_output(problem, text, expected, out)
-        add(
-            columns,
+        columns.rows.append(
             (
                 run_id,
                 label,
@@ -133,8 +144,8 @@ def solver_runner(
                 attempt,
                 node,
                 1,
-                [cpu_ms],
-                [wall_ms],
+                cpu_ms,  # cpu_ms_runs == [cpu_ms] (see _array)
+                wall_ms,
             ),
         )
         return True
