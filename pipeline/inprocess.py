@@ -56,10 +56,17 @@ def _array(values: tuple[Any, ...], kind: pa.DataType) -> pa.Array:
     the one-element list of a single run (rows of the fast path hold no list: a million
     small lists kept alive would make the garbage collector a third of the cost)."""
     if not pa.types.is_list(kind):
+        if values.count(values[0]) == len(values):  # run_id, submission, node, ...
+            return pa.repeat(pa.scalar(values[0], type=kind), len(values))
         return pa.array(values, type=kind)
-    if all(type(v) is float for v in values):
-        offsets = pa.array(range(len(values) + 1), type=pa.int32())
-        return pa.ListArray.from_arrays(offsets, pa.array(values, type=kind.value_type))
+    if None not in values:
+        try:
+            flat = pa.array(values, type=kind.value_type)  # all bare floats
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError):
+            pass
+        else:
+            offsets = pa.array(range(len(values) + 1), type=pa.int32())
+            return pa.ListArray.from_arrays(offsets, flat)
     return pa.array([[v] if type(v) is float else v for v in values], type=kind)
 
 

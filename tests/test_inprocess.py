@@ -13,6 +13,7 @@ import pipeline.batch as batch_mod
 from pipeline.batch import grade_batch
 from pipeline.execution import Limits
 from pipeline.registry import get_problem
+from pipeline.schemas import RESULTS_SCHEMA
 from pipeline.submission import PreparedSubmission, parse_spec, prepare
 
 TIMINGS = {"cpu_ms", "wall_ms", "cpu_ms_runs", "wall_ms_runs"}
@@ -81,3 +82,15 @@ def test_a_run_over_the_time_limit_goes_to_the_general_path(
     assert _without_timings(fast) == _without_timings(general)
     assert {r["verdict"] for r in fast if r["case_id"] != "crash"} == {"TLE"}
     assert fast[0]["runs"] == 8
+
+
+def test_an_all_fast_chunk_keeps_single_run_lists_and_constant_columns() -> None:
+    problem = get_problem("clocks")
+    sub = prepare(parse_spec("solver:clocks"), problem)
+    cases = [c for c in _cases() if c["case_id"].startswith("ok")]
+    table = grade_batch(problem, [sub], cases, Limits(time_s=10), run_id="r", attempt=3, node="x")
+    assert table.schema.equals(RESULTS_SCHEMA, check_metadata=False)
+    for row in table.to_pylist():
+        assert row["cpu_ms_runs"] == [row["cpu_ms"]] and row["wall_ms_runs"] == [row["wall_ms"]]
+        assert (row["run_id"], row["attempt"], row["node"], row["batch_size"]) == ("r", 3, "x", 1)
+        assert row["verdict"] == "AC" and row["signal"] is None and row["exit_code"] == 0

@@ -87,7 +87,7 @@ def grade(
     ] = False,
     chunk_size: Annotated[
         int | None,
-        typer.Option(help="Cases per Ray task (default: ~1000 in-process, 32 subprocess)."),
+        typer.Option(help="Cases per Ray task (default: 1000-5000 in-process, 32 subprocess)."),
     ] = None,
 ) -> None:
     """Grade every --submission on every case of the CORPORA; results parquet parts are
