@@ -111,3 +111,16 @@ def read_run_json(run_dir: Path) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         raise RunDirError(f"{path}: unreadable ({exc})") from None
     return data
+
+
+def write_table(path: Path, table: pa.Table) -> Path:
+    """Write one whole parquet file atomically (temp name, then rename)."""
+    path = Path(path)
+    tmp = path.parent / f".{path.name}.tmp"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(table, tmp, compression="zstd")
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise RunDirError(f"{path}: cannot write ({' '.join(str(exc).split())})") from None
+    return path

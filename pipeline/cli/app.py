@@ -7,7 +7,7 @@ import sys
 
 import typer
 
-from pipeline.cli import import_cmd, problems, solve, validate
+from pipeline.cli import compare, import_cmd, problems, solve, validate
 
 app = typer.Typer(
     name="gridjudge",
@@ -20,6 +20,7 @@ app.command("problems")(problems.problems)
 app.command("import")(import_cmd.import_corpus)
 app.command("solve")(solve.solve)
 app.command("validate")(validate.validate)
+app.command("compare")(compare.compare)
 
 
 def main() -> None:

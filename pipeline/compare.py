@@ -1,0 +1,464 @@
+"""Regression comparison between two results tables (pure: tables in, tables out).
+
+Side A is the baseline, side B the candidate; each side is one submission's rows of a
+RESULTS_SCHEMA table (two runs, or two submissions of one run). `compare_results` returns
+one row per case present on either side and one summary row per submission pair x problem
+x family (plus a row over all families, family = null), and a whole-run verdict.
+
+Rules (the defaults are in CompareOptions):
+- Rows: the last attempt of each (submission, problem, case_id). A case whose row is JE on
+  either side is excluded from everything and counted as `judge_error`. A case present on
+  one side only is `only_a` / `only_b` (a change, never a flip).
+- Flips: verdict A != verdict B. Kind `regression` = away from AC (AC -> anything but IE),
+  `fix` = to AC (anything but IE -> AC), `other` = between two failures or involving IE
+  (IE blames the case, not the program). `output_changed` = AC on both sides with a
+  different output_sha256 (several valid answers).
+- Timing compares only cases AC on both sides with the same batch_size (a batch's share
+  is not comparable with a single run) and a time on both sides. Times are CPU ms by
+  default (`metric="wall"` for wall-clock); times <= 1 us are raised to 1 us.
+  time_ratio = B / A of the medians of the repeated timings.
+- Per case, with >= `min_repeats` timings on both sides: two-sided Mann-Whitney U p-value
+  (as asv does), Benjamini-Hochberg adjusted over all tested cases of the pair (q). A case
+  is `slower` iff q < alpha AND ratio > factor; `faster` iff q < alpha AND ratio < 1/factor.
+- Per family (and over all families): the median of the per-case ratios with a seeded
+  percentile-bootstrap interval (resampling cases). Test: the van Elteren test (Mann-Whitney
+  stratified by case) when cases have repeats, else the Wilcoxon signed-rank test of the
+  per-case log ratios (>= 6 cases), else none. p-values are BH-adjusted over the pair's
+  family rows. A family is `slower` iff q < alpha AND median ratio > factor (so a uniform
+  drift below the factor never counts, however significant).
+- Noise: `detectable_ratio` is the smallest change that can be resolved. Per case: the
+  shift a Mann-Whitney test with these repeat counts detects with 80 % power at level
+  alpha, from the robust spread (IQR / 1.349) of the log timings of both sides. Per family:
+  the median of its cases' figures; without repeats, the half-width of the bootstrap
+  interval of the median ratio. A family is `too_noisy` when it has timed cases and either
+  no test is possible or its detectable ratio exceeds the factor. The run is too noisy to
+  conclude when any pair's all-families row is too noisy.
+- Whole-run verdict: `regression` if any flip away from AC or any significant slowdown (a
+  slower case or family); else `too noisy to conclude` if the run is too noisy (a slowdown
+  of the factor could have been missed); else `improvement` if any fix or significant
+  speedup; else `no change`.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from pipeline import compare_stats as st
+from pipeline.compare_summary import summarize_pair
+from pipeline.errors import GridjudgeError
+
+FailOn = Literal["regression", "any-change", "never"]
+FAIL_ON_CHOICES: tuple[str, ...] = ("regression", "any-change", "never")
+_NON_BLAMING = ("IE",)
+
+
+class CompareError(GridjudgeError):
+    """Two runs cannot be compared as asked; one line for the user."""
+
+
+@dataclass(frozen=True)
+class CompareOptions:
+    metric: Literal["cpu", "wall"] = "cpu"
+    alpha: float = 0.05
+    factor: float = 1.1
+    min_repeats: int = 5
+    resamples: int = 2000
+    confidence: float = 0.95
+    seed: int = 0
+    time_limit_ms: float | None = None
+    close_fraction: float = 0.8
+
+    def __post_init__(self) -> None:
+        if self.factor <= 1.0:
+            raise CompareError(f"factor must be > 1 (got {self.factor})")
+        if not 0.0 < self.alpha < 1.0:
+            raise CompareError(f"alpha must be in (0, 1) (got {self.alpha})")
+        if self.min_repeats < 2:
+            raise CompareError(f"min_repeats must be >= 2 (got {self.min_repeats})")
+
+
+@dataclass(frozen=True)
+class RunVerdict:
+    verdict: str  # "regression" | "too noisy to conclude" | "improvement" | "no change"
+    regressions: int
+    fixes: int
+    other_flips: int
+    output_changed: int
+    slower_cases: int
+    faster_cases: int
+    slower_groups: int
+    faster_groups: int
+    only_a: int
+    only_b: int
+    judge_errors: int
+    too_noisy: bool
+    reasons: tuple[str, ...] = ()
+
+    @property
+    def significant_slowdown(self) -> bool:
+        return self.slower_cases > 0 or self.slower_groups > 0
+
+    @property
+    def is_regression(self) -> bool:
+        return self.regressions > 0 or self.significant_slowdown
+
+    @property
+    def any_change(self) -> bool:
+        counts = (
+            self.regressions,
+            self.fixes,
+            self.other_flips,
+            self.output_changed,
+            self.slower_cases,
+            self.faster_cases,
+            self.slower_groups,
+            self.faster_groups,
+            self.only_a,
+            self.only_b,
+        )
+        return any(c > 0 for c in counts)
+
+    def trips(self, fail_on: str) -> bool:
+        """Whether the gate `--fail-on fail_on` fails this comparison."""
+        if fail_on == "regression":
+            return self.is_regression
+        if fail_on == "any-change":
+            return self.any_change
+        if fail_on == "never":
+            return False
+        raise CompareError(f"--fail-on must be one of {', '.join(FAIL_ON_CHOICES)}")
+
+
+@dataclass
+class Comparison:
+    cases: pd.DataFrame  # one row per (pair, problem, case_id); columns CASE_COLUMNS
+    summary: pd.DataFrame  # one row per (pair, problem, family|None); SUMMARY_COLUMNS
+    verdict: RunVerdict
+    options: CompareOptions = field(default_factory=CompareOptions)
+
+
+CASE_COLUMNS: tuple[str, ...] = (
+    "submission_a",
+    "submission_b",
+    "problem",
+    "family",
+    "case_id",
+    "status",
+    "verdict_a",
+    "verdict_b",
+    "flip",
+    "flip_kind",
+    "output_changed",
+    "time_a_ms",
+    "time_b_ms",
+    "time_ratio",
+    "n_runs_a",
+    "n_runs_b",
+    "p_value",
+    "q_value",
+    "timing_change",
+    "detectable_ratio",
+    "batch_size_a",
+    "batch_size_b",
+    "limit_frac_a",
+    "limit_frac_b",
+    "close_to_limit",
+)
+
+
+def _to_frame(results: pa.Table | pd.DataFrame) -> pd.DataFrame:
+    if isinstance(results, pa.Table):
+        return results.to_pandas()
+    return results
+
+
+def submissions_of(results: pa.Table | pd.DataFrame) -> list[str]:
+    """The submission labels of a results table, in first-seen order."""
+    return list(dict.fromkeys(_to_frame(results)["submission"].tolist()))
+
+
+def _side(df: pd.DataFrame, submission: str, metric: str, label: str) -> pd.DataFrame:
+    rows = df[df["submission"] == submission]
+    if rows.empty:
+        have = ", ".join(dict.fromkeys(df["submission"].tolist())) or "none"
+        raise CompareError(f"side {label} has no results for {submission!r} (has: {have})")
+    rows = rows.sort_values("attempt", kind="stable").drop_duplicates(
+        ["problem", "case_id"], keep="last"
+    )
+    col = f"{metric}_ms"
+    runs_col = f"{col}_runs"
+    runs: list[np.ndarray] = []
+    runs_values = rows[runs_col] if runs_col in rows else [None] * len(rows)
+    for single, many in zip(rows[col].tolist(), runs_values, strict=True):
+        if many is not None and len(many) > 0:
+            arr = np.asarray(many, dtype=np.float64)
+            runs.append(arr[~np.isnan(arr)])
+        elif single is not None and not math.isnan(single):
+            runs.append(np.asarray([single], dtype=np.float64))
+        else:
+            runs.append(np.empty(0))
+    return pd.DataFrame(
+        {
+            "problem": rows["problem"].to_numpy(),
+            "case_id": rows["case_id"].to_numpy(),
+            "family": rows["family"].to_numpy(),
+            "verdict": rows["verdict"].to_numpy(),
+            "sha": rows["output_sha256"].to_numpy(),
+            "batch_size": rows["batch_size"].to_numpy(),
+            "runs": runs,
+            "n_runs": np.asarray([len(r) for r in runs], dtype=np.int64),
+            "time": np.asarray([np.median(r) if len(r) else np.nan for r in runs]),
+        }
+    )
+
+
+def _flip_kind(va: Any, vb: Any) -> str | None:
+    if va == vb:
+        return None
+    if va == "AC" and vb not in _NON_BLAMING:
+        return "regression"
+    if vb == "AC" and va not in _NON_BLAMING:
+        return "fix"
+    return "other"
+
+
+def _align(a: pd.DataFrame, b: pd.DataFrame, opts: CompareOptions) -> pd.DataFrame:
+    m = pd.merge(a, b, on=["problem", "case_id"], how="outer", suffixes=("_a", "_b"))
+    m["family"] = m["family_a"].where(m["family_a"].notna(), m["family_b"])
+    has_a, has_b = m["verdict_a"].notna(), m["verdict_b"].notna()
+    je = (m["verdict_a"] == "JE") | (m["verdict_b"] == "JE")
+    m["status"] = st.first_label(
+        [je, has_a & has_b, has_a, has_b], ["judge_error", "both", "only_a", "only_b"]
+    )
+    both = m["status"] == "both"
+    differ = both & (m["verdict_a"] != m["verdict_b"])
+    pairs = list(zip(m["verdict_a"], m["verdict_b"], differ, strict=True))
+    m["flip"] = [f"{va}->{vb}" if d else None for va, vb, d in pairs]
+    m["flip_kind"] = [_flip_kind(va, vb) if d else None for va, vb, d in pairs]
+    both_ac = both & (m["verdict_a"] == "AC") & (m["verdict_b"] == "AC")
+    m["output_changed"] = (
+        both_ac & m["sha_a"].notna() & m["sha_b"].notna() & (m["sha_a"] != m["sha_b"])
+    )
+    for s in ("a", "b"):
+        m[f"n_runs_{s}"] = m[f"n_runs_{s}"].fillna(0).astype(np.int64)
+    ta = np.maximum(m["time_a"].to_numpy(dtype=np.float64), st.TIME_FLOOR_MS)
+    tb = np.maximum(m["time_b"].to_numpy(dtype=np.float64), st.TIME_FLOOR_MS)
+    m["time_ratio"] = np.where(both & m["time_a"].notna() & m["time_b"].notna(), tb / ta, np.nan)
+    m["_timed"] = both_ac & (m["batch_size_a"] == m["batch_size_b"]) & m["time_ratio"].notna()
+    m["_log_ratio"] = np.log(m["time_ratio"].to_numpy(dtype=np.float64))
+    _limit_columns(m, opts)
+    return m
+
+
+def _limit_columns(m: pd.DataFrame, opts: CompareOptions) -> None:
+    """Time as a fraction of the limit; close_to_limit: a side that did not exceed the
+    limit but used at least `close_fraction` of it."""
+    close = np.zeros(len(m), dtype=bool)
+    for s in ("a", "b"):
+        if opts.time_limit_ms is None or opts.time_limit_ms <= 0:
+            m[f"limit_frac_{s}"] = np.nan
+            continue
+        frac = m[f"time_{s}"].to_numpy(dtype=np.float64) / opts.time_limit_ms
+        m[f"limit_frac_{s}"] = frac
+        verdict = m[f"verdict_{s}"]
+        ok = verdict.notna() & ~verdict.isin(["TLE", "JE", "IE", "CE"])
+        close |= ok.to_numpy() & (np.nan_to_num(frac) >= opts.close_fraction)
+    m["close_to_limit"] = close
+
+
+def _case_tests(m: pd.DataFrame, opts: CompareOptions) -> None:
+    """Per-case Mann-Whitney p-values, BH q-values, detectable ratios and the rank-sum
+    terms the family test needs; vectorised per group of equal repeat counts."""
+    n = len(m)
+    p = np.full(n, np.nan)
+    det = np.full(n, np.nan)
+    centred, var, size = np.full(n, np.nan), np.full(n, np.nan), np.full(n, np.nan)
+    tested = (
+        m["_timed"].to_numpy()
+        & (m["n_runs_a"].to_numpy() >= opts.min_repeats)
+        & (m["n_runs_b"].to_numpy() >= opts.min_repeats)
+    )
+    idx = np.flatnonzero(tested)
+    if len(idx):
+        shapes = m["n_runs_a"].to_numpy()[idx] * 1_000_003 + m["n_runs_b"].to_numpy()[idx]
+        for shape in np.unique(shapes):
+            rows = idx[shapes == shape]
+            a = st.log_times(np.stack(m["runs_a"].to_numpy()[rows]))
+            b = st.log_times(np.stack(m["runs_b"].to_numpy()[rows]))
+            p[rows] = st.mann_whitney_rows(a, b)
+            centred[rows], var[rows], size[rows] = st.rank_sum_terms(a, b)
+            det[rows] = st.detectable_log_ratio(
+                st.robust_sd_rows(a), st.robust_sd_rows(b), a.shape[1], b.shape[1], opts.alpha
+            )
+    m["_tested"] = tested
+    m["p_value"] = p
+    m["q_value"] = st.benjamini_hochberg(p)
+    m["detectable_ratio"] = np.exp(det)
+    m["_rs_centred"], m["_rs_var"], m["_rs_n"] = centred, var, size
+    ratio = m["time_ratio"].to_numpy(dtype=np.float64)
+    sig = tested & (np.nan_to_num(m["q_value"].to_numpy(), nan=1.0) < opts.alpha)
+    m["timing_change"] = st.first_label(
+        [
+            sig & (ratio > opts.factor),
+            sig & (ratio < 1.0 / opts.factor),
+            tested,
+            m["_timed"].to_numpy(),
+        ],
+        ["slower", "faster", "same", "not tested"],
+    )
+
+
+def compare_pair(
+    results_a: pa.Table | pd.DataFrame,
+    results_b: pa.Table | pd.DataFrame,
+    submission_a: str,
+    submission_b: str,
+    options: CompareOptions | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Case table and summary rows of one submission pair (A = baseline)."""
+    opts = options or CompareOptions()
+    a = _side(_to_frame(results_a), submission_a, opts.metric, "A")
+    b = _side(_to_frame(results_b), submission_b, opts.metric, "B")
+    m = _align(a, b, opts)
+    _case_tests(m, opts)
+    m["submission_a"], m["submission_b"] = submission_a, submission_b
+    m = m.sort_values(["problem", "family", "case_id"], kind="stable").reset_index(drop=True)
+    seed = zlib.crc32(f"{submission_a}\0{submission_b}".encode()) ^ opts.seed
+    summary = summarize_pair(m, opts, seed)
+    m = m.rename(columns={"time_a": "time_a_ms", "time_b": "time_b_ms"})
+    return m[list(CASE_COLUMNS)], summary
+
+
+def compare_results(
+    results_a: pa.Table | pd.DataFrame,
+    results_b: pa.Table | pd.DataFrame | None,
+    pairs: Sequence[tuple[str, str]],
+    options: CompareOptions | None = None,
+) -> Comparison:
+    """Compare each (submission A, submission B) pair; `results_b` None compares two
+    submissions of the same table."""
+    opts = options or CompareOptions()
+    if not pairs:
+        raise CompareError("nothing to compare: no submission pair")
+    other = results_a if results_b is None else results_b
+    parts = [compare_pair(results_a, other, sa, sb, opts) for sa, sb in pairs]
+    cases = pd.concat([c for c, _ in parts], ignore_index=True)
+    summary = pd.concat([s for _, s in parts], ignore_index=True)
+    return Comparison(
+        cases=cases, summary=summary, verdict=run_verdict(cases, summary), options=opts
+    )
+
+
+def run_verdict(cases: pd.DataFrame, summary: pd.DataFrame) -> RunVerdict:
+    """The whole-comparison verdict from the case and summary tables (rules: module doc)."""
+    kinds = cases["flip_kind"].value_counts()
+    status = cases["status"].value_counts()
+    change = cases["timing_change"].value_counts()
+    groups = summary["timing_change"].value_counts()
+    overall = summary[summary["family"].isna()]
+    too_noisy = bool(overall["too_noisy"].any())
+    counts: dict[str, int] = {
+        "regressions": int(kinds.get("regression", 0)),
+        "fixes": int(kinds.get("fix", 0)),
+        "other_flips": int(kinds.get("other", 0)),
+        "output_changed": int(cases["output_changed"].sum()),
+        "slower_cases": int(change.get("slower", 0)),
+        "faster_cases": int(change.get("faster", 0)),
+        "slower_groups": int(groups.get("slower", 0)),
+        "faster_groups": int(groups.get("faster", 0)),
+        "only_a": int(status.get("only_a", 0)),
+        "only_b": int(status.get("only_b", 0)),
+        "judge_errors": int(status.get("judge_error", 0)),
+    }
+    reasons = _reasons(cases, summary, counts, too_noisy)
+    if counts["regressions"] or counts["slower_cases"] or counts["slower_groups"]:
+        label = "regression"
+    elif too_noisy:
+        label = "too noisy to conclude"
+    elif counts["fixes"] or counts["faster_cases"] or counts["faster_groups"]:
+        label = "improvement"
+    else:
+        label = "no change"
+    return RunVerdict(verdict=label, too_noisy=too_noisy, reasons=tuple(reasons), **counts)
+
+
+def _reasons(
+    cases: pd.DataFrame, summary: pd.DataFrame, counts: dict[str, int], too_noisy: bool
+) -> list[str]:
+    out: list[str] = []
+    flips = cases["flip"].dropna().value_counts()
+    if len(flips):
+        listed = ", ".join(f"{k} x{v}" for k, v in flips.items())
+        out.append(f"{int(flips.sum())} verdict flips ({listed})")
+    if counts["output_changed"]:
+        out.append(f"{counts['output_changed']} cases AC on both sides with a different output")
+    for _, row in summary[summary["timing_change"].isin(["slower", "faster"])].iterrows():
+        where = row["family"] if isinstance(row["family"], str) else "all families"
+        out.append(
+            f"{row['submission_b']} vs {row['submission_a']}, {row['problem']}/{where}: "
+            f"{row['timing_change']}, median ratio {row['median_ratio']:.3f} "
+            f"(CI {row['ci_low']:.3f}-{row['ci_high']:.3f}, q={row['q_value']:.2g})"
+        )
+    for kind in ("slower", "faster"):
+        n = counts[f"{kind}_cases"]
+        if n:
+            out.append(f"{n} cases significantly {kind}")
+    for key, text in (
+        ("only_a", "cases only in A"),
+        ("only_b", "cases only in B"),
+        ("judge_errors", "cases excluded for a judge error (JE)"),
+    ):
+        if counts[key]:
+            out.append(f"{counts[key]} {text}")
+    if too_noisy:
+        out.append("timings too noisy to detect the effect-size factor (see detectable_ratio)")
+    return out
+
+
+def resolve_pairs(
+    subs_a: Sequence[str],
+    subs_b: Sequence[str] | None,
+    submission_a: str | None,
+    submission_b: str | None,
+) -> list[tuple[str, str]]:
+    """Which submissions to compare. One run (`subs_b` None): both names are required.
+    Two runs: the names given; a missing B name defaults to A's name if run B has it, else
+    to run B's only submission; with no names, each run's only submission, else every
+    submission the two runs share."""
+    if subs_b is None:
+        if submission_a is None or submission_b is None:
+            raise CompareError("comparing inside one run needs --submission-a and --submission-b")
+        return [(submission_a, submission_b)]
+    if submission_a is None and submission_b is None:
+        if len(subs_a) == 1 and len(subs_b) == 1:
+            return [(subs_a[0], subs_b[0])]
+        shared = [s for s in subs_a if s in set(subs_b)]
+        if not shared:
+            raise CompareError(
+                "the runs share no submission: name them with --submission-a/--submission-b"
+            )
+        return [(s, s) for s in shared]
+    if submission_a is None:
+        submission_a = _default_name(submission_b, subs_a, "A")
+    if submission_b is None:
+        submission_b = _default_name(submission_a, subs_b, "B")
+    return [(submission_a, submission_b)]
+
+
+def _default_name(name: str | None, subs: Sequence[str], side: str) -> str:
+    if name in subs:
+        return str(name)
+    if len(subs) == 1:
+        return subs[0]
+    raise CompareError(
+        f"run {side} has several submissions ({', '.join(subs)}): "
+        f"name one with --submission-{side.lower()}"
+    )
