@@ -74,9 +74,7 @@ class CorpusWriter:
         params: str | None = None,
     ) -> None:
         self._families[family] += 1
-        for part in (case_id, input_text, expected if expected is not None else "\x00none"):
-            self._hash.update(part.encode())
-            self._hash.update(b"\x00")
+        _hash_case(self._hash, case_id, input_text, expected)
         self._buffer.append(
             {
                 "case_id": case_id,
@@ -130,6 +128,12 @@ class CorpusWriter:
             self._writer.close()
 
 
+def _hash_case(h: Any, case_id: str, input_text: str, expected: str | None) -> None:
+    for part in (case_id, input_text, expected if expected is not None else "\x00none"):
+        h.update(part.encode())
+        h.update(b"\x00")
+
+
 def read_manifest(corpus_dir: Path) -> Manifest:
     path = Path(corpus_dir) / MANIFEST
     if not Path(corpus_dir).is_dir():
@@ -166,6 +170,29 @@ def iter_batches(
             yield from pf.iter_batches(batch_size=batch_size, columns=columns)
         except (pa.ArrowException, OSError) as exc:
             raise CorpusError(f"{part}: corrupt parquet file ({_one_line(exc)})") from None
+
+
+def verify(corpus_dir: Path) -> Manifest:
+    """Read every row back and check count, families and content hash against the manifest."""
+    manifest = read_manifest(corpus_dir)
+    h = hashlib.sha256()
+    families: Counter[str] = Counter()
+    for batch in iter_batches(corpus_dir, columns=["case_id", "family", "input", "expected"]):
+        ids, fams, inputs, expected = (batch.column(i).to_pylist() for i in range(4))
+        families.update(fams)
+        for row in zip(ids, inputs, expected, strict=True):
+            _hash_case(h, *row)
+    if sum(families.values()) != manifest.count or dict(families) != manifest.families:
+        raise CorpusError(
+            f"{corpus_dir}: {sum(families.values())} rows on disk, manifest "
+            f"says {manifest.count} (families differ: parts missing or extra)"
+        )
+    if h.hexdigest() != manifest.content_sha256:
+        raise CorpusError(
+            f"{corpus_dir}: content hash differs from the manifest "
+            "(the parts were changed after writing)"
+        )
+    return manifest
 
 
 def iter_rows(corpus_dir: Path, batch_size: int = ROWS_PER_BATCH) -> Iterator[dict[str, Any]]:

@@ -7,7 +7,7 @@ import sys
 
 import typer
 
-from pipeline.cli import compare, import_cmd, problems, solve, validate
+from pipeline.cli import compare, import_cmd, inspect_cmd, problems, solve, validate
 
 app = typer.Typer(
     name="gridjudge",
@@ -18,6 +18,7 @@ app = typer.Typer(
 )
 app.command("problems")(problems.problems)
 app.command("import")(import_cmd.import_corpus)
+app.command("inspect")(inspect_cmd.inspect)
 app.command("solve")(solve.solve)
 app.command("validate")(validate.validate)
 app.command("compare")(compare.compare)
