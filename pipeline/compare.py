@@ -30,9 +30,10 @@ Rules (the defaults are in CompareOptions):
   shift a Mann-Whitney test with these repeat counts detects with 80 % power at level
   alpha, from the robust spread (IQR / 1.349) of the log timings of both sides. Per family:
   the median of its cases' figures; without repeats, the half-width of the bootstrap
-  interval of the median ratio. A family is `too_noisy` when it has timed cases and either
-  no test is possible or its detectable ratio exceeds the factor. The run is too noisy to
-  conclude when any pair's all-families row is too noisy.
+  interval of the median ratio. A family is `too_noisy` when its detectable ratio exceeds
+  the factor. The run is too noisy to conclude when any pair's all-families row is too
+  noisy. With too little data for any test (fewer than `min_repeats` timings per case and
+  fewer than 6 timed cases) timing is `not tested`, which the reasons say.
 - Whole-run verdict: `regression` if any flip away from AC or any significant slowdown (a
   slower case or family); else `too noisy to conclude` if the run is too noisy (a slowdown
   of the factor could have been missed); else `improvement` if any fix or significant
@@ -334,7 +335,22 @@ def compare_pair(
     seed = zlib.crc32(f"{submission_a}\0{submission_b}".encode()) ^ opts.seed
     summary = summarize_pair(m, opts, seed)
     m = m.rename(columns={"time_a": "time_a_ms", "time_b": "time_b_ms"})
-    return m[list(CASE_COLUMNS)], summary
+    return objects_with_none(m[list(CASE_COLUMNS)]), objects_with_none(summary)
+
+
+def objects_with_none(frame: pd.DataFrame) -> pd.DataFrame:
+    """String columns as object dtype with None for missing (not NaN), so that callers
+    and the Arrow conversion see plain str | None."""
+    frame = frame.copy()
+    for name in frame.columns:
+        col = frame[name]
+        if pd.api.types.is_string_dtype(col) or col.dtype == object:
+            frame[name] = pd.Series(
+                [None if v is None or (isinstance(v, float) and math.isnan(v)) else v for v in col],
+                index=frame.index,
+                dtype=object,
+            )
+    return frame
 
 
 def compare_results(
@@ -420,6 +436,13 @@ def _reasons(
             out.append(f"{counts[key]} {text}")
     if too_noisy:
         out.append("timings too noisy to detect the effect-size factor (see detectable_ratio)")
+    overall = summary[summary["family"].isna()]
+    untested = overall[(overall["timed"] > 0) & (overall["test"] == "none")]
+    if len(untested):
+        out.append(
+            "timing not tested: too few timings (repeat each case >= min_repeats times "
+            "or compare >= 6 timed cases)"
+        )
     return out
 
 
