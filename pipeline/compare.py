@@ -74,7 +74,8 @@ class CompareOptions:
     resamples: int = 2000
     confidence: float = 0.95
     seed: int = 0
-    time_limit_ms: float | None = None
+    # CPU (or wall) limit per case in ms: one for every problem, or per problem name.
+    time_limit_ms: float | dict[str, float] | None = None
     close_fraction: float = 0.8
 
     def __post_init__(self) -> None:
@@ -262,12 +263,15 @@ def _align(a: pd.DataFrame, b: pd.DataFrame, opts: CompareOptions) -> pd.DataFra
 def _limit_columns(m: pd.DataFrame, opts: CompareOptions) -> None:
     """Time as a fraction of the limit; close_to_limit: a side that did not exceed the
     limit but used at least `close_fraction` of it."""
+    limit = opts.time_limit_ms
+    if isinstance(limit, dict):
+        per_row = m["problem"].map(lambda p: limit.get(p, np.nan)).to_numpy(dtype=np.float64)
+    else:
+        per_row = np.full(len(m), np.nan if limit is None else float(limit))
+    per_row = np.where(per_row > 0, per_row, np.nan)
     close = np.zeros(len(m), dtype=bool)
     for s in ("a", "b"):
-        if opts.time_limit_ms is None or opts.time_limit_ms <= 0:
-            m[f"limit_frac_{s}"] = np.nan
-            continue
-        frac = m[f"time_{s}"].to_numpy(dtype=np.float64) / opts.time_limit_ms
+        frac = m[f"time_{s}"].to_numpy(dtype=np.float64) / per_row
         m[f"limit_frac_{s}"] = frac
         verdict = m[f"verdict_{s}"]
         ok = verdict.notna() & ~verdict.isin(["TLE", "JE", "IE", "CE"])

@@ -148,10 +148,17 @@ def test_bad_options_are_user_errors(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "nope" in result.output
 
 
-def test_time_limit_from_run_json(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "info",
+    [
+        {"limits": {"time_s": 0.1}},
+        {"corpora": [{"problem": "spot", "limits": {"time_s": 0.1, "memory_mb": 256}}]},
+    ],
+)
+def test_time_limit_from_run_json(tmp_path: Path, info: dict[str, Any]) -> None:
     a_rows = [row("s", "c1", "f", runs=[90.0]), row("s", "c2", "f", runs=[10.0])]
     b_rows = [row("s", "c1", "f", runs=[95.0]), row("s", "c2", "f", runs=[10.0])]
-    a = _run(tmp_path / "a", a_rows, {"limits": {"time_s": 0.1}})
+    a = _run(tmp_path / "a", a_rows, info)
     b = _run(tmp_path / "b", b_rows)
     out = tmp_path / "o"
     assert _invoke("compare", a, b, "--out", out).exit_code == 0

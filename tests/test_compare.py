@@ -255,6 +255,13 @@ def test_close_to_the_limit() -> None:
     assert _by_case(comp, "limit_frac_b")["c1"] == pytest.approx(0.85)
     plain = compare_results(table(a), table(b), [("A", "B")])
     assert not plain.cases["close_to_limit"].any()
+    per_problem = CompareOptions(time_limit_ms={"spot": 1000.0, "mine": 1.0})
+    again = compare_results(table(a), table(b), [("A", "B")], per_problem)
+    assert again.cases["close_to_limit"].tolist() == comp.cases["close_to_limit"].tolist()
+    other = CompareOptions(time_limit_ms={"mine": 1.0})
+    assert (
+        not compare_results(table(a), table(b), [("A", "B")], other).cases["close_to_limit"].any()
+    )
 
 
 def test_two_submissions_of_one_run_and_several_pairs() -> None:

@@ -3,6 +3,7 @@ two submissions of one run."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -21,6 +22,7 @@ from pipeline.compare import (
 )
 from pipeline.compare_render import render, write_comparison, write_junit
 from pipeline.errors import GridjudgeError
+from pipeline.registry import get_problem
 from pipeline.report import RUN_JSON, RunDirError, load_results, read_run_json, results_dir
 
 EXIT_GATE = 1
@@ -48,25 +50,27 @@ def load_run(run_dir: Path) -> tuple[pa.Table, dict[str, Any]]:
     return table, info
 
 
-def _time_limit_ms(info: dict[str, Any], results: pa.Table) -> float | None:
-    """The run's CPU time limit: run.json (limits.time_s or time_limit_s), else the problem's
-    own limit from the registry, else None (no distance-to-limit flags)."""
-    limits = info.get("limits")
-    for value in (
-        limits.get("time_s") if isinstance(limits, dict) else None,
-        info.get("time_limit_s"),
-    ):
-        if isinstance(value, int | float) and value > 0:
-            return float(value) * 1000.0
-    problems = set(results.column("problem").to_pylist())
-    if len(problems) == 1:
-        try:
-            from pipeline.registry import get_problem
-
-            return float(get_problem(problems.pop()).time_limit_s) * 1000.0
-        except GridjudgeError:
-            return None
-    return None
+def time_limits_ms(info: dict[str, Any], results: pa.Table) -> dict[str, float]:
+    """Each problem's CPU time limit in ms: from run.json (the limits of each corpus, or a
+    top-level `limits`), else the problem's own limit from the registry; problems with
+    neither get no distance-to-limit flags."""
+    limits: dict[str, float] = {}
+    for corpus in info.get("corpora") or []:
+        if isinstance(corpus, dict):
+            time_s = (corpus.get("limits") or {}).get("time_s")
+            if isinstance(corpus.get("problem"), str) and isinstance(time_s, int | float):
+                limits.setdefault(corpus["problem"], float(time_s) * 1000.0)
+    top = info.get("limits")
+    top_s = top.get("time_s") if isinstance(top, dict) else None
+    for problem in set(results.column("problem").to_pylist()):
+        if problem in limits:
+            continue
+        if isinstance(top_s, int | float):
+            limits[problem] = float(top_s) * 1000.0
+            continue
+        with contextlib.suppress(GridjudgeError):  # unknown problem: no limit known
+            limits[problem] = float(get_problem(problem).time_limit_s) * 1000.0
+    return limits
 
 
 @user_errors
@@ -119,7 +123,7 @@ def compare(
         submission_a,
         submission_b,
     )
-    limit_ms = time_limit * 1000.0 if time_limit is not None else _time_limit_ms(info_a, table_a)
+    limit_ms = time_limit * 1000.0 if time_limit is not None else time_limits_ms(info_a, table_a)
     options = CompareOptions(
         metric="wall" if metric == "wall" else "cpu",
         alpha=alpha,
