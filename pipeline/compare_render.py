@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import xml.etree.ElementTree as ET
+from collections.abc import Hashable, Mapping
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -160,7 +161,7 @@ def render(comparison: Comparison, console: Console, max_rows: int = 50) -> None
 # --- JUnit XML ------------------------------------------------------------------------
 
 
-def _case_element(r: pd.Series, factor: float) -> ET.Element:
+def _case_element(r: Mapping[Hashable, Any], factor: float) -> ET.Element:
     tc = ET.Element("testcase", classname=f"{r['problem']}.{r['family']}", name=str(r["case_id"]))
     if isinstance(r["time_b_ms"], float) and not math.isnan(r["time_b_ms"]):
         tc.set("time", f"{r['time_b_ms'] / 1000.0:.6f}")
@@ -178,7 +179,7 @@ def _case_element(r: pd.Series, factor: float) -> ET.Element:
     return tc
 
 
-def _family_element(r: pd.Series, factor: float) -> ET.Element:
+def _family_element(r: Mapping[Hashable, Any], factor: float) -> ET.Element:
     tc = ET.Element(
         "testcase", classname=f"{r['problem']}.{_family(r['family'])}", name="timing (median ratio)"
     )
@@ -199,17 +200,17 @@ def junit_xml(comparison: Comparison) -> ET.ElementTree:
     the family's median time ratio (failure: a significant slowdown)."""
     factor = comparison.options.factor
     root = ET.Element("testsuites", name="gridjudge compare")
-    keys = ["submission_a", "submission_b", "problem", "family"]
-    family_rows = comparison.summary[comparison.summary["family"].notna()]
+    keys = ("submission_a", "submission_b", "problem", "family")
+    by_family: dict[tuple[Any, ...], list[ET.Element]] = {}
+    for r in comparison.cases.to_dict("records"):
+        by_family.setdefault(tuple(r[k] for k in keys), []).append(_case_element(r, factor))
     totals = {"tests": 0, "failures": 0, "skipped": 0}
-    for _, fam in family_rows.iterrows():
+    for fam in comparison.summary.to_dict("records"):
+        if not isinstance(fam["family"], str):
+            continue  # the all-families row: its families are suites already
         pair = f"{fam['submission_b']} vs {fam['submission_a']}"
         suite = ET.SubElement(root, "testsuite", name=f"{pair}: {fam['problem']}/{fam['family']}")
-        mask = pd.Series(True, index=comparison.cases.index)
-        for k in keys:
-            mask &= comparison.cases[k] == fam[k]
-        elements = [_case_element(r, factor) for _, r in comparison.cases[mask].iterrows()]
-        elements.append(_family_element(fam, factor))
+        elements = [*by_family.get(tuple(fam[k] for k in keys), []), _family_element(fam, factor)]
         counts = {
             "tests": len(elements),
             "failures": sum(e.find("failure") is not None for e in elements),

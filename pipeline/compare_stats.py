@@ -20,6 +20,9 @@ FloatArray = npt.NDArray[np.float64]
 TIME_FLOOR_MS = 1e-3
 # Largest resamples x values matrix built at once by the bootstrap (memory bound).
 _BOOTSTRAP_CELLS = 4_000_000
+# Past this many values x resamples, the bootstrap interval of the median is computed from
+# its exact distribution (what infinitely many resamples converge to) instead of sampled.
+_EXACT_ABOVE_CELLS = 5_000_000
 # z of the power we ask of a test when saying how small a change it can detect (80 %).
 _Z_POWER = 0.8416212335729143
 # Mann-Whitney's asymptotic relative efficiency against the t-test on normal data is 3/pi:
@@ -37,12 +40,15 @@ def bootstrap_median_ci(
     values: FloatArray, *, resamples: int, confidence: float, seed: int
 ) -> tuple[float, float]:
     """Percentile bootstrap interval of the median of `values` (resampling the values with
-    replacement, `resamples` times, seeded); NaN when there are no values."""
+    replacement, `resamples` times, seeded); NaN when there are no values. Past
+    `_EXACT_ABOVE_CELLS` values x resamples, the exact bootstrap distribution is used."""
     n = len(values)
     if n == 0:
         return (math.nan, math.nan)
     if n == 1:
         return (float(values[0]), float(values[0]))
+    if n * resamples > _EXACT_ABOVE_CELLS:
+        return exact_bootstrap_median_ci(values, confidence=confidence)
     rng = np.random.default_rng(seed)
     medians = np.empty(resamples)
     step = max(1, _BOOTSTRAP_CELLS // n)
@@ -52,6 +58,21 @@ def bootstrap_median_ci(
         medians[start : start + k] = np.median(values[idx], axis=1)
     tail = (1.0 - confidence) / 2.0
     low, high = np.quantile(medians, [tail, 1.0 - tail])
+    return (float(low), float(high))
+
+
+def exact_bootstrap_median_ci(values: FloatArray, *, confidence: float) -> tuple[float, float]:
+    """The percentile interval of the bootstrap distribution of the (lower) median, exact:
+    a resample of n draws has its m-th smallest value (m = ceil(n/2)) at or below the j-th
+    smallest value x_(j) iff at least m draws fall at or below it, a Binomial(n, j/n)
+    event. O(n log n), no sampling; for odd n it is the limit of `bootstrap_median_ci`."""
+    x = np.sort(values)
+    n = len(x)
+    m = (n + 1) // 2
+    cdf = stats.binom.sf(m - 1, n, np.arange(1, n + 1) / n)  # P(median* <= x_(j))
+    tail = (1.0 - confidence) / 2.0
+    low = x[min(int(np.searchsorted(cdf, tail)), n - 1)]
+    high = x[min(int(np.searchsorted(cdf, 1.0 - tail)), n - 1)]
     return (float(low), float(high))
 
 

@@ -43,6 +43,25 @@ def test_bootstrap_chunks_agree_with_one_block(monkeypatch: pytest.MonkeyPatch) 
     assert chunked == pytest.approx(whole)
 
 
+def test_exact_bootstrap_interval_is_the_limit_of_resampling() -> None:
+    values = np.random.default_rng(9).normal(size=301)  # odd n: one middle value
+    ranks = {v: i for i, v in enumerate(np.sort(values))}
+    exact = st.exact_bootstrap_median_ci(values, confidence=0.95)
+    sampled = st.bootstrap_median_ci(values, resamples=20_000, confidence=0.95, seed=1)
+    # the sampled endpoints sit on order statistics within one of the exact ones
+    for e, s in zip(exact, sampled, strict=True):
+        nearest = min(ranks, key=lambda v: abs(v - s))
+        assert abs(ranks[e] - ranks[nearest]) <= 1
+    assert exact[0] < np.median(values) < exact[1]
+
+
+def test_large_inputs_take_the_exact_interval(monkeypatch: pytest.MonkeyPatch) -> None:
+    values = np.random.default_rng(10).normal(size=101)
+    monkeypatch.setattr(st, "_EXACT_ABOVE_CELLS", 1000)
+    got = st.bootstrap_median_ci(values, resamples=2000, confidence=0.9, seed=0)
+    assert got == st.exact_bootstrap_median_ci(values, confidence=0.9)
+
+
 def test_bootstrap_degenerate_sizes() -> None:
     empty = st.bootstrap_median_ci(np.empty(0), resamples=10, confidence=0.95, seed=0)
     assert math.isnan(empty[0]) and math.isnan(empty[1])
