@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.errors import GridjudgeError
-from pipeline.problem import Problem
+from pipeline.problem import InvalidInput, Problem
 from pipeline.schemas import CORPUS_SCHEMA, SCHEMA_VERSION
 
 MANIFEST = "corpus.json"
@@ -252,7 +252,10 @@ def import_multicase(
     path = Path(path)
     if not path.is_file():
         raise CorpusError(f"{path}: no such file")
-    cases = problem.cases_of(_read_text(path))
+    try:
+        cases = problem.cases_of(_read_text(path))
+    except InvalidInput as exc:
+        raise CorpusError(f"{path}: cannot cut into cases: {exc}") from None
     expected: list[str | None] = [None] * len(cases)
     if answers is not None:
         if problem.split is None:

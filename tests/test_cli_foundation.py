@@ -95,3 +95,11 @@ def test_corrupt_corpus_is_one_line(tmp_path: Path, golden_dir: Path) -> None:
     next(out.glob("part-*.parquet")).write_bytes(b"garbage")
     assert "corrupt parquet file" in _one_line_error(["inspect", str(out)])
     assert "no corpus.json" in _one_line_error(["inspect", str(tmp_path)])
+
+
+def test_import_uncuttable_multicase_file(tmp_path: Path) -> None:
+    _needs("spot")
+    (tmp_path / "games.in").write_text("3\n1 1 +\n")  # a game with too few move lines
+    assert "cannot cut into cases" in _one_line_error(
+        ["import", str(tmp_path / "games.in"), "--problem", "spot", "--out", str(tmp_path / "o")]
+    )

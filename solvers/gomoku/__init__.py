@@ -1,0 +1,25 @@
+"""gomoku — 勝利的五子棋 (ZeroJudge f790): count dead fours, live fours, live threes."""
+
+from __future__ import annotations
+
+from pipeline.problem import Problem
+from solvers.gomoku.check import check, validate
+from solvers.gomoku.generate import FAMILIES, generate
+from solvers.gomoku.io import format_output, parse
+from solvers.gomoku.solve import SOLVERS
+
+PROBLEM = Problem(
+    name="gomoku",
+    title="勝利的五子棋 (ZeroJudge f790)",
+    time_limit_s=1.0,
+    memory_limit_mb=256,
+    parse=parse,
+    validate=validate,
+    solvers=SOLVERS,
+    default_solver="2",
+    format=format_output,
+    generate=generate,
+    families=FAMILIES,
+    check=check,
+    multi_case=1,
+)

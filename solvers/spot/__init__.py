@@ -1,0 +1,29 @@
+"""spot — The Spot Game (UVa 141)."""
+
+from __future__ import annotations
+
+from pipeline.problem import Problem
+from solvers.spot.check import check, validate
+from solvers.spot.generate import FAMILIES, generate
+from solvers.spot.io import format_output, join, parse, split, split_input
+from solvers.spot.solve import SOLVERS
+
+PROBLEM = Problem(
+    name="spot",
+    title="The Spot Game (UVa 141)",
+    time_limit_s=1.0,
+    memory_limit_mb=256,
+    parse=parse,
+    validate=validate,
+    solvers=SOLVERS,
+    default_solver="2",
+    format=format_output,
+    generate=generate,
+    families=FAMILIES,
+    check=check,
+    multi_case=100_000,
+    join=join,
+    split=split,
+    split_input=split_input,
+    rule_variants=frozenset({"seed-reading"}),
+)
