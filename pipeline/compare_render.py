@@ -172,10 +172,13 @@ def _case_element(r: Mapping[Hashable, Any], factor: float) -> ET.Element:
     elif r["flip_kind"] == "regression":
         f = ET.SubElement(tc, "failure", type="verdict-flip", message=str(r["flip"]))
         f.text = f"verdict {r['verdict_a']} in A became {r['verdict_b']} in B"
-    elif r["timing_change"] == "slower":
-        message = f"{r['time_ratio']:.3f}x slower (q={r['q_value']:.2g}, factor {factor})"
-        f = ET.SubElement(tc, "failure", type="slowdown", message=message)
-        f.text = f"median {r['time_a_ms']:.3f} ms -> {r['time_b_ms']:.3f} ms"
+    elif r["timing_change"] in ("slower", "faster"):
+        # A case's own timing flag is reported, not failed: the gate decides per family.
+        out = ET.SubElement(tc, "system-out")
+        out.text = (
+            f"{r['timing_change']}: {r['time_ratio']:.3f}x (q={r['q_value']:.2g}), "
+            f"median {r['time_a_ms']:.3f} ms -> {r['time_b_ms']:.3f} ms"
+        )
     return tc
 
 
@@ -196,8 +199,10 @@ def _family_element(r: Mapping[Hashable, Any], factor: float) -> ET.Element:
 
 def junit_xml(comparison: Comparison) -> ET.ElementTree:
     """One testsuite per submission pair x problem x family: a testcase per case (failure:
-    a flip away from AC or a significant slowdown; skipped: JE or one-sided) and one for
-    the family's median time ratio (failure: a significant slowdown)."""
+    a flip away from AC; skipped: JE or one-sided; its own timing flag as system-out) and
+    one for the family's median time ratio (failure: a significant slowdown); and a suite
+    with that one testcase for all families together. Failures are exactly what
+    `--fail-on regression` fails on."""
     factor = comparison.options.factor
     root = ET.Element("testsuites", name="gridjudge compare")
     keys = ("submission_a", "submission_b", "problem", "family")
@@ -206,10 +211,10 @@ def junit_xml(comparison: Comparison) -> ET.ElementTree:
         by_family.setdefault(tuple(r[k] for k in keys), []).append(_case_element(r, factor))
     totals = {"tests": 0, "failures": 0, "skipped": 0}
     for fam in comparison.summary.to_dict("records"):
-        if not isinstance(fam["family"], str):
-            continue  # the all-families row: its families are suites already
         pair = f"{fam['submission_b']} vs {fam['submission_a']}"
-        suite = ET.SubElement(root, "testsuite", name=f"{pair}: {fam['problem']}/{fam['family']}")
+        where = _family(fam["family"])
+        suite = ET.SubElement(root, "testsuite", name=f"{pair}: {fam['problem']}/{where}")
+        # the all-families row has no cases of its own (null family matches none)
         elements = [*by_family.get(tuple(fam[k] for k in keys), []), _family_element(fam, factor)]
         counts = {
             "tests": len(elements),

@@ -73,7 +73,6 @@ def _timing(group: pd.DataFrame, opts: CompareOptions, seed: int) -> dict[str, A
         "test": "none",
         "p_value": math.nan,
         "detectable_ratio": math.nan,
-        "too_noisy": False,
     }
     if len(timed) == 0:
         return out
@@ -97,7 +96,6 @@ def _timing(group: pd.DataFrame, opts: CompareOptions, seed: int) -> dict[str, A
         out["test"] = "wilcoxon"
         out["p_value"] = st.wilcoxon_zero(log_ratios)
         out["detectable_ratio"] = float(np.exp((high - low) / 2.0))
-    out["too_noisy"] = bool(out["detectable_ratio"] > opts.factor)
     return out
 
 
@@ -151,5 +149,11 @@ def summarize_pair(m: pd.DataFrame, opts: CompareOptions, seed: int) -> pd.DataF
             summary["timed"].to_numpy() > 0,
         ],
         ["slower", "faster", "same", "not tested"],
+    )
+    # Inconclusive: no change beyond the factor was found, yet the interval of the median
+    # ratio reaches past the factor (or its inverse), so one could have been missed.
+    low, high = summary["ci_low"].to_numpy(), summary["ci_high"].to_numpy()
+    summary["too_noisy"] = (summary["timing_change"] == "same").to_numpy() & (
+        (high > opts.factor) | (low < 1.0 / opts.factor)
     )
     return summary[list(SUMMARY_COLUMNS)]

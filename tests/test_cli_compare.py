@@ -83,10 +83,14 @@ def test_slowdown_writes_parquet_and_junit(tmp_path: Path) -> None:
     assert (out / "compare.json").is_file()
     root = ET.parse(junit).getroot()
     failures = root.findall(".//testcase/failure")
-    # every case plus both families' timing testcases
-    assert len(failures) == len(CASES) + 2 == int(root.get("failures", "-1"))
+    # both families' and the all-families timing testcases; cases carry their own flag
+    assert len(failures) == 3 == int(root.get("failures", "-1"))
     assert {f.get("type") for f in failures} == {"slowdown"}
-    assert int(root.get("tests", "0")) == len(CASES) + 2
+    assert int(root.get("tests", "0")) == len(CASES) + 3
+    notes = [e.text or "" for e in root.iter("system-out")]
+    assert len(notes) == len(CASES) and all(
+        n.startswith(("slower: 1.2", "slower: 1.3")) for n in notes
+    )
 
 
 def test_junit_marks_flips_and_skips_judge_errors(tmp_path: Path) -> None:
