@@ -26,8 +26,10 @@ Rules (the defaults are in CompareOptions):
   percentile-bootstrap interval (resampling cases). Test: the van Elteren test (Mann-Whitney
   stratified by case) when cases have repeats, else the Wilcoxon signed-rank test of the
   per-case log ratios (>= 6 cases), else none (`not tested`). p-values are BH-adjusted over
-  the pair's rows. A family is `slower` iff q < alpha AND median ratio > factor (a uniform
-  drift below the factor never counts, however significant); `faster` alike below 1/factor.
+  the pair's rows. A family is `slower` iff q < alpha AND median ratio > factor AND the
+  interval lies above 1 (the rank test on the repeats and the interval over cases agree);
+  `faster` alike below 1/factor and 1. A uniform drift below the factor never counts,
+  however significant.
 - Noise. Repeats of a case run back to back, so they miss what slows a whole stretch of a
   run (another process on the sibling hyperthread: measured here, 10-35 % for a third of
   a run's cases). Per-case flags between two separate runs are therefore indicative only;

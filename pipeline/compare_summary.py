@@ -141,10 +141,11 @@ def summarize_pair(m: pd.DataFrame, opts: CompareOptions, seed: int) -> pd.DataF
     summary["q_value"] = st.benjamini_hochberg(summary["p_value"].to_numpy(dtype=np.float64))
     sig = np.nan_to_num(summary["q_value"].to_numpy(), nan=1.0) < opts.alpha
     ratio = summary["median_ratio"].to_numpy(dtype=np.float64)
+    low, high = summary["ci_low"].to_numpy(), summary["ci_high"].to_numpy()
     summary["timing_change"] = st.first_label(
         [
-            sig & (ratio > opts.factor),
-            sig & (ratio < 1.0 / opts.factor),
+            sig & (ratio > opts.factor) & (low > 1.0),
+            sig & (ratio < 1.0 / opts.factor) & (high < 1.0),
             summary["test"].to_numpy() != "none",
             summary["timed"].to_numpy() > 0,
         ],
@@ -152,7 +153,6 @@ def summarize_pair(m: pd.DataFrame, opts: CompareOptions, seed: int) -> pd.DataF
     )
     # Inconclusive: no change beyond the factor was found, yet the interval of the median
     # ratio reaches past the factor (or its inverse), so one could have been missed.
-    low, high = summary["ci_low"].to_numpy(), summary["ci_high"].to_numpy()
     summary["too_noisy"] = (summary["timing_change"] == "same").to_numpy() & (
         (high > opts.factor) | (low < 1.0 / opts.factor)
     )

@@ -146,6 +146,25 @@ def test_a_uniform_drift_below_the_factor_is_not_a_regression() -> None:
     assert strict.verdict.verdict == "regression"
 
 
+def test_a_significant_shift_whose_interval_reaches_1_is_inconclusive() -> None:
+    """Half the cases 50 % slower (a stretch of run B slowed by something else looks like
+    this): the rank test on the repeats is sure and the median ratio is past the factor,
+    but resampling the cases reaches a ratio of 1: not a slowdown, and not 'no change'."""
+    rng = np.random.default_rng(38)
+    cases = {f"c{i:02d}": "f" for i in range(12)}
+    a = timed_rows("s", cases, rng, repeats=10, sigma=0.02)
+    b = timed_rows(
+        "s", cases, rng, repeats=10, sigma=0.02, slow=lambda c: 1.5 if c < "c06" else 1.0
+    )
+    comp = compare_results(table(a), table(b), [("s", "s")])
+    fam = comp.summary.iloc[0]
+    assert fam["p_value"] < 1e-6 and fam["median_ratio"] > 1.1
+    assert fam["ci_low"] < 1.0
+    assert fam["timing_change"] == "same" and fam["too_noisy"]
+    assert comp.verdict.verdict == "too noisy to conclude"
+    assert not comp.verdict.trips("regression")
+
+
 def test_noisy_timings_are_too_noisy_to_conclude() -> None:
     rng = np.random.default_rng(33)
     cases = _cases(40)
