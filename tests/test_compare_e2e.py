@@ -215,18 +215,18 @@ def test_a_submission_30_percent_slower_on_some_cases(ray_cluster: Any, tmp_path
     base.write_text(SPOT_PY.replace("{extra_ms}", "0"))
     # -I -S: an isolated interpreter without site: a third of the start-up CPU
     spec_a, spec_b = f"cmd:python3 -I -S {base}", f"cmd:python3 -I -S {slow}"
-    corpus = _generate(tmp_path / "corpus", 12, 3, "n2", "n50")
-    calibration = load_results(_grade(corpus, tmp_path / "calibrate", spec_a, repeat=3))
+    corpus = _generate(tmp_path / "corpus", 10, 3, "n2", "n50")
+    calibration = load_results(_grade(corpus, tmp_path / "calibrate", spec_a, repeat=2))
     measured = sorted(
         r["cpu_ms"] for r in calibration.to_pylist() if r["family"] == "n50" and r["cpu_ms"]
     )
     extra_ms = 0.3 * measured[len(measured) // 2]
     slow.write_text(SPOT_PY.replace("{extra_ms}", f"{extra_ms:.3f}"))
-    run = _grade(corpus, tmp_path / "run", spec_a, spec_b, repeat=8)
+    run = _grade(corpus, tmp_path / "run", spec_a, spec_b, repeat=7)
     out = tmp_path / "c"
     _ok("compare", run, "--submission-a", spec_a, "--submission-b", spec_b, "--out", out, code=1)
     cases = pq.read_table(out / "compare.parquet").to_pylist()
-    assert len(cases) == 12
+    assert len(cases) == 10
     assert {r["verdict_a"] for r in cases} == {r["verdict_b"] for r in cases} == {"AC"}
     slower = {r["case_id"] for r in cases if r["timing_change"] == "slower"}
     assert slower == {r["case_id"] for r in cases if r["family"] == "n50"}
