@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from compare_synth import row, timed_rows
@@ -125,6 +126,7 @@ def test_two_submissions_inside_one_run(tmp_path: Path) -> None:
         ("empty_dir", "is not a run folder"),
         ("no_rows", "has no results rows"),
         ("corrupt", "corrupt parquet"),
+        ("wrong_schema", "do not match the results schema"),
     ],
 )
 def test_bad_run_folders_are_one_line_errors(tmp_path: Path, setup: str, message: str) -> None:
@@ -137,6 +139,9 @@ def test_bad_run_folders_are_one_line_errors(tmp_path: Path, setup: str, message
     if setup == "corrupt":
         (bad / "results").mkdir()
         (bad / "results" / "part-0.parquet").write_bytes(b"not parquet at all")
+    if setup == "wrong_schema":
+        (bad / "results").mkdir()
+        pq.write_table(pa.table({"case_id": ["c1"]}), bad / "results" / "part-0.parquet")
     result = _invoke("compare", good, bad)
     assert result.exit_code == 2
     lines = [line for line in result.output.splitlines() if line.strip()]
