@@ -62,7 +62,7 @@ class Problem:
     split: Callable[[str, int], list[str]] | None = None
     # A multi-case input file -> one-case inputs (for `import` of one big file).
     split_input: Callable[[str], list[str]] | None = None
-    # Versions that only accept small inputs say so: (input text) -> bool.
+    # Versions that only accept small inputs say so: (parsed input) -> bool.
     accepts: Mapping[str, Callable[[Any], bool]] = field(default_factory=dict)
     # Versions that deliberately read the rules differently (spot's "seed-reading"):
     # excluded from the agreement checks between versions.

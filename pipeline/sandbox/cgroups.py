@@ -1,0 +1,200 @@
+"""cgroup v1 slots for sandboxed runs: pids (process count), memory (limit and peak,
+OOM kills) and cpuacct (CPU of every process of the run).
+
+A slot is a set of per-process cgroups `gridjudge/<pid>-<n>` reused run after run
+(creating cgroups per run is slower); slots are removed at exit, and slots of dead
+judge processes are swept when a new pool starts. Where cgroup v1 is not writable
+the pool is empty and the sandbox falls back to rlimits alone.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import signal
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CGROUP_ROOT = Path(os.environ.get("GRIDJUDGE_CGROUP_ROOT", "/sys/fs/cgroup"))
+CONTROLLERS = ("pids", "memory", "cpuacct")
+GROUP = "gridjudge"
+# the launcher and the namespace's init process run in the slot too
+HELPER_PROCESSES = 2
+HELPER_MEMORY = 8 << 20
+
+
+def _write(path: Path, value: str) -> None:
+    with open(path, "w") as fh:
+        fh.write(value)
+
+
+def _read(path: Path) -> str:
+    with open(path) as fh:
+        return fh.read()
+
+
+def available() -> bool:
+    """True when this process may create cgroups under every controller we use."""
+    for ctrl in CONTROLLERS:
+        base = CGROUP_ROOT / ctrl
+        if not (base / "cgroup.procs").exists():
+            return False
+        try:
+            (base / GROUP).mkdir(exist_ok=True)
+        except OSError:
+            return False
+        if not os.access(base / GROUP, os.W_OK):
+            return False
+    return True
+
+
+def procs(path: Path) -> list[int]:
+    try:
+        return [int(p) for p in _read(path / "cgroup.procs").split()]
+    except (OSError, ValueError):
+        return []
+
+
+@dataclass
+class Slot:
+    name: str
+    dirs: dict[str, Path] = field(default_factory=dict)
+    _pids_max: int = -1
+    _memory_limit: int = -1
+    _oom_kills: int = 0
+
+    @classmethod
+    def create(cls, name: str) -> Slot:
+        slot = cls(name)
+        for ctrl in CONTROLLERS:
+            path = CGROUP_ROOT / ctrl / GROUP / name
+            path.mkdir(exist_ok=True)
+            slot.dirs[ctrl] = path
+        return slot
+
+    @property
+    def join_dirs(self) -> list[str]:
+        return [str(p) for p in self.dirs.values()]
+
+    def prepare(self, processes: int, memory_bytes: int | None) -> None:
+        """Sets the limits of the next run and resets its counters."""
+        pids_max = processes + HELPER_PROCESSES
+        if pids_max != self._pids_max:
+            _write(self.dirs["pids"] / "pids.max", str(pids_max))
+            self._pids_max = pids_max
+        mem = self.dirs["memory"]
+        limit = -1 if memory_bytes is None else memory_bytes + HELPER_MEMORY
+        if limit != self._memory_limit:
+            # memsw (where swap accounting exists) must stay >= the memory limit
+            try:
+                _write(mem / "memory.limit_in_bytes", str(limit))
+            except OSError:
+                _write(mem / "memory.memsw.limit_in_bytes", str(limit))
+                _write(mem / "memory.limit_in_bytes", str(limit))
+            with contextlib.suppress(OSError):
+                _write(mem / "memory.memsw.limit_in_bytes", str(limit))
+            self._memory_limit = limit
+        _write(mem / "memory.max_usage_in_bytes", "0")
+        self._oom_kills = self._read_oom_kills()
+        _write(self.dirs["cpuacct"] / "cpuacct.usage", "0")
+
+    def _read_oom_kills(self) -> int:
+        for line in _read(self.dirs["memory"] / "memory.oom_control").splitlines():
+            key, _, value = line.partition(" ")
+            if key == "oom_kill":
+                return int(value)
+        return 0
+
+    def measure(self) -> tuple[int, int, bool]:
+        """(peak memory bytes, CPU ns, whether the OOM killer fired) of the last run."""
+        mem = self.dirs["memory"]
+        peak = int(_read(mem / "memory.max_usage_in_bytes"))
+        cpu = int(_read(self.dirs["cpuacct"] / "cpuacct.usage"))
+        return peak, cpu, self._read_oom_kills() > self._oom_kills
+
+    def kill_all(self, timeout_s: float = 5.0) -> bool:
+        """SIGKILL every process still in the slot; True once it is empty."""
+        deadline = time.monotonic() + timeout_s
+        path = self.dirs["pids"]
+        while True:
+            left = procs(path)
+            if not left:
+                return True
+            for pid in left:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.001)
+
+    def remove(self) -> None:
+        self.kill_all(timeout_s=1.0)
+        for path in self.dirs.values():
+            with contextlib.suppress(OSError):
+                path.rmdir()
+
+
+class SlotPool:
+    """Slots of this process, handed to one run at a time (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._free: list[Slot] = []
+        self._all: list[Slot] = []
+        self._owner = os.getpid()
+        sweep_stale()
+        atexit.register(self.close)
+
+    def acquire(self) -> Slot:
+        with self._lock:
+            if self._free:
+                return self._free.pop()
+            slot = Slot.create(f"{os.getpid()}-{len(self._all)}")
+            self._all.append(slot)
+            return slot
+
+    def release(self, slot: Slot) -> None:
+        with self._lock:
+            self._free.append(slot)
+
+    def close(self) -> None:
+        if os.getpid() != self._owner:  # a forked child does not own these slots
+            return
+        with self._lock:
+            for slot in self._all:
+                slot.remove()
+            self._all.clear()
+            self._free.clear()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def sweep_stale() -> int:
+    """Removes slots left behind by judge processes that died without cleaning up."""
+    removed = 0
+    for ctrl in CONTROLLERS:
+        base = CGROUP_ROOT / ctrl / GROUP
+        if not base.is_dir():
+            continue
+        for path in base.iterdir():
+            owner, _, _ = path.name.partition("-")
+            if not path.is_dir() or not owner.isdigit() or _alive(int(owner)):
+                continue
+            for pid in procs(path):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                path.rmdir()
+                removed += 1
+    return removed

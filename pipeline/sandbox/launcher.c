@@ -1,0 +1,291 @@
+/* gridjudge sandbox launcher: compiled on first use into the cache dir, exec'd by the
+ * judge for every run (no fork of the big judge process: its rusage and page tables
+ * never reach the measured program).
+ *
+ *   launcher --report FILE --box DIR [--cpu S] [--as BYTES] [--stack BYTES]
+ *            [--fsize BYTES] [--nofile N] [--uid U --gid G] [--cg DIR]...
+ *            [--ns] [--hide-all] [--hide DIR]... -- PROGRAM ARGS...
+ *
+ * launcher: joins the cgroups, unshares net/pid/mount/ipc/uts namespaces, hides
+ * directories behind empty tmpfs mounts, forks INIT (pid 1 of the new pid namespace)
+ * and waits for it. INIT mounts a fresh /proc, forks PROG and waits for it with wait4;
+ * PROG sets the rlimits, enters the scratch dir, drops to the unprivileged uid and
+ * execs the program. INIT writes the report (status, CPU time, peak RSS of PROG) and
+ * exits, which kills every process left in the namespace. stdin/stdout/stderr are
+ * inherited from the judge (files), so nothing here buffers the program's output.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_LIST 32
+
+static int report_fd = -1;
+
+static void report_error(const char *what) {
+    if (report_fd >= 0) dprintf(report_fd, "error %s: %s\n", what, strerror(errno));
+    _exit(120);
+}
+
+static void write_file(const char *dir, const char *name, const char *text) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) report_error(path);
+    if (write(fd, text, strlen(text)) < 0) report_error(path);
+    close(fd);
+}
+
+static int child_pipe = -1;
+
+/* PROG could not start: tell INIT which step failed (never mistaken for the program). */
+static void child_fail(int step) {
+    int msg[2] = {step, errno};
+    if (write(child_pipe, msg, sizeof msg) < 0) {}
+    _exit(127);
+}
+
+static void set_limit(int resource, unsigned long long soft, unsigned long long hard) {
+    struct rlimit rl = {(rlim_t)soft, (rlim_t)hard};
+    if (setrlimit(resource, &rl) != 0) child_fail(1);
+}
+
+static const char *steps[] = {"exec", "setrlimit", "chdir", "setgid", "setuid"};
+
+/* CPU time in ms from a cgroup's cpuacct.usage (ns), or -1 */
+static long long cgroup_cpu_ms(int fd) {
+    char buf[64];
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    if (n <= 0) return -1;
+    buf[n] = 0;
+    return strtoll(buf, NULL, 10) / 1000000;
+}
+
+/* Without a pid namespace: kill the run's other processes (listed by the pids cgroup,
+ * when given) and reap whatever was reparented to us. */
+static void reap_leftovers(const char *procs_file) {
+    pid_t self = getpid(), parent = getppid();
+    for (int round = 0; procs_file && round < 100; round++) {
+        FILE *f = fopen(procs_file, "r");
+        if (!f) break;
+        int pid, others = 0;
+        while (fscanf(f, "%d", &pid) == 1)
+            if (pid != self && pid != parent) {
+                kill(pid, SIGKILL);
+                others++;
+            }
+        fclose(f);
+        while (waitpid(-1, NULL, WNOHANG) > 0) {}
+        if (!others) break;
+        usleep(1000);
+    }
+    while (waitpid(-1, NULL, procs_file ? 0 : WNOHANG) > 0) {}
+}
+
+static const char *keep_visible[] = {"bin", "sbin", "lib", "lib32", "lib64", "libx32",
+                                     "usr", "etc", "dev", "proc", "sys", "var", "opt", NULL};
+
+static int is_kept(const char *name) {
+    for (int i = 0; keep_visible[i]; i++)
+        if (strcmp(name, keep_visible[i]) == 0) return 1;
+    return 0;
+}
+
+static void hide(const char *dir, int writable) {
+    const char *opts = writable ? "size=64m,mode=1777" : "size=16k,mode=0755";
+    unsigned long flags = MS_NOSUID | MS_NODEV | (writable ? 0 : MS_RDONLY);
+    if (mount("tmpfs", dir, "tmpfs", flags, opts) != 0 && errno != ENOENT && errno != ENOTDIR)
+        report_error(dir);
+}
+
+int main(int argc, char **argv) {
+    const char *report = NULL, *box = NULL, *cpu_file = NULL, *procs_file = NULL;
+    const char *cgroups[MAX_LIST], *hidden[MAX_LIST];
+    int n_cg = 0, n_hide = 0, use_ns = 0, hide_all = 0;
+    long uid = -1, gid = -1, nofile = 256;
+    unsigned long long cpu = 0, as = 0, stack = 0, fsize = 0, cpu_ms = 0;
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) { i++; break; }
+        if (strcmp(a, "--ns") == 0) { use_ns = 1; continue; }
+        if (strcmp(a, "--hide-all") == 0) { hide_all = 1; continue; }
+        if (i + 1 >= argc) { fprintf(stderr, "launcher: %s needs a value\n", a); return 122; }
+        const char *v = argv[++i];
+        if (strcmp(a, "--report") == 0) report = v;
+        else if (strcmp(a, "--box") == 0) box = v;
+        else if (strcmp(a, "--cpu") == 0) cpu = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--cpu-ms") == 0) cpu_ms = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--cpu-file") == 0) cpu_file = v;
+        else if (strcmp(a, "--procs") == 0) procs_file = v;
+        else if (strcmp(a, "--as") == 0) as = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--stack") == 0) stack = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--fsize") == 0) fsize = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--nofile") == 0) nofile = strtol(v, NULL, 10);
+        else if (strcmp(a, "--uid") == 0) uid = strtol(v, NULL, 10);
+        else if (strcmp(a, "--gid") == 0) gid = strtol(v, NULL, 10);
+        else if (strcmp(a, "--cg") == 0 && n_cg < MAX_LIST) cgroups[n_cg++] = v;
+        else if (strcmp(a, "--hide") == 0 && n_hide < MAX_LIST) hidden[n_hide++] = v;
+        else { fprintf(stderr, "launcher: unknown option %s\n", a); return 122; }
+    }
+    if (!report || !box || i >= argc) { fprintf(stderr, "launcher: bad arguments\n"); return 122; }
+    char **prog_argv = argv + i;
+
+    /* nothing of the judge but stdin/stdout/stderr reaches the program */
+    syscall(SYS_close_range, 3U, ~0U, 0U);
+    report_fd = open(report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (report_fd < 0) return 123;
+    setsid(); /* fails harmlessly when already a session leader */
+    char pid_text[32];
+    snprintf(pid_text, sizeof pid_text, "%d\n", (int)getpid());
+    for (int k = 0; k < n_cg; k++) write_file(cgroups[k], "cgroup.procs", pid_text);
+    int box_fd = open(box, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (box_fd < 0) report_error("open scratch dir");
+
+    if (use_ns) {
+        if (unshare(CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS) != 0)
+            report_error("unshare");
+        if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) report_error("mount private");
+        /* the scratch dir again, now as a path of the new mount namespace */
+        close(box_fd);
+        box_fd = open(box, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (box_fd < 0) report_error("open scratch dir");
+        if (hide_all) {
+            DIR *root = opendir("/");
+            if (!root) report_error("opendir /");
+            struct dirent *e;
+            char path[512];
+            while ((e = readdir(root)) != NULL) {
+                if (e->d_name[0] == '.' || is_kept(e->d_name)) continue;
+                if (e->d_type != DT_DIR) continue;
+                snprintf(path, sizeof path, "/%s", e->d_name);
+                hide(path, strcmp(e->d_name, "tmp") == 0);
+            }
+            closedir(root);
+            /* the scratch dir reappears as /tmp/box inside the private /tmp, so that
+             * getcwd() and relative lookups work for the unprivileged program */
+            char src[64];
+            snprintf(src, sizeof src, "/proc/self/fd/%d", box_fd);
+            if (mkdir("/tmp/box", 0755) != 0) report_error("mkdir /tmp/box");
+            if (mount(src, "/tmp/box", NULL, MS_BIND | MS_NOSUID | MS_NODEV, NULL) != 0)
+                report_error("bind scratch dir");
+            close(box_fd);
+            box_fd = open("/tmp/box", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            if (box_fd < 0) report_error("open /tmp/box");
+        }
+        for (int k = 0; k < n_hide; k++) hide(hidden[k], 1);
+    }
+
+    pid_t init = fork();
+    if (init < 0) report_error("fork");
+    if (init > 0) { /* the launcher: wait for INIT, mirror its status */
+        int status;
+        while (waitpid(init, &status, 0) < 0 && errno == EINTR) {}
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 124;
+    }
+
+    /* INIT: without a pid namespace, what PROG leaves behind is reparented here (not to
+     * the host's init, which may reap late: a zombie still counts in the pids cgroup) */
+    if (!use_ns) prctl(PR_SET_CHILD_SUBREAPER, 1);
+    if (use_ns) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
+            report_error("mount /proc");
+    }
+    int pipefd[2];
+    if (pipe2(pipefd, O_CLOEXEC) != 0) report_error("pipe");
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &chld, NULL); /* before the fork: no SIGCHLD can be missed */
+    pid_t prog = fork();
+    if (prog < 0) report_error("fork");
+    if (prog == 0) { /* PROG */
+        close(pipefd[0]);
+        child_pipe = pipefd[1];
+        if (fchdir(box_fd) != 0) child_fail(2);
+        if (cpu) set_limit(RLIMIT_CPU, cpu, cpu + 1);
+        if (as) set_limit(RLIMIT_AS, as, as);
+        if (stack) set_limit(RLIMIT_STACK, stack, stack);
+        if (fsize) set_limit(RLIMIT_FSIZE, fsize, fsize);
+        set_limit(RLIMIT_NOFILE, nofile, nofile);
+        set_limit(RLIMIT_CORE, 0, 0);
+        if (gid >= 0 && (setgroups(0, NULL) != 0 || setgid((gid_t)gid) != 0)) child_fail(3);
+        if (uid >= 0 && setuid((uid_t)uid) != 0) child_fail(4);
+        prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        execvp(prog_argv[0], prog_argv);
+        child_fail(0);
+    }
+    close(pipefd[1]);
+    int failed[2] = {0, 0};
+    int start_failed = read(pipefd[0], failed, sizeof failed) == (ssize_t)sizeof failed;
+    int status = 0;
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    int cpu_killed = 0, reaped = 0;
+    clockid_t prog_clock;
+    int cpu_fd = cpu_file ? open(cpu_file, O_RDONLY | O_CLOEXEC) : -1;
+    if (cpu_ms && (cpu_fd >= 0 || clock_getcpuclockid(prog, &prog_clock) == 0)) {
+        /* CPU time <= wall time: sleep for the CPU time left (or until a child exits),
+         * then look again; kill PROG once it has used its CPU limit */
+        for (;;) {
+            pid_t done = wait4(prog, &status, WNOHANG, &ru);
+            if (done == prog) {
+                reaped = 1;
+                break;
+            }
+            unsigned long long used_ms;
+            if (cpu_fd >= 0) { /* every process of the run (bwrap hides the program) */
+                long long ms = cgroup_cpu_ms(cpu_fd);
+                if (ms < 0) break;
+                used_ms = (unsigned long long)ms;
+            } else {
+                struct timespec used;
+                if (clock_gettime(prog_clock, &used) != 0) break;
+                used_ms = (unsigned long long)used.tv_sec * 1000 +
+                          (unsigned long long)used.tv_nsec / 1000000;
+            }
+            if (used_ms >= cpu_ms) {
+                kill(prog, SIGKILL);
+                cpu_killed = 1;
+                break;
+            }
+            unsigned long long left = cpu_ms - used_ms + 2;
+            struct timespec wait = {(time_t)(left / 1000), (long)(left % 1000) * 1000000};
+            sigtimedwait(&chld, NULL, &wait);
+        }
+    }
+    while (!reaped && wait4(prog, &status, 0, &ru) < 0) {
+        if (errno != EINTR) report_error("wait4");
+    }
+    long long cpu_us = (long long)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec +
+                       (long long)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
+    dprintf(report_fd, "status %d\ncpu_us %lld\nmaxrss_kb %ld\ncpu_killed %d\n", status, cpu_us,
+            ru.ru_maxrss, cpu_killed);
+    if (start_failed)
+        dprintf(report_fd, "error cannot start %s (%s): %s\n", prog_argv[0], steps[failed[0]],
+                strerror(failed[1]));
+    if (use_ns) return 0; /* leaving pid 1 kills what PROG left behind in the namespace */
+    reap_leftovers(procs_file);
+    return 0;
+}

@@ -1,0 +1,136 @@
+"""grading.py: the verdict order and the shape of result rows (pure, no processes)."""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.execution import ExecutionResult, Limits
+from pipeline.grading import ce_row, ie_row, judge, result_row
+from pipeline.schemas import RESULTS_SCHEMA, Verdict
+from pipeline.submission import PreparedSubmission
+from tests._fake_problem import make_problem
+
+PROBLEM = make_problem()
+LIMITS = Limits(time_s=1.0, memory_mb=64)
+CASE = {"case_id": "c1", "family": "random", "input": "1 2\n", "expected": "3\n"}
+
+
+def _sub(compile_error: str | None = None) -> PreparedSubmission:
+    return PreparedSubmission(
+        label="x.c",
+        sha="abc",
+        kind="source",
+        problem="sum",
+        io=PROBLEM.io,
+        compile_error=compile_error,
+    )
+
+
+def _ok(output: bytes = b"3\n") -> ExecutionResult:
+    return ExecutionResult(exit_code=0, output=output, cpu_ms=5, wall_ms=7, peak_rss_kb=900)
+
+
+def test_correct_output_is_ac_and_wrong_is_wa() -> None:
+    assert judge(PROBLEM, "1 2\n", "3\n", _ok(), LIMITS).verdict == Verdict.AC
+    wrong = judge(PROBLEM, "1 2\n", "3\n", _ok(b"4\n"), LIMITS)
+    assert wrong.verdict == Verdict.WA
+    assert "4" in wrong.message
+
+
+def test_runtime_error_names_exit_code_and_signal() -> None:
+    exited = judge(PROBLEM, "", "3", ExecutionResult(exit_code=3, stderr_head=b"boom\n"), LIMITS)
+    assert exited.verdict == Verdict.RE
+    assert "exit code 3" in exited.message and "boom" in exited.message
+    killed = judge(PROBLEM, "", "3", ExecutionResult(signal=signal.SIGSEGV), LIMITS)
+    assert killed.verdict == Verdict.RE and "SIGSEGV" in killed.message
+
+
+FLAGS = ["cpu_exceeded", "wall_exceeded", "memory_exceeded", "output_exceeded"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    flags=st.sets(st.sampled_from(FLAGS)),
+    crashed=st.booleans(),
+    judge_failed=st.booleans(),
+    right=st.booleans(),
+)
+def test_verdict_order(flags: set[str], crashed: bool, judge_failed: bool, right: bool) -> None:
+    result = _ok(b"3" if right else b"5")
+    for flag in flags:
+        setattr(result, flag, True)
+    if crashed:
+        result.exit_code = None
+        result.signal = signal.SIGKILL
+    if judge_failed:
+        result.judge_error = "sandbox broke"
+    got = judge(PROBLEM, "1 2", "3", result, LIMITS).verdict
+    if judge_failed:
+        expected = Verdict.JE
+    elif {"cpu_exceeded", "wall_exceeded"} & flags:
+        expected = Verdict.TLE
+    elif "memory_exceeded" in flags:
+        expected = Verdict.MLE
+    elif "output_exceeded" in flags:
+        expected = Verdict.OLE
+    elif crashed:
+        expected = Verdict.RE
+    else:
+        expected = Verdict.AC if right else Verdict.WA
+    assert got == expected
+
+
+def test_missing_expected_and_checker_crash_are_judge_errors() -> None:
+    assert judge(PROBLEM, "1", None, _ok(), LIMITS).verdict == Verdict.JE
+
+    def broken(i: str, e: str, a: str):  # type: ignore[no-untyped-def]
+        raise KeyError("x")
+
+    import dataclasses
+
+    bad = dataclasses.replace(PROBLEM, check=broken)
+    got = judge(bad, "1", "3", _ok(), LIMITS)
+    assert got.verdict == Verdict.JE and "KeyError" in got.message
+
+
+def test_result_row_has_exactly_the_schema_keys() -> None:
+    check = judge(PROBLEM, "1 2\n", "3\n", _ok(b"4\n"), LIMITS)
+    row = result_row(
+        run_id="r",
+        submission=_sub(),
+        problem=PROBLEM,
+        case=CASE,
+        result=_ok(b"4\n"),
+        check=check,
+        attempt=1,
+        node="n1",
+        batch_size=1,
+    )
+    assert list(row) == RESULTS_SCHEMA.names
+    assert row["verdict"] == "WA" and row["submission"] == "x.c" and row["submission_sha"] == "abc"
+    assert row["cpu_ms_runs"] == [5.0] and row["wall_ms_runs"] == [7.0]
+    assert row["output_head"] == "4\n" and len(row["output_sha256"]) == 64
+    import pyarrow as pa
+
+    pa.Table.from_pylist([row], schema=RESULTS_SCHEMA)  # types fit the schema
+
+
+@pytest.mark.parametrize("kind", ["ie", "ce"])
+def test_ie_and_ce_rows(kind: str) -> None:
+    import pyarrow as pa
+
+    if kind == "ie":
+        row = ie_row(run_id="r", submission=_sub(), problem=PROBLEM, case=CASE, message="bad N")
+        assert row["verdict"] == "IE" and row["checker_msg"] == "bad N"
+    else:
+        row = ce_row(
+            run_id="r", submission=_sub("x.c:1: error: expected ';'"), problem=PROBLEM, case=CASE
+        )
+        assert row["verdict"] == "CE" and "expected ';'" in row["checker_msg"]
+    assert list(row) == RESULTS_SCHEMA.names
+    assert row["cpu_ms"] is None
+    pa.Table.from_pylist([row], schema=RESULTS_SCHEMA)

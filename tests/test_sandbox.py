@@ -1,0 +1,164 @@
+"""Sandbox backends on real processes: I/O plumbing, caps, failures of the judge, the
+memory model (RSS, not address space), and the fake used by unit tests elsewhere."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pipeline import sandbox as sandbox_module
+from pipeline.execution import ExecutionResult, Limits
+from pipeline.problem import IOMode
+from pipeline.sandbox import Sandbox, SandboxError, cgroups, get_sandbox, make
+from pipeline.sandbox.base import runs_root, sweep_stale_runs
+from pipeline.sandbox.fake import FakeSandbox
+from pipeline.submission import PreparedSubmission
+
+BACKENDS = ["rlimit", "none"] + (["bwrap"] if shutil.which("bwrap") else [])
+LIMITS = Limits(time_s=2.0, memory_mb=256, output_kb=64)
+
+RESERVE = r"""
+#include <stdio.h>
+#include <sys/mman.h>
+int main(void) {
+    /* like a JVM: reserve 16 GB of address space, use 8 MB of it */
+    char *p = mmap(0, 16UL << 30, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) { perror("mmap"); return 1; }
+    for (long i = 0; i < (8L << 20); i += 4096) p[i] = 1;
+    puts("reserved");
+    return 0;
+}
+"""
+
+
+@pytest.fixture(params=BACKENDS)
+def box(request: pytest.FixtureRequest) -> Sandbox:
+    return make(request.param)
+
+
+def test_backends_follow_the_protocol(box: Sandbox) -> None:
+    assert isinstance(box, Sandbox)
+
+
+def test_big_unread_stdin_does_not_block(box: Sandbox) -> None:
+    result = box.run(["sh", "-c", "echo done"], limits=LIMITS, stdin=b"x" * (16 << 20))
+    assert (result.exit_code, result.output, result.judge_error) == (0, b"done\n", None)
+
+
+def test_output_cap_is_exact_and_stderr_is_kept(box: Sandbox) -> None:
+    cap = LIMITS.output_kb * 1024
+    exact = box.run(["head", "-c", str(cap), "/dev/zero"], limits=LIMITS)
+    assert len(exact.output) == cap and not exact.output_exceeded
+    over = box.run(["head", "-c", str(cap + 1), "/dev/zero"], limits=LIMITS)
+    assert over.output_exceeded and len(over.output) == cap
+    noisy = box.run(["sh", "-c", "echo oops >&2; exit 5"], limits=LIMITS)
+    assert noisy.exit_code == 5 and noisy.stderr_head == b"oops\n"
+
+
+def test_output_file_taken_when_written_never_through_a_symlink(box: Sandbox) -> None:
+    wrote = box.run(
+        ["sh", "-c", "tr a b < in.txt > out.txt; echo stdout"],
+        limits=LIMITS,
+        stdin=b"",
+        files={"in.txt": b"aaa\n"},
+        output_file="out.txt",
+    )
+    assert wrote.output == b"bbb\n"
+    linked = box.run(
+        ["sh", "-c", "ln -s /etc/hostname out.txt; echo stdout"],
+        limits=LIMITS,
+        output_file="out.txt",
+    )
+    assert linked.output == b"stdout\n"
+
+
+def test_a_program_that_cannot_start_is_a_judge_error(box: Sandbox) -> None:
+    result = box.run(["./missing"], limits=LIMITS)
+    assert result.judge_error
+
+
+@pytest.mark.parametrize("name", [b for b in BACKENDS if b != "none"])
+def test_memory_is_limited_by_use_not_by_reservation(name: str, tmp_path: Path) -> None:
+    if not cgroups.available():
+        pytest.skip("without a memory cgroup the address space is limited instead")
+    src = tmp_path / "reserve.c"
+    src.write_text(RESERVE)
+    subprocess.run(["gcc", "-O2", "-o", str(tmp_path / "reserve"), str(src)], check=True)
+    result = make(name).run(["./reserve"], limits=LIMITS, files={"reserve": tmp_path / "reserve"})
+    assert result.output == b"reserved\n", (result.stderr_head, result.judge_error)
+    assert result.peak_rss_kb < 64 * 1024
+
+
+def test_unknown_backend_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GRIDJUDGE_SANDBOX", "chroot")
+    with pytest.raises(SandboxError) as err:
+        get_sandbox()
+    assert "chroot" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_fake_sandbox_sees_the_problem_io_mode() -> None:
+    fake = FakeSandbox(respond=lambda call: ExecutionResult(exit_code=0, output=b"4 5\n"))
+    sub = PreparedSubmission(
+        label="cmd:x",
+        sha="s",
+        kind="cmd",
+        problem="clocks",
+        io=IOMode("clocks.in", "clocks.out"),
+        command="x",
+    )
+    sandbox_module.use(fake)
+    try:
+        result = sub.run("3 3 3\n", LIMITS)
+    finally:
+        sandbox_module.use(None)
+    assert result.output == b"4 5\n"
+    (call,) = fake.calls
+    assert call.stdin == b"3 3 3\n" and call.files["clocks.in"] == b"3 3 3\n"
+    assert call.output_file == "clocks.out" and call.argv == ["/bin/sh", "-c", "x"]
+
+
+def test_slots_are_removed_when_the_pool_closes() -> None:
+    if not cgroups.available():
+        pytest.skip("cgroup v1 is not writable here")
+    pool = cgroups.SlotPool()
+    slot = pool.acquire()
+    slot.prepare(processes=4, memory_bytes=64 << 20)
+    assert all(path.is_dir() for path in slot.dirs.values())
+    pool.release(slot)
+    pool.close()
+    assert not any(path.exists() for path in slot.dirs.values())
+
+
+@pytest.mark.parametrize("name", [b for b in BACKENDS if b != "none"])
+def test_runs_leave_nothing_charged_in_their_slot(name: str) -> None:
+    """Processes of a run are reaped within the run (a zombie left to the host's init
+    would still count against the next runs' process limit)."""
+    if not cgroups.available():
+        pytest.skip("cgroup v1 is not writable here")
+    box = make(name)
+    limits = Limits(time_s=1.0, processes=4)
+    for _ in range(12):  # 3x the process limit
+        result = box.run(["sh", "-c", "sleep 5 & echo ok"], limits=limits)
+        assert result.output == b"ok\n", (result.stderr_head, result.judge_error)
+    pool = box.pool  # type: ignore[attr-defined]
+    for slot in pool._all:
+        assert (slot.dirs["pids"] / "pids.current").read_text().strip() == "0"
+
+
+def test_run_folders_of_dead_judges_are_swept() -> None:
+    child = subprocess.Popen(["true"])
+    child.wait()  # a judge that died: its pid is free now
+    stale = runs_root() / f"run-{child.pid}-abcdefgh"
+    (stale / "box").mkdir(parents=True)
+    mine = runs_root() / f"run-{os.getpid()}-zzzzzzzz"
+    mine.mkdir()
+    try:
+        assert sweep_stale_runs() >= 1
+        assert not stale.exists() and mine.exists()
+    finally:
+        mine.rmdir()
