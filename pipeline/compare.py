@@ -18,7 +18,10 @@ Rules (the defaults are in CompareOptions):
   default (`metric="wall"` for wall-clock); times <= 1 us are raised to 1 us.
   time_ratio = B / A of the medians of the repeated timings.
 - Per case, with >= `min_repeats` timings on both sides: two-sided Mann-Whitney U p-value
-  (as asv does), Benjamini-Hochberg adjusted over all tested cases of the pair (q). A case
+  (as asv does); when both sides come from one run with as many (>= 6) timings, which
+  `grade --repeat` interleaves A, B, A, B, the Wilcoxon signed-rank test of the paired
+  differences instead (the pairs ran back to back, so a slow stretch of the machine hits
+  both). Benjamini-Hochberg adjusted over all tested cases of the pair (q). A case
   is `slower` iff q < alpha AND ratio > factor; `faster` iff q < alpha AND ratio < 1/factor.
   `detectable_ratio`: the change such a test detects with 80 % power at level alpha, from
   the robust spread (IQR / 1.349) of both sides' log timings and the repeat counts.

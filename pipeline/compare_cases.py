@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from pipeline.compare import CompareOptions
 
 _NON_BLAMING = ("IE",)
+# Fewest paired timings for the signed-rank test: with 5 its smallest two-sided p-value is
+# 0.0625 (never significant); fewer pairs fall back to Mann-Whitney.
+MIN_PAIRS = 6
 
 
 class CompareError(GridjudgeError):
@@ -42,6 +45,7 @@ CASE_COLUMNS: tuple[str, ...] = (
     "time_ratio",
     "n_runs_a",
     "n_runs_b",
+    "case_test",
     "p_value",
     "q_value",
     "timing_change",
@@ -96,6 +100,7 @@ def side_frame(df: pd.DataFrame, submission: str, metric: str, label: str) -> pd
             "family": rows["family"].to_numpy(),
             "verdict": rows["verdict"].to_numpy(),
             "sha": rows["output_sha256"].to_numpy(),
+            "run_id": rows["run_id"].to_numpy(),
             "batch_size": rows["batch_size"].to_numpy(),
             "runs": pd.Series(runs, dtype=object, index=None).to_numpy(),
             "n_runs": np.fromiter((len(r) for r in runs), dtype=np.int64, count=len(runs)),
@@ -173,19 +178,35 @@ def case_tests(m: pd.DataFrame, opts: CompareOptions) -> None:
         & (m["n_runs_a"].to_numpy() >= opts.min_repeats)
         & (m["n_runs_b"].to_numpy() >= opts.min_repeats)
     )
+    # Paired: both sides graded in the same run with as many timings, which `grade`
+    # interleaves (A, B, A, B, ...): the i-th timings of A and B ran one after the other.
+    paired = (
+        tested
+        & (m["run_id_a"] == m["run_id_b"]).to_numpy()
+        & (m["n_runs_a"].to_numpy() == m["n_runs_b"].to_numpy())
+        & (m["n_runs_a"].to_numpy() >= MIN_PAIRS)
+    )
     idx = np.flatnonzero(tested)
     if len(idx):
         shapes = m["n_runs_a"].to_numpy()[idx] * 1_000_003 + m["n_runs_b"].to_numpy()[idx]
+        shapes = shapes * 2 + paired[idx]
         for shape in np.unique(shapes):
             rows = idx[shapes == shape]
             a = st.log_times(np.stack(m["runs_a"].to_numpy()[rows]))
             b = st.log_times(np.stack(m["runs_b"].to_numpy()[rows]))
-            p[rows] = st.mann_whitney_rows(a, b)
             centred[rows], var[rows], size[rows] = st.rank_sum_terms(a, b)
-            det[rows] = st.detectable_log_ratio(
-                st.robust_sd_rows(a), st.robust_sd_rows(b), a.shape[1], b.shape[1], opts.alpha
-            )
+            if shape % 2:
+                p[rows] = st.signed_rank_rows(a, b)
+                det[rows] = st.detectable_paired_log_ratio(
+                    st.robust_sd_rows(b - a), a.shape[1], opts.alpha
+                )
+            else:
+                p[rows] = st.mann_whitney_rows(a, b)
+                det[rows] = st.detectable_log_ratio(
+                    st.robust_sd_rows(a), st.robust_sd_rows(b), a.shape[1], b.shape[1], opts.alpha
+                )
     m["_tested"] = tested
+    m["case_test"] = st.first_label([paired, tested], ["signed-rank", "mann-whitney"])
     m["p_value"] = p
     m["q_value"] = st.benjamini_hochberg(p)
     m["detectable_ratio"] = np.exp(det)

@@ -87,6 +87,18 @@ def mann_whitney_rows(a: FloatArray, b: FloatArray) -> FloatArray:
     return np.where(np.isfinite(p), p, 1.0)
 
 
+def signed_rank_rows(a: FloatArray, b: FloatArray) -> FloatArray:
+    """Two-sided Wilcoxon signed-rank p-value of each row of b - a (paired by column: the
+    i-th timings of both sides, taken one after the other). A row of zeros has p = 1."""
+    if a.shape[0] == 0:
+        return np.empty(0)
+    d = b - a
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.asarray(stats.wilcoxon(d, axis=1, zero_method="wilcox").pvalue)
+    p = np.where(np.any(d != 0.0, axis=1), p, 1.0)
+    return np.where(np.isfinite(p), p, 1.0)
+
+
 def rank_sum_terms(a: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Per row: (rank sum of b minus its expectation, its permutation variance with ties,
     N = n_a + n_b). The variance is n_a n_b / (N (N-1)) * sum of squared deviations of the
@@ -140,6 +152,13 @@ def detectable_log_ratio(
     pooled = np.sqrt((sd_a**2 + sd_b**2) / 2.0)
     z = stats.norm.isf(alpha / 2.0) + _Z_POWER
     return np.asarray(z * _MWU_INFLATION * pooled * math.sqrt(1.0 / n_a + 1.0 / n_b))
+
+
+def detectable_paired_log_ratio(sd_d: FloatArray, n: int, alpha: float) -> FloatArray:
+    """The same for the signed-rank test on n paired differences of (robust) spread sd_d
+    (its efficiency against the t-test is also 3/pi on normal data)."""
+    z = stats.norm.isf(alpha / 2.0) + _Z_POWER
+    return np.asarray(z * _MWU_INFLATION * sd_d / math.sqrt(n))
 
 
 def benjamini_hochberg(p: FloatArray) -> FloatArray:

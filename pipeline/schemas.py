@@ -115,7 +115,9 @@ COMPARE_SCHEMA = pa.schema(
         pa.field("time_ratio", pa.float64(), nullable=True),  # B / A
         pa.field("n_runs_a", pa.int32(), nullable=False),
         pa.field("n_runs_b", pa.int32(), nullable=False),
-        pa.field("p_value", pa.float64(), nullable=True),  # Mann-Whitney U, two-sided
+        # mann-whitney | signed-rank (interleaved repeats of one run) | null (not tested)
+        pa.field("case_test", pa.string(), nullable=True),
+        pa.field("p_value", pa.float64(), nullable=True),  # two-sided
         pa.field("q_value", pa.float64(), nullable=True),  # Benjamini-Hochberg adjusted
         # slower | faster | same | not tested (no repeats) | null (not timed)
         pa.field("timing_change", pa.string(), nullable=True),

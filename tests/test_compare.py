@@ -177,6 +177,30 @@ def test_noisy_timings_are_too_noisy_to_conclude() -> None:
     assert (comp.cases["detectable_ratio"] > 1.1).mean() > 0.9
 
 
+def test_interleaved_repeats_of_one_run_are_paired() -> None:
+    """The machine's speed drifts from repeat to repeat (shared by the A and B timings that
+    ran back to back): the paired test sees B's 25 % through it, Mann-Whitney cannot."""
+    rng = np.random.default_rng(39)
+    a_rows, b_rows = [], []
+    for i in range(12):
+        drift = rng.lognormal(0.0, 0.3, size=9)  # one machine state per A/B pair
+        base = 20.0 + i
+        a = base * drift * rng.lognormal(0.0, 0.01, size=9)
+        b = 1.25 * base * drift * rng.lognormal(0.0, 0.01, size=9)
+        a_rows.append(row("x", f"c{i:02d}", "f", runs=a.tolist(), run_id="r1"))
+        b_rows.append(row("y", f"c{i:02d}", "f", runs=b.tolist(), run_id="r1"))
+    one_run = compare_results(table(a_rows + b_rows), None, [("x", "y")])
+    assert set(one_run.cases["case_test"]) == {"signed-rank"}
+    assert set(one_run.cases["timing_change"]) == {"slower"}
+    assert (one_run.cases["detectable_ratio"] < 1.1).all()
+    for r in b_rows:
+        r["run_id"] = "r2"  # the same timings, claimed to come from another run
+    two_runs = compare_results(table(a_rows), table(b_rows), [("x", "y")])
+    assert set(two_runs.cases["case_test"]) == {"mann-whitney"}
+    assert "slower" not in set(two_runs.cases["timing_change"])
+    assert two_runs.cases["detectable_ratio"].median() > 1.25
+
+
 def test_single_timings_use_the_wilcoxon_test_across_cases() -> None:
     rng = np.random.default_rng(34)
     cases = {f"c{i:02d}": "f" for i in range(40)}

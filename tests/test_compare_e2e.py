@@ -221,7 +221,7 @@ def test_a_submission_30_percent_slower_on_some_cases(ray_cluster: Any, tmp_path
     )
     extra_ms = 0.3 * measured[len(measured) // 2]
     slow.write_text(SPOT_PY.replace("{extra_ms}", f"{extra_ms:.3f}"))
-    run = _grade(corpus, tmp_path / "run", spec_a, spec_b, repeat=7)
+    run = _grade(corpus, tmp_path / "run", spec_a, spec_b, repeat=9)
     out = tmp_path / "c"
     _ok("compare", run, "--submission-a", spec_a, "--submission-b", spec_b, "--out", out, code=1)
     cases = pq.read_table(out / "compare.parquet").to_pylist()
@@ -232,7 +232,7 @@ def test_a_submission_30_percent_slower_on_some_cases(ray_cluster: Any, tmp_path
     assert all(r["timing_change"] == "same" for r in cases if r["family"] == "n2")
     for r in cases:
         if r["family"] == "n50":
-            assert 1.15 < r["time_ratio"] < 1.45
+            assert 1.1 < r["time_ratio"] < 1.6  # 1.3 by design, give or take the machine
     summary = {r["family"]: r for r in pq.read_table(out / "compare_summary.parquet").to_pylist()}
     assert summary["n50"]["timing_change"] == "slower"
     assert summary["n2"]["timing_change"] == "same"

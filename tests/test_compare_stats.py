@@ -116,6 +116,16 @@ def test_mann_whitney_rows_match_scipy_row_by_row() -> None:
     assert st.mann_whitney_rows(np.ones((1, 5)), np.ones((1, 5)))[0] == 1.0
 
 
+def test_signed_rank_rows_match_scipy_row_by_row() -> None:
+    rng = np.random.default_rng(12)
+    a = rng.normal(size=(4, 9))
+    b = a + rng.normal(0.3, 0.5, size=(4, 9))
+    p = st.signed_rank_rows(a, b)
+    for i in range(4):
+        assert p[i] == pytest.approx(stats.wilcoxon(b[i] - a[i]).pvalue)
+    assert st.signed_rank_rows(np.ones((1, 7)), np.ones((1, 7)))[0] == 1.0
+
+
 def test_detectable_ratio_has_about_80_percent_power() -> None:
     """Simulate the per-case test at the shift the formula calls detectable."""
     rng = np.random.default_rng(5)
