@@ -4,6 +4,7 @@ local Ray cluster, then compared through the CLI, as a user would."""
 from __future__ import annotations
 
 import json
+import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -165,7 +166,9 @@ def test_a_a_twenty_times_says_no_significant_change(ray_cluster: Any, tmp_path:
         assert verdict["regressions"] == verdict["fixes"] == verdict["output_changed"] == 0
         verdicts.append((result.exit_code, verdict["verdict"]))
     quiet = sum(code == 0 for code, _ in verdicts)
-    assert quiet >= 19, verdicts
+    # A false alarm here is a whole run shifted by the machine (other processes on the
+    # two cores: seen at load averages of 8 and more); say how loaded it was.
+    assert quiet >= 19, (verdicts, f"load average {os.getloadavg()}")
 
 
 SPOT_PY = """
