@@ -95,7 +95,7 @@ class Failure:
     shrunk: str
     verdict: Verdict
     message: str  # the checker's message on the shrunk case
-    expected: str  # reference answer on the shrunk case (head)
+    expected: str  # reference answer on the shrunk case (whole)
     actual: str  # the submission's output on the shrunk case (head)
     original_expected: str
     original_actual: str
@@ -190,7 +190,7 @@ def _shrunk_failure(
         shrunk=shrunk.text,
         verdict=target,
         message=message,
-        expected=_head(expected),
+        expected=expected,
         actual=actual,
         original_expected=_head(first[2]),
         original_actual=first[3],

@@ -7,7 +7,7 @@ import sys
 
 import typer
 
-from pipeline.cli import import_cmd, inspect_cmd, problems, solve, validate
+from pipeline.cli import import_cmd, inspect_cmd, problems, solve, stress, validate
 
 app = typer.Typer(
     name="gridjudge",
@@ -21,6 +21,7 @@ app.command("import")(import_cmd.import_corpus)
 app.command("inspect")(inspect_cmd.inspect)
 app.command("solve")(solve.solve)
 app.command("validate")(validate.validate)
+app.command("stress")(stress.stress)
 
 
 def main() -> None:

@@ -69,6 +69,9 @@ def _fewer_mines(board: np.ndarray) -> Iterator[np.ndarray]:
 
 def candidates(text: str) -> Iterator[str]:
     board = _board(text)
+    seen = set()
     for smaller in chain(_smaller_boards(board), _fewer_mines(board)):
-        if not shared_number_cells(smaller).any():
-            yield _text(smaller)
+        out = _text(smaller)
+        if out not in seen and not shared_number_cells(smaller).any():
+            seen.add(out)
+            yield out

@@ -25,7 +25,14 @@ def measure(text: str) -> tuple[int, int]:
 
 
 def candidates(text: str) -> Iterator[str]:
-    case = _case(text)
+    seen = set()
+    for out in _candidates(_case(text)):
+        if out not in seen:
+            seen.add(out)
+            yield out
+
+
+def _candidates(case: TetrisCase) -> Iterator[str]:
     rows = case.rows
     if case.n > 1:
         for i in range(case.n):
