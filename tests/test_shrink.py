@@ -87,7 +87,7 @@ MEASURES: dict[str, Callable[[str], Any]] = {
     "clocks": clocks_measure,
 }
 # families whose inputs are too large to validate hundreds of candidates of, quickly
-HEAVY = {"mine": {"large", "strip", "empty", "full", "almost_full", "random"}}
+HEAVY = {"mine": {"large"}}
 CANDIDATES_CHECKED = 150
 
 

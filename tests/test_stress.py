@@ -202,3 +202,19 @@ def test_time_budget_stops_generation(cache: Path) -> None:
     result = stress(get_problem("clocks"), sub, max_cases=10**6, time_budget_s=0.0)
     assert result.failure is None and result.stopped_by == "time_budget"
     assert result.cases == 0
+
+
+def test_a_mine_board_shrinks_to_a_few_cells(cache: Path) -> None:
+    """Row/column blocks cut with the guarantee repaired: a random board shrinks to a tiny
+    one on which the program (it ignores number cells bordering no blank) is still wrong."""
+    mine = get_problem("mine")
+    wrong = HERE / "submissions" / "mine" / "wa_ignores_lone_numbers.cpp"
+    sub = _prepared(str(wrong), "mine", cache)
+    result = stress(mine, sub, seed=0, families=["random"], max_cases=50)
+    failure = result.failure
+    assert failure is not None and failure.verdict == Verdict.WA
+    (case,) = mine.parse(failure.shrunk)
+    (original,) = mine.parse(failure.original)
+    assert case.n * case.m <= 4 < original.n * original.m
+    assert mine.validate(failure.shrunk) == []
+    assert failure.expected == mine.solve(failure.shrunk)

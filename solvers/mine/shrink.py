@@ -1,20 +1,20 @@
 """Shrinking a one-case mine input for `stress`.
 
 Measure (`measure`): (N*M, K), compared as a tuple; every candidate is strictly smaller.
-Candidates, biggest first: half the rows or columns kept (either half), one row or column
-removed, every mine removed, half the mines removed (either half), one mine removed.
-Removing cells or mines can break the guarantee (no number cell borders two blank
-regions): such boards are not offered.
+Candidates, biggest first (delta-debugging style: blocks of half the size, then a
+quarter, ... down to one): a block of rows or of columns cut out, then a block of mines
+removed (all of them first). A cut or a removal can break the guarantee (no number cell
+borders two blank regions); such a board is repaired as the generators do, by turning the
+offending number cells into mines, and offered only if it is still smaller.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import chain
 
 import numpy as np
 
-from solvers.mine.board import shared_number_cells
+from solvers.mine.generate import repair
 from solvers.mine.io import MineCase, format_case, parse
 
 
@@ -36,42 +36,39 @@ def _text(mines: np.ndarray) -> str:
     return format_case(MineCase(n, m, xs.astype(np.int64), ys.astype(np.int64)))
 
 
-def _smaller_boards(board: np.ndarray) -> Iterator[np.ndarray]:
+def blocks(length: int, whole: bool = False) -> Iterator[tuple[int, int]]:
+    """[a, b) blocks of range(length): the whole (if asked), then halves, quarters, ...,
+    single items."""
+    if whole and length:
+        yield 0, length
+    size = length // 2
+    while size >= 1:
+        for start in range(0, length, size):
+            yield start, min(start + size, length)
+        size //= 2
+
+
+def _smaller(board: np.ndarray) -> Iterator[np.ndarray]:
     n, m = board.shape
-    if n > 1:
-        yield board[: n // 2]
-        yield board[n // 2 :]
-    if m > 1:
-        yield board[:, : m // 2]
-        yield board[:, m // 2 :]
-    if n > 1:
-        for i in range(n):
-            yield np.delete(board, i, axis=0)
-    if m > 1:
-        for j in range(m):
-            yield np.delete(board, j, axis=1)
-
-
-def _fewer_mines(board: np.ndarray) -> Iterator[np.ndarray]:
+    cuts = [(b - a, 0, a, b) for a, b in blocks(n)] + [(b - a, 1, a, b) for a, b in blocks(m)]
+    for _, axis, a, b in sorted(cuts, key=lambda cut: -cut[0]):
+        yield np.delete(board, np.arange(a, b), axis=axis)
     flat = np.flatnonzero(board)
-    if flat.size == 0:
-        return
-    groups = [flat]
-    if flat.size > 2:
-        groups += [flat[: flat.size // 2], flat[flat.size // 2 :]]
-    if flat.size > 1:
-        groups += [flat[i : i + 1] for i in range(flat.size)]
-    for group in groups:
+    for a, b in blocks(flat.size, whole=True):
         fewer = board.copy()
-        fewer.flat[group] = False
+        fewer.flat[flat[a:b]] = False
         yield fewer
 
 
 def candidates(text: str) -> Iterator[str]:
     board = _board(text)
-    seen = set()
-    for smaller in chain(_smaller_boards(board), _fewer_mines(board)):
-        out = _text(smaller)
-        if out not in seen and not shared_number_cells(smaller).any():
+    size = (board.size, int(board.sum()))
+    seen = {text}
+    for smaller in _smaller(board):
+        fixed = repair(smaller)
+        if (fixed.size, int(fixed.sum())) >= size:
+            continue
+        out = _text(fixed)
+        if out not in seen:
             seen.add(out)
             yield out
