@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from pipeline.errors import GridjudgeError
@@ -101,6 +101,7 @@ class Failure:
     original_actual: str
     shrink_steps: int
     shrink_tries: int
+    shrink_error: str | None = None  # the problem's shrinker raised: shrinking stopped there
 
 
 @dataclass
@@ -174,10 +175,20 @@ def _shrunk_failure(
         details[candidate] = got[1:]
         return True
 
+    errors: list[str] = []
+
+    def candidates(current: str) -> Iterator[str]:
+        if problem.shrink is None:
+            return
+        try:
+            yield from problem.shrink(current)
+        except Exception as exc:  # a shrinker bug: keep the smallest case found so far
+            errors.append(f"{type(exc).__name__}: {exc}"[:300])
+
     shrunk = shrink_trace(
         text,
         still_fails,
-        problem.shrink or (lambda _text: ()),
+        candidates,
         problem.validate,
         max_steps=max_steps,
         deadline=deadline,
@@ -196,6 +207,7 @@ def _shrunk_failure(
         original_actual=first[3],
         shrink_steps=shrunk.steps,
         shrink_tries=shrunk.tries,
+        shrink_error=errors[0] if errors else None,
     )
 
 

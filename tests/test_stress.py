@@ -4,7 +4,9 @@ CLI (exit codes, printed counterexample, --out files)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,7 @@ from pipeline.stress import StressError, stress
 from pipeline.submission import PreparedSubmission, parse_spec, prepare
 from solvers.clocks.shrink import measure as clocks_measure
 from solvers.spot.io import parse as spot_parse
+from tests._fake_problem import make_problem
 
 HERE = Path(__file__).resolve().parent
 WRONG_CLOCKS = HERE / "submissions" / "stress" / "wa_clocks_descending.c"
@@ -218,3 +221,39 @@ def test_a_mine_board_shrinks_to_a_few_cells(cache: Path) -> None:
     assert case.n * case.m <= 4 < original.n * original.m
     assert mine.validate(failure.shrunk) == []
     assert failure.expected == mine.solve(failure.shrunk)
+
+
+# ---- the fake "sum" problem: a program wrong on any 7, shrinkers given or broken ----
+
+WRONG_SUM = "cmd:awk '{s=0; for(i=1;i<=NF;i++){s+=$i; if($i==7) s++}; print s}'"
+
+
+def _drop_one(text: str) -> Iterator[str]:
+    nums = text.split()
+    for i in range(len(nums)):
+        yield " ".join(nums[:i] + nums[i + 1 :]) + "\n"
+
+
+def _broken(text: str) -> Iterator[str]:
+    yield from _drop_one(text)
+    raise RuntimeError("shrinker bug")
+
+
+@pytest.mark.parametrize(
+    ("shrinker", "expect_error"), [(None, False), (_drop_one, False), (_broken, True)]
+)
+def test_a_problem_shrinker_given_absent_or_broken(
+    cache: Path, shrinker: Callable[[str], Iterator[str]] | None, expect_error: bool
+) -> None:
+    problem = dataclasses.replace(make_problem(), shrink=shrinker)
+    sub = prepare(parse_spec(WRONG_SUM), problem, cache)
+    result = stress(problem, sub, seed=2, max_cases=200, time_budget_s=60)
+    failure = result.failure
+    assert failure is not None and failure.verdict == Verdict.WA
+    assert "7" in failure.original.split()
+    if shrinker is None:
+        assert failure.shrunk == failure.original and failure.shrink_tries == 0
+    else:
+        assert failure.shrunk == "7\n"  # the single number the program gets wrong
+        assert (failure.expected, failure.actual) == ("7\n", "8\n")
+    assert (failure.shrink_error is not None) == expect_error

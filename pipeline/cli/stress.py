@@ -118,6 +118,8 @@ def stress(
         f"shrunk in {failure.shrink_steps} steps ({failure.shrink_tries} tries); "
         f"{_counts(result)}"
     )
+    if failure.shrink_error:
+        typer.echo(f"warning: the shrinker failed ({failure.shrink_error}); shrinking stopped")
     _show("input", failure.shrunk)
     _show("expected", failure.expected)
     _show("got", failure.actual)
