@@ -143,6 +143,10 @@ class _Reference:
     def answer(self, input_text: str) -> str | None:
         if self.other is None:
             try:
+                if self.version is not None and not self.problem.version_accepts(
+                    self.version, self.problem.parse(input_text)
+                ):
+                    return None  # a version for small inputs only: no answer for this one
                 return self.problem.solve(input_text, self.version)
             except Exception:
                 return None

@@ -257,3 +257,11 @@ def test_a_problem_shrinker_given_absent_or_broken(
         assert failure.shrunk == "7\n"  # the single number the program gets wrong
         assert (failure.expected, failure.actual) == ("7\n", "8\n")
     assert (failure.shrink_error is not None) == expect_error
+
+
+def test_a_reference_version_for_small_inputs_skips_the_others(cache: Path) -> None:
+    mine = get_problem("mine")
+    sub = _prepared("solver:mine@2", "mine", cache)
+    result = stress(mine, sub, solver="search", families=["tiny", "random"], max_cases=6)
+    assert result.failure is None
+    assert result.reference_failed == 3 and result.verdicts == {"AC": 3}  # "random": too big
