@@ -7,7 +7,18 @@ import sys
 
 import typer
 
-from pipeline.cli import import_cmd, inspect_cmd, problems, solve, stress, validate
+from pipeline.cli import (
+    demo,
+    generate,
+    grade,
+    import_cmd,
+    inspect_cmd,
+    problems,
+    report_cmd,
+    solve,
+    stress,
+    validate,
+)
 
 app = typer.Typer(
     name="gridjudge",
@@ -17,8 +28,12 @@ app = typer.Typer(
     add_completion=False,
 )
 app.command("problems")(problems.problems)
+app.command("generate")(generate.generate)
+app.command("grade")(grade.grade)
 app.command("import")(import_cmd.import_corpus)
 app.command("inspect")(inspect_cmd.inspect)
+app.command("report")(report_cmd.report)
+app.command("demo")(demo.demo)
 app.command("solve")(solve.solve)
 app.command("validate")(validate.validate)
 app.command("stress")(stress.stress)
