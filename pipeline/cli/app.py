@@ -17,6 +17,7 @@ from pipeline.cli import (
     report_cmd,
     run,
     solve,
+    stress,
     validate,
 )
 
@@ -37,6 +38,7 @@ app.command("run")(run.run)
 app.command("demo")(demo.demo)
 app.command("solve")(solve.solve)
 app.command("validate")(validate.validate)
+app.command("stress")(stress.stress)
 
 
 def main() -> None:
