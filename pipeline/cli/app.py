@@ -7,7 +7,20 @@ import sys
 
 import typer
 
-from pipeline.cli import compare, import_cmd, inspect_cmd, problems, solve, validate
+from pipeline.cli import (
+    compare,
+    demo,
+    generate,
+    grade,
+    import_cmd,
+    inspect_cmd,
+    problems,
+    report_cmd,
+    run,
+    solve,
+    stress,
+    validate,
+)
 
 app = typer.Typer(
     name="gridjudge",
@@ -17,10 +30,16 @@ app = typer.Typer(
     add_completion=False,
 )
 app.command("problems")(problems.problems)
+app.command("generate")(generate.generate)
+app.command("grade")(grade.grade)
 app.command("import")(import_cmd.import_corpus)
 app.command("inspect")(inspect_cmd.inspect)
+app.command("report")(report_cmd.report)
+app.command("run")(run.run)
+app.command("demo")(demo.demo)
 app.command("solve")(solve.solve)
 app.command("validate")(validate.validate)
+app.command("stress")(stress.stress)
 app.command("compare")(compare.compare)
 
 

@@ -1,0 +1,239 @@
+"""grade_batch logic with a toy multi-case problem and fake submissions (pure, no
+processes): validation -> IE, CE, repeat interleaving, batching and bisection."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+import pyarrow as pa
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.batch import grade_batch
+from pipeline.execution import ExecutionResult, Limits
+from pipeline.problem import Problem
+from pipeline.registry import all_problems
+from pipeline.schemas import RESULTS_SCHEMA
+from pipeline.submission import parse_spec, prepare
+
+
+def _parse(text: str) -> tuple[int, int]:
+    a, b = text.split()
+    return int(a), int(b)
+
+
+def _validate(text: str) -> list[str]:
+    parts = text.split()
+    if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
+        return ["a case is two integers a b"]
+    return []
+
+
+def _join(cases: list[str]) -> str:
+    return f"{len(cases)}\n" + "".join(c if c.endswith("\n") else c + "\n" for c in cases)
+
+
+def _split(output: str, n: int) -> list[str]:
+    lines = output.splitlines()
+    if len(lines) != n:
+        raise ValueError(f"{len(lines)} answers for {n} cases")
+    return [line + "\n" for line in lines]
+
+
+SUM = Problem(
+    name="sum",
+    title="a+b",
+    time_limit_s=1.0,
+    memory_limit_mb=64,
+    parse=_parse,
+    validate=_validate,
+    solvers={"1": lambda ab: ab[0] + ab[1]},
+    default_solver="1",
+    format=lambda v: f"{v}\n",
+    generate=lambda rng, family: f"{rng.randint(0, 9)} {rng.randint(0, 9)}\n",
+    families=["small"],
+    multi_case=100,
+    join=_join,
+    split=_split,
+)
+
+
+@dataclass
+class FakeSub:
+    """Answers a+b; `wrong` cases (by a) get a+b+1, `crash` cases kill the whole run,
+    `slow` cases cost 800 ms of CPU each, `tle` ones 1500 ms. Records every run."""
+
+    label: str = "fake"
+    sha: str = "f" * 64
+    kind: str = "cmd"
+    compile_error: str | None = None
+    wrong: frozenset[int] = frozenset()
+    crash: frozenset[int] = frozenset()
+    slow: frozenset[int] = frozenset()
+    tle: frozenset[int] = frozenset()
+    log: list[tuple[str, int]] = field(default_factory=list)  # (label, cases in run)
+
+    def run(self, input_text: str, limits: Limits) -> ExecutionResult:
+        lines = input_text.splitlines()
+        cases = lines[1:] if lines[0].strip().isdigit() and len(lines[0].split()) == 1 else lines
+        self.log.append((self.label, len(cases)))
+        out, cpu = [], 0.0
+        for line in cases:
+            a, b = _parse(line)
+            if a in self.crash:
+                return ExecutionResult(exit_code=None, signal=11, cpu_ms=cpu)
+            cpu += 1500.0 if a in self.tle else 800.0 if a in self.slow else 1.0
+            out.append(f"{a + b + (1 if a in self.wrong else 0)}\n")
+        return ExecutionResult(
+            exit_code=0,
+            cpu_ms=cpu,
+            wall_ms=cpu,
+            output="".join(out).encode(),
+            cpu_exceeded=cpu > limits.time_s * 1000,
+        )
+
+
+def case(i: int, a: int, b: int = 1, expected: str | None = None) -> dict[str, object]:
+    return {"case_id": f"c{i}", "family": "small", "input": f"{a} {b}\n", "expected": expected}
+
+
+def grade(subs: list[FakeSub], cases: list[dict[str, object]], **kw: int) -> list[dict]:
+    return grade_batch(SUM, subs, cases, Limits(time_s=1.0), run_id="r", attempt=1, node="n", **kw)  # type: ignore[arg-type]
+
+
+def verdicts(rows: list[dict]) -> dict[tuple[str, str], str]:
+    return {(r["submission"], r["case_id"]): r["verdict"] for r in rows}
+
+
+def test_rows_fit_the_results_schema_and_expected_is_filled() -> None:
+    rows = grade([FakeSub()], [case(0, 2, 3), case(1, 4, 4, expected="8\n")])
+    pa.Table.from_pylist(rows, schema=RESULTS_SCHEMA)  # raises on a wrong key or type
+    assert [r["verdict"] for r in rows] == ["AC", "AC"]
+    assert all(set(r) == set(RESULTS_SCHEMA.names) for r in rows)
+
+
+def test_invalid_case_is_ie_with_validator_message_and_never_run() -> None:
+    sub = FakeSub()
+    bad = {"case_id": "bad", "family": "small", "input": "x y z\n", "expected": None}
+    rows = grade([sub], [case(0, 1), bad, case(2, 3)])
+    assert [r["verdict"] for r in rows] == ["AC", "IE", "AC"]
+    assert rows[1]["checker_msg"] == "a case is two integers a b"
+    assert sub.log == [("fake", 1), ("fake", 1)]
+
+
+def test_compile_error_rows_are_ce() -> None:
+    broken = FakeSub(label="broken", compile_error="x.cpp:1: error: expected ';'")
+    rows = grade([broken, FakeSub()], [case(0, 1), case(1, 2)])
+    assert verdicts(rows) == {
+        ("broken", "c0"): "CE",
+        ("fake", "c0"): "AC",
+        ("broken", "c1"): "CE",
+        ("fake", "c1"): "AC",
+    }
+    assert rows[0]["checker_msg"] == "x.cpp:1: error: expected ';'"
+    assert broken.log == []
+
+
+def test_repeat_interleaves_submissions_and_keeps_every_timing() -> None:
+    log: list[tuple[str, int]] = []
+    a, b = FakeSub(label="A", log=log), FakeSub(label="B", log=log)
+    rows = grade([a, b], [case(0, 1)], repeat=3)
+    assert [who for who, _ in log] == ["A", "B", "A", "B", "A", "B"]
+    assert all(len(r["cpu_ms_runs"]) == 3 and r["cpu_ms"] == 1.0 for r in rows)
+
+
+def test_batch_runs_k_cases_per_process_when_all_pass() -> None:
+    sub = FakeSub()
+    rows = grade([sub], [case(i, i % 5) for i in range(10)], batch_k=4)
+    assert [n for _, n in sub.log] == [4, 4, 2]
+    assert {r["verdict"] for r in rows} == {"AC"}
+    assert [r["batch_size"] for r in rows] == [4] * 8 + [2] * 2
+
+
+def test_failing_batch_is_bisected_to_the_guilty_case() -> None:
+    sub = FakeSub(wrong=frozenset({13}), crash=frozenset({7}))
+    cases = [case(i, a) for i, a in enumerate([1, 2, 13, 4, 5, 6, 7, 8])]
+    rows = grade([sub], cases, batch_k=8)
+    got = {r["case_id"]: (r["verdict"], r["batch_size"]) for r in rows}
+    assert got["c2"] == ("WA", 1)
+    assert got["c6"] == ("RE", 1)
+    assert got["c0"] == ("AC", 2)  # [1, 2] passed as a half-of-a-half
+    assert {v for cid, (v, _) in got.items() if cid not in ("c2", "c6")} == {"AC"}
+
+
+def test_batch_runs_under_one_cases_time_limit_so_a_slow_case_is_tle() -> None:
+    # two 800 ms cases: each passes alone (limit 1 s) but not together -> bisected, AC
+    sub = FakeSub(slow=frozenset({9}))
+    rows = grade([sub], [case(0, 9), case(1, 9), case(2, 1)], batch_k=3)
+    assert [r["verdict"] for r in rows] == ["AC", "AC", "AC"]
+    assert [r["batch_size"] for r in rows] == [1, 2, 2]
+    # a 1.5 s case among fast ones: the batch's time would average to well under the
+    # limit per case, yet the case is TLE and the fast ones AC
+    rows = grade(
+        [FakeSub(tle=frozenset({5}))], [case(i, a) for i, a in enumerate([1, 5, 2])], batch_k=3
+    )
+    assert [r["verdict"] for r in rows] == ["AC", "TLE", "AC"]
+
+
+def test_batching_one_submission_does_not_disturb_another() -> None:
+    good, bad = FakeSub(label="good"), FakeSub(label="bad", wrong=frozenset({3}))
+    rows = grade([good, bad], [case(i, i) for i in range(6)], batch_k=6)
+    assert [n for who, n in good.log] == [6]
+    v = verdicts(rows)
+    assert v["bad", "c3"] == "WA"
+    assert sum(1 for (who, _), x in v.items() if x == "AC" and who == "bad") == 5
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    a_values=st.lists(st.integers(0, 20), min_size=1, max_size=30),
+    wrong=st.frozensets(st.integers(0, 20), max_size=4),
+    crash=st.frozensets(st.integers(0, 20), max_size=2),
+    k=st.integers(1, 12),
+)
+def test_batching_gives_the_same_verdicts_as_single_runs(
+    a_values: list[int], wrong: frozenset[int], crash: frozenset[int], k: int
+) -> None:
+    cases = [case(i, a) for i, a in enumerate(a_values)]
+    single = grade([FakeSub(wrong=wrong, crash=crash)], cases)
+    sub = FakeSub(wrong=wrong, crash=crash)
+    batched = grade([sub], cases, batch_k=k)
+    assert [r["verdict"] for r in batched] == [r["verdict"] for r in single]
+    assert [r["case_id"] for r in batched] == [c["case_id"] for c in cases]
+    if not wrong and not crash:
+        assert len(sub.log) == -(-len(cases) // k)
+
+
+def test_judge_error_is_retried() -> None:
+    @dataclass
+    class Flaky(FakeSub):
+        fails: int = 2
+
+        def run(self, input_text: str, limits: Limits) -> ExecutionResult:
+            if self.fails:
+                self.fails -= 1
+                return ExecutionResult(judge_error="sandbox setup failed")
+            return super().run(input_text, limits)
+
+    assert [r["verdict"] for r in grade([Flaky()], [case(0, 1)])] == ["AC"]
+    assert [r["verdict"] for r in grade([Flaky(fails=9)], [case(0, 1)])] == ["JE"]
+
+
+@pytest.mark.parametrize("batch_k", [1, 5])
+def test_solver_submission_on_a_real_problem(batch_k: int) -> None:
+    problems = all_problems()
+    if not problems:
+        pytest.skip("no problem is registered yet")
+    name, problem = sorted(problems.items())[0]
+    rng = random.Random(1)
+    cases = [
+        {"case_id": f"g{i}", "family": fam, "input": problem.generate(rng, fam), "expected": None}
+        for i, fam in enumerate(list(problem.families)[:3])
+    ]
+    sub = prepare(parse_spec(f"solver:{name}"), problem)
+    rows = grade_batch(
+        problem, [sub], cases, Limits(time_s=10), batch_k=batch_k, run_id="r", attempt=1, node="n"
+    )
+    assert [r["verdict"] for r in rows] == ["AC"] * len(cases)

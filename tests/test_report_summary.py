@@ -1,0 +1,206 @@
+"""summarize / write_summary / the terminal table, on synthetic results tables."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.console import Console
+
+from pipeline.report import (
+    RunDirError,
+    print_summary,
+    read_summary,
+    summarize,
+    write_results_part,
+    write_summary,
+)
+from pipeline.schemas import RESULTS_SCHEMA, SUMMARY_SCHEMA, VERDICTS
+
+
+def _row(sub: str, case: str, verdict: str, cpu: float | None, **kw: Any) -> dict[str, Any]:
+    family = case.split("/")[0]
+    row: dict[str, Any] = {name: None for name in RESULTS_SCHEMA.names}
+    row.update(
+        run_id="r1",
+        submission=sub,
+        submission_sha="sha-" + sub,
+        problem=kw.pop("problem", "spot"),
+        case_id=case,
+        family=family,
+        verdict=verdict,
+        cpu_ms=cpu,
+        attempt=kw.pop("attempt", 1),
+        batch_size=1,
+    )
+    row.update(kw)
+    return row
+
+
+def _table(rows: list[dict[str, Any]]) -> pa.Table:
+    return pa.Table.from_pylist(rows, schema=RESULTS_SCHEMA)
+
+
+def _by_key(summary: pa.Table) -> dict[tuple[str, str, str | None], dict[str, Any]]:
+    return {(r["submission"], r["problem"], r["family"]): r for r in summary.to_pylist()}
+
+
+ROWS = [
+    _row("a.cpp", "big/0000002", "WA", 4.0),
+    _row("a.cpp", "big/0000001", "AC", 2.0),
+    _row("a.cpp", "big/0000003", "TLE", 1000.0),
+    _row("a.cpp", "small/0000001", "AC", 1.0),
+    _row("a.cpp", "small/0000002", "IE", None),
+    _row("a.cpp", "small/0000003", "JE", None),
+    _row("b.py", "big/0000001", "AC", 10.0),
+    _row("b.py", "big/0000002", "AC", 20.0),
+    _row("b.py", "big/0000003", "AC", 30.0),
+    _row("b.py", "small/0000001", "CE", None),
+]
+
+
+def test_summary_counts_rates_and_first_failure() -> None:
+    summary = summarize(_table(ROWS))
+    assert summary.schema.equals(SUMMARY_SCHEMA)
+    rows = _by_key(summary)
+    assert set(rows) == {
+        ("a.cpp", "spot", None),
+        ("a.cpp", "spot", "big"),
+        ("a.cpp", "spot", "small"),
+        ("b.py", "spot", None),
+        ("b.py", "spot", "big"),
+        ("b.py", "spot", "small"),
+    }
+    a = rows[("a.cpp", "spot", None)]
+    assert a["cases"] == 6
+    assert (a["n_AC"], a["n_WA"], a["n_TLE"], a["n_IE"], a["n_JE"]) == (2, 1, 1, 1, 1)
+    assert sum(a[f"n_{v}"] for v in VERDICTS) == a["cases"]
+    # IE and JE are excluded: 2 AC out of 4 program verdicts
+    assert a["pass_rate"] == pytest.approx(0.5)
+    # first failing in case_id order, not row order; IE/JE are not failures
+    assert a["first_failing_case"] == "big/0000002"
+    assert a["cpu_ms_max"] == 1000.0
+    assert a["cpu_ms_p50"] == pytest.approx(3.0)  # median of 1, 2, 4, 1000
+    small = rows[("a.cpp", "spot", "small")]
+    assert small["pass_rate"] == 1.0 and small["first_failing_case"] is None
+    b = rows[("b.py", "spot", None)]
+    assert b["pass_rate"] == pytest.approx(0.75)
+    assert b["first_failing_case"] == "small/0000001"
+    assert b["cpu_ms_p95"] == pytest.approx(29.0)  # linear between 20 and 30
+    b_small = rows[("b.py", "spot", "small")]
+    assert b_small["pass_rate"] == 0.0 and b_small["cpu_ms_p50"] is None
+
+
+def test_overall_row_first_then_families_sorted() -> None:
+    keys = [(r["submission"], r["family"]) for r in summarize(_table(ROWS)).to_pylist()]
+    assert keys == [
+        ("a.cpp", None),
+        ("a.cpp", "big"),
+        ("a.cpp", "small"),
+        ("b.py", None),
+        ("b.py", "big"),
+        ("b.py", "small"),
+    ]
+
+
+def test_only_ie_je_gives_null_pass_rate() -> None:
+    summary = summarize(_table([_row("s", "f/1", "IE", None), _row("s", "f/2", "JE", None)]))
+    overall = _by_key(summary)[("s", "spot", None)]
+    assert overall["pass_rate"] is None and overall["cpu_ms_p50"] is None
+    assert overall["first_failing_case"] is None
+
+
+def test_problems_are_separate_and_retries_count_once() -> None:
+    rows = [
+        _row("s", "f/1", "JE", None, attempt=1),
+        _row("s", "f/1", "AC", 3.0, attempt=2),
+        _row("s", "f/1", "WA", 3.0, problem="mine"),
+    ]
+    summary = _by_key(summarize(_table(rows)))
+    assert summary[("s", "spot", None)]["cases"] == 1
+    assert summary[("s", "spot", None)]["n_AC"] == 1
+    assert summary[("s", "spot", None)]["n_JE"] == 0
+    assert summary[("s", "mine", None)]["n_WA"] == 1
+
+
+def test_empty_and_bad_inputs() -> None:
+    assert summarize(RESULTS_SCHEMA.empty_table()).num_rows == 0
+    with pytest.raises(RunDirError, match="unknown verdict"):
+        summarize(_table([_row("s", "f/1", "OK", 1.0)]))
+    with pytest.raises(RunDirError, match="lack column"):
+        summarize(_table(ROWS).drop_columns(["cpu_ms"]))
+
+
+def test_write_summary_round_trip_and_terminal_table(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    write_results_part(run, ROWS[:5])
+    write_results_part(run, ROWS[5:])
+    written = write_summary(run)
+    assert (run / "summary.parquet").is_file()
+    assert read_summary(run).equals(written)
+    assert written.num_rows == 6
+    buf = io.StringIO()
+    print_summary(written, families=True, console=Console(file=buf, width=200))
+    text = buf.getvalue()
+    assert "a.cpp" in text and "b.py" in text and "50.0%" in text and "big/0000002" in text
+    assert "TLE" in text and "MLE" not in text  # all-zero verdict columns are left out
+
+
+def test_read_summary_missing(tmp_path: Path) -> None:
+    with pytest.raises(RunDirError, match=r"no summary\.parquet"):
+        read_summary(tmp_path)
+
+
+_verdicts = st.sampled_from(VERDICTS)
+_result_rows = st.lists(
+    st.tuples(
+        st.sampled_from(["s1", "s2"]),
+        st.sampled_from(["spot", "mine"]),
+        st.sampled_from(["f1", "f2", "f3"]),
+        st.integers(0, 30),
+        _verdicts,
+        st.one_of(st.none(), st.floats(0, 5000, allow_nan=False)),
+    ),
+    min_size=1,
+    max_size=60,
+    unique_by=lambda t: (t[0], t[1], t[2], t[3]),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_result_rows)
+def test_overall_rows_agree_with_their_families(rows: list[tuple[Any, ...]]) -> None:
+    table = _table(
+        [
+            _row(sub, f"{fam}/{i:07d}", verdict, cpu, problem=prob)
+            for sub, prob, fam, i, verdict, cpu in rows
+        ]
+    )
+    summary = summarize(table).to_pylist()
+    assert sum(r["cases"] for r in summary if r["family"] is None) == len(rows)
+    for overall in (r for r in summary if r["family"] is None):
+        fams = [
+            r
+            for r in summary
+            if r["family"] is not None
+            and (r["submission"], r["problem"]) == (overall["submission"], overall["problem"])
+        ]
+        for key in ["cases", *(f"n_{v}" for v in VERDICTS)]:
+            assert overall[key] == sum(r[key] for r in fams)
+        assert overall["cases"] == sum(overall[f"n_{v}"] for v in VERDICTS)
+        firsts = [r["first_failing_case"] for r in fams if r["first_failing_case"]]
+        assert overall["first_failing_case"] == (min(firsts) if firsts else None)
+        maxes = [r["cpu_ms_max"] for r in fams if r["cpu_ms_max"] is not None]
+        assert overall["cpu_ms_max"] == (max(maxes) if maxes else None)
+        program = sum(overall[f"n_{v}"] for v in VERDICTS if v not in ("IE", "JE"))
+        if program:
+            assert overall["pass_rate"] == pytest.approx(overall["n_AC"] / program)
+        else:
+            assert overall["pass_rate"] is None
+        if overall["cpu_ms_p50"] is not None:
+            assert overall["cpu_ms_p50"] <= overall["cpu_ms_p95"] <= overall["cpu_ms_max"]
