@@ -112,6 +112,19 @@ def worker_runtime_env(runtime_env: dict[str, Any] | None, env: dict[str, str]) 
     return merged
 
 
+def _check_reachable(address: str, timeout_s: float = 5.0) -> None:
+    """A HOST:PORT that does not answer fails in seconds with one line (ray.init would
+    retry for minutes)."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "/" in address:
+        return  # "auto", "ray://...": left to Ray
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout_s):
+            pass
+    except OSError as exc:
+        raise DistributeError(f"cannot reach a Ray cluster at {address}: {exc}") from None
+
+
 class Cluster:
     """An embedded local Ray, a joined cluster, or the serial in-process executor."""
 
@@ -139,6 +152,8 @@ class Cluster:
             return self
         import ray
 
+        if self.address not in (None, LOCAL):
+            _check_reachable(self.address)  # also when this process already runs Ray
         if not ray.is_initialized():
             # The embedded cluster turns Ray's token auth on by itself (DESIGN §5) and
             # says so on every start: keep that, drop the notice.

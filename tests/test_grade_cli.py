@@ -137,3 +137,25 @@ def test_repeat_keeps_every_timing_per_row(corpus: Path, tmp_path: Path) -> None
         assert len(r["cpu_ms_runs"]) == 3 and len(r["wall_ms_runs"]) == 3
         assert r["cpu_ms"] == sorted(r["cpu_ms_runs"])[1]  # the median of the three
     assert report.read_run_json(out)["repeat"] == 3
+
+
+def test_an_unreachable_cluster_address_fails_fast_with_one_line(
+    corpus: Path, tmp_path: Path
+) -> None:
+    result = CliRunner().invoke(
+        app,
+        [
+            "grade",
+            str(corpus),
+            "-s",
+            "solver:spot",
+            "--out",
+            str(tmp_path / "r"),
+            "--address",
+            "127.0.0.1:1",
+        ],
+    )
+    assert result.exit_code == 2
+    last = result.output.strip().splitlines()[-1]  # (after the progress bar's line)
+    assert last.startswith("error: cannot reach a Ray cluster at 127.0.0.1:1")
+    assert report.read_run_json(tmp_path / "r")["status"] == "failed"
