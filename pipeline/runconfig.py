@@ -8,7 +8,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.config import CorpusSpec, RunConfig
+from pipeline.compare import CompareOptions, Comparison
+from pipeline.compare_render import write_comparison, write_junit
+from pipeline.compare_runs import compare_runs
+from pipeline.config import CorpusSpec, JobSpec, RunConfig
 from pipeline.corpus import MANIFEST, CorpusError, import_path, read_manifest
 from pipeline.distribute import Cluster
 from pipeline.generate import auto_chunk_size, cluster_runner, generate_corpus
@@ -22,6 +25,8 @@ class JobResult:
     run_dir: Path
     outcome: GradeOutcome
     report: Path | None = None
+    comparison: Comparison | None = None
+    gate_tripped: bool = False
 
 
 @dataclass
@@ -29,6 +34,10 @@ class ConfigResult:
     cluster: str = ""
     corpora: dict[str, Path] = field(default_factory=dict)
     jobs: dict[str, JobResult] = field(default_factory=dict)
+
+    @property
+    def gate_tripped(self) -> bool:
+        return any(job.gate_tripped for job in self.jobs.values())
 
 
 def ensure_corpus(name: str, spec: CorpusSpec, path: Path, cluster: Cluster) -> tuple[Path, str]:
@@ -93,9 +102,28 @@ def run_config(
             job_result = JobResult(run_dir, outcome)
             if config.html:
                 job_result.report = write_report(run_dir, summary=outcome.summary)
+            if job.compare is not None:
+                _compare(job, job_result)
+                say(
+                    f"job {name}: compare {job.compare.a} -> {job.compare.b}: "
+                    f"{job_result.comparison.verdict.verdict if job_result.comparison else '?'}"
+                    f"{' (gate tripped)' if job_result.gate_tripped else ''}"
+                )
             result.jobs[name] = job_result
             say(
                 f"job {name}: {outcome.rows} new results, {outcome.skipped} already done "
                 f"-> {run_dir}"
             )
     return result
+
+
+def _compare(job: JobSpec, result: JobResult) -> None:
+    """The job's own comparison of two of its submissions, written beside its results."""
+    assert job.compare is not None
+    spec = job.compare
+    comparison = compare_runs(result.run_dir, None, spec.a, spec.b, CompareOptions())
+    write_comparison(result.run_dir / "compare", comparison)
+    if spec.junit is not None:
+        write_junit(spec.junit, comparison)
+    result.comparison = comparison
+    result.gate_tripped = comparison.verdict.trips(spec.fail_on)

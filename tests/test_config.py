@@ -90,3 +90,35 @@ def test_run_with_a_bad_config_is_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert result.output.strip().startswith("error: ")
     assert len(result.output.strip().splitlines()) == 1
+
+
+COMPARED = """
+out: out
+address: local-serial
+corpora:
+  spot: {generate: {problem: spot, count: 24, seed: 5, families: [empty_return, n2]}}
+jobs:
+  versions:
+    corpora: [spot]
+    submissions: ["solver:spot@2", "solver:spot@seed-reading"]
+    compare: {a: "solver:spot@2", b: "solver:spot@seed-reading", fail_on: FAIL_ON,
+              junit: junit.xml}
+"""
+
+
+@pytest.mark.parametrize(("fail_on", "code"), [("regression", 1), ("never", 0)])
+def test_run_config_compare_gate(tmp_path: Path, fail_on: str, code: int) -> None:
+    path = _write(tmp_path, COMPARED.replace("FAIL_ON", fail_on))
+    result = CliRunner().invoke(app, ["run", str(path)])
+    assert result.exit_code == code, result.output
+    assert "compare solver:spot@2 -> solver:spot@seed-reading: regression" in result.output
+    assert (tmp_path / "out" / "runs" / "versions" / "compare" / "compare.parquet").is_file()
+    assert "<failure" in (tmp_path / "junit.xml").read_text()
+
+
+def test_compare_must_name_job_submissions(tmp_path: Path) -> None:
+    text = COMPARED.replace("FAIL_ON", "never").replace(
+        'b: "solver:spot@seed-reading"', 'b: "solver:spot@1"'
+    )
+    with pytest.raises(ConfigError, match="not one of its submissions"):
+        load_config(_write(tmp_path, text))

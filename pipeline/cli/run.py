@@ -9,6 +9,8 @@ from typing import Annotated
 import typer
 
 from pipeline.cli.common import user_errors
+from pipeline.cli.compare import EXIT_GATE
+from pipeline.compare_render import render
 from pipeline.config import load_config
 from pipeline.report import print_summary, wide_console
 from pipeline.runconfig import run_config
@@ -24,7 +26,8 @@ def run(
 ) -> None:
     """Make missing corpora, grade every job, write reports — as the config says.
 
-    Rerunning the same config resumes its runs (unless it sets `resume: false`)."""
+    Rerunning the same config resumes its runs (unless it sets `resume: false`). Exit
+    code 1 when a job's `compare` gate trips, as `gridjudge compare` does."""
     cfg = load_config(config)
     if address is not None:
         cfg = cfg.model_copy(update={"address": address})
@@ -40,3 +43,7 @@ def run(
             print_summary(job.outcome.summary, title=f"job {name}", console=console)
         if job.report is not None:
             console.print(f"report: {job.report}")
+        if job.comparison is not None:
+            render(job.comparison, console, max_rows=20)
+    if result.gate_tripped:
+        raise typer.Exit(EXIT_GATE)
