@@ -102,6 +102,11 @@ def run_config(
             job_result = JobResult(run_dir, outcome)
             if config.html:
                 job_result.report = write_report(run_dir, summary=outcome.summary)
+            result.jobs[name] = job_result
+            say(
+                f"job {name}: {outcome.rows} new results, {outcome.skipped} already done "
+                f"-> {run_dir}"
+            )
             if job.compare is not None:
                 _compare(job, job_result)
                 say(
@@ -109,11 +114,6 @@ def run_config(
                     f"{job_result.comparison.verdict.verdict if job_result.comparison else '?'}"
                     f"{' (gate tripped)' if job_result.gate_tripped else ''}"
                 )
-            result.jobs[name] = job_result
-            say(
-                f"job {name}: {outcome.rows} new results, {outcome.skipped} already done "
-                f"-> {run_dir}"
-            )
     return result
 
 
