@@ -7,7 +7,7 @@ as a `random.Random`; a generator that wants numpy derives a Generator from it.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,6 +67,9 @@ class Problem:
     # Versions that deliberately read the rules differently (spot's "seed-reading"):
     # excluded from the agreement checks between versions.
     rule_variants: frozenset[str] = frozenset()
+    # For `stress`: a one-case input -> smaller candidate inputs, the biggest reductions
+    # first. Candidates should be valid; the shrink loop re-validates each anyway.
+    shrink: Callable[[str], Iterable[str]] | None = None
 
     def __post_init__(self) -> None:
         if self.default_solver not in self.solvers:

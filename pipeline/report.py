@@ -280,3 +280,16 @@ def _ms(value: float | None) -> str:
     if value is None:
         return "—"
     return f"{value:.3f}" if value < 10 else f"{value:.1f}"
+
+
+def write_table(path: Path, table: pa.Table) -> Path:
+    """Write one whole parquet file atomically (temp name, then rename)."""
+    path = Path(path)
+    tmp = path.parent / f".{path.name}.tmp"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(table, tmp, compression="zstd")
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise RunDirError(f"{path}: cannot write ({' '.join(str(exc).split())})") from None
+    return path

@@ -93,3 +93,76 @@ SUMMARY_SCHEMA = pa.schema(
     ],
     metadata={"gridjudge.kind": "summary", "gridjudge.schema_version": str(SCHEMA_VERSION)},
 )
+
+# `gridjudge compare`: one row per (submission pair, case) in compare.parquet; the rules
+# behind each column are documented in pipeline/compare.py.
+COMPARE_SCHEMA = pa.schema(
+    [
+        pa.field("submission_a", pa.string(), nullable=False),
+        pa.field("submission_b", pa.string(), nullable=False),
+        pa.field("problem", pa.string(), nullable=False),
+        pa.field("family", pa.string(), nullable=False),
+        pa.field("case_id", pa.string(), nullable=False),
+        # both | only_a | only_b | judge_error (JE on either side: excluded)
+        pa.field("status", pa.string(), nullable=False),
+        pa.field("verdict_a", pa.string(), nullable=True),
+        pa.field("verdict_b", pa.string(), nullable=True),
+        pa.field("flip", pa.string(), nullable=True),  # e.g. "AC->WA"
+        pa.field("flip_kind", pa.string(), nullable=True),  # regression | fix | other
+        pa.field("output_changed", pa.bool_(), nullable=False),
+        pa.field("time_a_ms", pa.float64(), nullable=True),
+        pa.field("time_b_ms", pa.float64(), nullable=True),
+        pa.field("time_ratio", pa.float64(), nullable=True),  # B / A
+        pa.field("n_runs_a", pa.int32(), nullable=False),
+        pa.field("n_runs_b", pa.int32(), nullable=False),
+        # mann-whitney | signed-rank (interleaved repeats of one run) | null (not tested)
+        pa.field("case_test", pa.string(), nullable=True),
+        pa.field("p_value", pa.float64(), nullable=True),  # two-sided
+        pa.field("q_value", pa.float64(), nullable=True),  # Benjamini-Hochberg adjusted
+        # slower | faster | same | not tested (no repeats) | null (not timed)
+        pa.field("timing_change", pa.string(), nullable=True),
+        pa.field("detectable_ratio", pa.float64(), nullable=True),
+        pa.field("batch_size_a", pa.int32(), nullable=True),
+        pa.field("batch_size_b", pa.int32(), nullable=True),
+        pa.field("limit_frac_a", pa.float64(), nullable=True),
+        pa.field("limit_frac_b", pa.float64(), nullable=True),
+        pa.field("close_to_limit", pa.bool_(), nullable=False),
+    ],
+    metadata={"gridjudge.kind": "compare", "gridjudge.schema_version": str(SCHEMA_VERSION)},
+)
+
+# One row per submission pair x problem x family (family null: all families).
+COMPARE_SUMMARY_SCHEMA = pa.schema(
+    [
+        pa.field("submission_a", pa.string(), nullable=False),
+        pa.field("submission_b", pa.string(), nullable=False),
+        pa.field("problem", pa.string(), nullable=False),
+        pa.field("family", pa.string(), nullable=True),
+        *[
+            pa.field(name, pa.int64(), nullable=False)
+            for name in ("cases", "only_a", "only_b", "judge_errors")
+        ],
+        pa.field("flips", pa.string(), nullable=False),  # "AC->WA:3, TLE->AC:1"
+        *[
+            pa.field(name, pa.int64(), nullable=False)
+            for name in ("regressions", "fixes", "other_flips", "output_changed", "timed", "tested")
+        ],
+        pa.field("median_ratio", pa.float64(), nullable=True),
+        pa.field("ci_low", pa.float64(), nullable=True),
+        pa.field("ci_high", pa.float64(), nullable=True),
+        pa.field("test", pa.string(), nullable=False),  # van-elteren | wilcoxon | none
+        pa.field("p_value", pa.float64(), nullable=True),
+        pa.field("q_value", pa.float64(), nullable=True),
+        pa.field("timing_change", pa.string(), nullable=True),
+        pa.field("detectable_ratio", pa.float64(), nullable=True),
+        pa.field("too_noisy", pa.bool_(), nullable=False),
+        *[
+            pa.field(name, pa.int64(), nullable=False)
+            for name in ("slower_cases", "faster_cases", "close_to_limit")
+        ],
+    ],
+    metadata={
+        "gridjudge.kind": "compare_summary",
+        "gridjudge.schema_version": str(SCHEMA_VERSION),
+    },
+)

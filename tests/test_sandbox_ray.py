@@ -50,7 +50,7 @@ def cluster() -> Iterator[None]:
     """A local Ray of our own, or the session's one when another test started it."""
     started = not ray.is_initialized()
     if started:
-        ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+        ray.init(address="local", num_cpus=1, include_dashboard=False, log_to_driver=False)
     STARTED_HERE.append(started)
     yield
     if started:

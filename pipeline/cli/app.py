@@ -8,6 +8,7 @@ import sys
 import typer
 
 from pipeline.cli import (
+    compare,
     demo,
     generate,
     grade,
@@ -15,7 +16,9 @@ from pipeline.cli import (
     inspect_cmd,
     problems,
     report_cmd,
+    run,
     solve,
+    stress,
     validate,
 )
 
@@ -32,9 +35,12 @@ app.command("grade")(grade.grade)
 app.command("import")(import_cmd.import_corpus)
 app.command("inspect")(inspect_cmd.inspect)
 app.command("report")(report_cmd.report)
+app.command("run")(run.run)
 app.command("demo")(demo.demo)
 app.command("solve")(solve.solve)
 app.command("validate")(validate.validate)
+app.command("stress")(stress.stress)
+app.command("compare")(compare.compare)
 
 
 def main() -> None:

@@ -6,6 +6,7 @@ from pipeline.problem import IOMode, Problem
 from solvers.clocks.check import check, validate
 from solvers.clocks.generate import FAMILIES, generate
 from solvers.clocks.io import format_output, parse
+from solvers.clocks.shrink import candidates as shrink
 from solvers.clocks.solve import SOLVERS
 
 PROBLEM = Problem(
@@ -23,4 +24,5 @@ PROBLEM = Problem(
     check=check,
     io=IOMode(input_file="clocks.in", output_file="clocks.out"),
     multi_case=1,
+    shrink=shrink,
 )

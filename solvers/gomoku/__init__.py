@@ -6,6 +6,7 @@ from pipeline.problem import Problem
 from solvers.gomoku.check import check, validate
 from solvers.gomoku.generate import FAMILIES, generate
 from solvers.gomoku.io import format_output, parse
+from solvers.gomoku.shrink import candidates as shrink
 from solvers.gomoku.solve import SOLVERS
 
 PROBLEM = Problem(
@@ -22,4 +23,5 @@ PROBLEM = Problem(
     families=FAMILIES,
     check=check,
     multi_case=1,
+    shrink=shrink,
 )

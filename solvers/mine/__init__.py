@@ -8,6 +8,7 @@ from solvers.mine.check import validate
 from solvers.mine.generate import FAMILIES, generate
 from solvers.mine.io import MAX_CASES, format_output, join, parse, split, split_input
 from solvers.mine.search import search_accepts, solve_search
+from solvers.mine.shrink import candidates as shrink
 from solvers.mine.solve import plain_accepts, solve_plain, solve_sg
 
 PROBLEM = Problem(
@@ -28,4 +29,5 @@ PROBLEM = Problem(
     split=split,
     split_input=split_input,
     accepts={"1": plain_accepts, "search": search_accepts},
+    shrink=shrink,
 )

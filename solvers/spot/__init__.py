@@ -6,6 +6,7 @@ from pipeline.problem import Problem
 from solvers.spot.check import check, validate
 from solvers.spot.generate import FAMILIES, generate
 from solvers.spot.io import format_output, join, parse, split, split_input
+from solvers.spot.shrink import candidates as shrink
 from solvers.spot.solve import SOLVERS
 
 PROBLEM = Problem(
@@ -26,4 +27,5 @@ PROBLEM = Problem(
     split=split,
     split_input=split_input,
     rule_variants=frozenset({"seed-reading"}),
+    shrink=shrink,
 )

@@ -6,6 +6,7 @@ from pipeline.checkers import token_check
 from pipeline.problem import Problem
 from solvers.tetris.generate import FAMILIES, generate
 from solvers.tetris.io import MAX_CASES, format_output, join, parse, split, split_input, validate
+from solvers.tetris.shrink import candidates as shrink
 from solvers.tetris.solve import solve_grundy, solve_plain
 
 PROBLEM = Problem(
@@ -25,4 +26,5 @@ PROBLEM = Problem(
     join=join,
     split=split,
     split_input=split_input,
+    shrink=shrink,
 )

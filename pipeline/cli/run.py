@@ -1,0 +1,49 @@
+"""`gridjudge run CONFIG`: the whole job described by a YAML config."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pipeline.cli.common import user_errors
+from pipeline.cli.compare import EXIT_GATE
+from pipeline.compare_render import render
+from pipeline.config import load_config
+from pipeline.report import print_summary, wide_console
+from pipeline.runconfig import run_config
+
+
+@user_errors
+def run(
+    config: Annotated[Path, typer.Argument(help="Run config (YAML); see configs/.")],
+    address: Annotated[
+        str | None,
+        typer.Option(help="Ray cluster to join, overriding the config's `address`."),
+    ] = None,
+) -> None:
+    """Make missing corpora, grade every job, write reports — as the config says.
+
+    Rerunning the same config resumes its runs (unless it sets `resume: false`). Exit
+    code 1 when a job's `compare` gate trips, as `gridjudge compare` does."""
+    cfg = load_config(config)
+    if address is not None:
+        cfg = cfg.model_copy(update={"address": address})
+    console = wide_console()
+    start = time.monotonic()
+
+    def step(message: str) -> None:
+        console.print(f"[dim]{time.monotonic() - start:6.1f}s[/dim] {message}", highlight=False)
+
+    result = run_config(cfg, on_step=step)
+    for name, job in result.jobs.items():
+        if job.outcome.summary is not None:
+            print_summary(job.outcome.summary, title=f"job {name}", console=console)
+        if job.report is not None:
+            console.print(f"report: {job.report}")
+        if job.comparison is not None:
+            render(job.comparison, console, max_rows=20)
+    if result.gate_tripped:
+        raise typer.Exit(EXIT_GATE)

@@ -1,0 +1,152 @@
+"""Run configs (YAML) for `gridjudge run`: the whole job — corpora to make or import,
+grading jobs, the cluster to use — validated with pydantic before any work starts.
+
+Grading options left out of a job keep the library's own defaults (GradeOptions), so a
+default lives in one place. Relative paths are relative to the config file's folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from pipeline.errors import GridjudgeError
+
+
+class ConfigError(GridjudgeError):
+    """A config that cannot be used; the message names the file and the field."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class GenerateSpec(_Strict):
+    problem: str
+    count: int = Field(gt=0)
+    seed: int = 0
+    families: list[str] = []
+
+
+class ImportSpec(_Strict):
+    source: Path  # judge folder, Kattis package or one multi-case file
+    problem: str
+    answers: Path | None = None
+
+
+class CorpusSpec(_Strict):
+    """A corpus folder; made by `generate` or `import` when it does not exist yet."""
+
+    path: Path | None = None  # default: <out>/corpora/<name>
+    generate: GenerateSpec | None = None
+    import_: ImportSpec | None = Field(default=None, alias="import")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> CorpusSpec:
+        if self.generate is not None and self.import_ is not None:
+            raise ValueError("give either generate or import, not both")
+        if self.path is None and self.generate is None and self.import_ is None:
+            raise ValueError("give a path, generate or import")
+        return self
+
+
+class CompareSpec(_Strict):
+    """Compare two submissions of the job's run (gate the job's exit code on it)."""
+
+    a: str
+    b: str
+    fail_on: Literal["regression", "any-change", "never"] = "regression"
+    junit: Path | None = None
+
+
+class JobSpec(_Strict):
+    corpora: list[str] = Field(min_length=1)
+    submissions: list[str] = Field(min_length=1)
+    # Grading options; unset (None) ones keep GradeOptions' defaults.
+    batch: int | None = Field(default=None, ge=1)
+    repeat: int | None = Field(default=None, ge=1)
+    time_limit: float | None = Field(default=None, gt=0)
+    memory_limit: int | None = Field(default=None, gt=0)
+    chunk_size: int | None = Field(default=None, ge=1)
+    compare: CompareSpec | None = None
+
+    def grade_kwargs(self) -> dict[str, Any]:
+        names = {
+            "batch": "batch_k",
+            "time_limit": "time_limit_s",
+            "memory_limit": "memory_limit_mb",
+            "repeat": "repeat",
+            "chunk_size": "chunk_size",
+        }
+        return {names[k]: v for k, v in self.model_dump(exclude_none=True).items() if k in names}
+
+
+class RunConfig(_Strict):
+    out: Path
+    address: str | None = None  # None: RAY_ADDRESS, else the embedded local Ray
+    resume: bool = True  # rerunning a config continues its runs
+    html: bool = True
+    corpora: dict[str, CorpusSpec] = Field(min_length=1)
+    jobs: dict[str, JobSpec] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _known_corpora(self) -> RunConfig:
+        for name, job in self.jobs.items():
+            unknown = [c for c in job.corpora if c not in self.corpora]
+            if unknown:
+                raise ValueError(f"job {name!r} names unknown corpus {unknown[0]!r}")
+            if job.compare is not None:
+                for side in (job.compare.a, job.compare.b):
+                    if side not in job.submissions:
+                        raise ValueError(
+                            f"job {name!r}: compare names {side!r}, "
+                            "which is not one of its submissions"
+                        )
+        return self
+
+    def corpus_path(self, name: str) -> Path:
+        spec = self.corpora[name]
+        return spec.path if spec.path is not None else self.out / "corpora" / name
+
+
+def _resolve(value: Any, base: Path) -> Any:
+    """Relative paths in the config are relative to its folder."""
+    if isinstance(value, Path):
+        return value if value.is_absolute() else base / value
+    if isinstance(value, BaseModel):
+        updates = {k: _resolve(getattr(value, k), base) for k in type(value).model_fields}
+        return value.model_copy(update=updates)
+    if isinstance(value, dict):
+        return {k: _resolve(v, base) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_resolve(v, base) for v in value]
+    return value
+
+
+def _where(error: Any) -> str:
+    return ".".join(str(p) for p in error["loc"]) or "(top level)"
+
+
+def load_config(path: Path) -> RunConfig:
+    """Read and validate a config; any problem is one ConfigError line naming the field."""
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f" at line {mark.line + 1}" if mark is not None else ""
+        raise ConfigError(f"{path}: not valid YAML{at}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of settings at the top level")
+    try:
+        config = RunConfig.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        raise ConfigError(f"{path}: {_where(first)}: {first['msg']}{more}") from None
+    resolved: RunConfig = _resolve(config, Path(path).resolve().parent)
+    return resolved

@@ -1,0 +1,177 @@
+"""`gridjudge compare` through the CLI on synthetic run folders (real parquet parts)."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from compare_synth import row, timed_rows
+from typer.testing import CliRunner
+
+from pipeline.cli.app import app
+from pipeline.report import write_results_part, write_run_json
+from pipeline.schemas import COMPARE_SCHEMA, COMPARE_SUMMARY_SCHEMA
+
+runner = CliRunner()
+CASES = {f"c{i:02d}": ("easy", "hard")[i % 2] for i in range(20)}
+
+
+def _run(path: Path, rows: list[dict[str, Any]], info: dict[str, Any] | None = None) -> Path:
+    write_results_part(path, rows[: len(rows) // 2])
+    write_results_part(path, rows[len(rows) // 2 :])  # two parts, as a real run writes
+    write_run_json(path, info or {"problem": "spot"})
+    return path
+
+
+def _pair(tmp_path: Path, slow: float = 1.0, flip: str | None = None) -> tuple[Path, Path]:
+    rng = np.random.default_rng(5)
+    a = timed_rows("v1", CASES, rng, repeats=8, sigma=0.02)
+    b = timed_rows("v2", CASES, rng, repeats=8, sigma=0.02, slow=lambda c: slow)
+    if flip:
+        b[3]["verdict"] = flip
+    return _run(tmp_path / "a", a), _run(tmp_path / "b", b)
+
+
+def _invoke(*args: object) -> Any:
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_same_code_passes_every_gate(tmp_path: Path) -> None:
+    a, b = _pair(tmp_path)
+    for gate in ("regression", "any-change", "never"):
+        result = _invoke("compare", a, b, "--fail-on", gate)
+        assert result.exit_code == 0, result.output
+    assert "verdict: no change" in result.output
+
+
+def test_a_flip_away_from_ac_trips_regression_but_not_never(tmp_path: Path) -> None:
+    a, b = _pair(tmp_path, flip="WA")
+    result = _invoke("compare", a, b)
+    assert result.exit_code == 1, result.output
+    assert "AC->WA" in result.output and "c03" in result.output
+    assert "verdict: regression" in result.output
+    assert _invoke("compare", a, b, "--fail-on", "never").exit_code == 0
+
+
+def test_a_fix_trips_only_any_change(tmp_path: Path) -> None:
+    rng = np.random.default_rng(6)
+    a_rows = timed_rows("v1", CASES, rng, repeats=8, sigma=0.02)
+    a_rows[3]["verdict"] = "WA"
+    a = _run(tmp_path / "a", a_rows)
+    b = _run(tmp_path / "b", timed_rows("v2", CASES, rng, repeats=8, sigma=0.02))
+    assert _invoke("compare", a, b, "--fail-on", "regression").exit_code == 0
+    assert _invoke("compare", a, b, "--fail-on", "any-change").exit_code == 1
+
+
+def test_slowdown_writes_parquet_and_junit(tmp_path: Path) -> None:
+    a, b = _pair(tmp_path, slow=1.3)
+    out, junit = tmp_path / "cmp", tmp_path / "junit.xml"
+    result = _invoke("compare", a, b, "--out", out, "--junit", junit)
+    assert result.exit_code == 1, result.output
+    cases = pq.read_table(out / "compare.parquet")
+    assert cases.schema.equals(COMPARE_SCHEMA, check_metadata=False)
+    assert cases.num_rows == len(CASES)
+    assert set(cases.column("case_id").to_pylist()) == set(CASES)
+    assert set(cases.column("timing_change").to_pylist()) == {"slower"}
+    summary = pq.read_table(out / "compare_summary.parquet")
+    assert summary.schema.equals(COMPARE_SUMMARY_SCHEMA, check_metadata=False)
+    assert summary.column("family").to_pylist() == ["easy", "hard", None]
+    assert (out / "compare.json").is_file()
+    root = ET.parse(junit).getroot()
+    failures = root.findall(".//testcase/failure")
+    # both families' and the all-families timing testcases; cases carry their own flag
+    assert len(failures) == 3 == int(root.get("failures", "-1"))
+    assert {f.get("type") for f in failures} == {"slowdown"}
+    assert int(root.get("tests", "0")) == len(CASES) + 3
+    notes = [e.text or "" for e in root.iter("system-out")]
+    assert len(notes) == len(CASES) and all(
+        n.startswith(("slower: 1.2", "slower: 1.3")) for n in notes
+    )
+
+
+def test_junit_marks_flips_and_skips_judge_errors(tmp_path: Path) -> None:
+    a_rows = [row("s", "c1", "f", "AC"), row("s", "c2", "f", "AC"), row("s", "c3", "f", "AC")]
+    b_rows = [row("s", "c1", "f", "WA"), row("s", "c2", "f", "JE"), row("s", "c3", "f", "AC")]
+    a, b = _run(tmp_path / "a", a_rows), _run(tmp_path / "b", b_rows)
+    junit = tmp_path / "j.xml"
+    result = _invoke("compare", a, b, "--junit", junit)
+    assert result.exit_code == 1
+    cases = {tc.get("name"): tc for tc in ET.parse(junit).getroot().iter("testcase")}
+    assert cases["c1"].find("failure") is not None
+    assert cases["c1"].find("failure").get("message") == "AC->WA"  # type: ignore[union-attr]
+    assert cases["c2"].find("skipped") is not None
+    assert len(list(cases["c3"])) == 0
+
+
+def test_two_submissions_inside_one_run(tmp_path: Path) -> None:
+    rows = [row("x", "c1", "f", "AC"), row("y", "c1", "f", "RE")]
+    run = _run(tmp_path / "r", rows)
+    result = _invoke("compare", run, "--submission-a", "x", "--submission-b", "y")
+    assert result.exit_code == 1, result.output
+    assert "AC->RE" in result.output
+    missing = _invoke("compare", run, "--submission-a", "x")
+    assert missing.exit_code == 2
+    assert "--submission-b" in missing.output
+
+
+@pytest.mark.parametrize(
+    ("setup", "message"),
+    [
+        ("missing", "does not exist"),
+        ("empty_dir", "is not a run folder"),
+        ("no_rows", "has no results rows"),
+        ("corrupt", "corrupt parquet"),
+        ("wrong_schema", "do not match the results schema"),
+    ],
+)
+def test_bad_run_folders_are_one_line_errors(tmp_path: Path, setup: str, message: str) -> None:
+    good, _ = _pair(tmp_path)
+    bad = tmp_path / "bad"
+    if setup != "missing":
+        bad.mkdir()
+    if setup == "no_rows":
+        write_run_json(bad, {})
+    if setup == "corrupt":
+        (bad / "results").mkdir()
+        (bad / "results" / "part-0.parquet").write_bytes(b"not parquet at all")
+    if setup == "wrong_schema":
+        (bad / "results").mkdir()
+        pq.write_table(pa.table({"case_id": ["c1"]}), bad / "results" / "part-0.parquet")
+    result = _invoke("compare", good, bad)
+    assert result.exit_code == 2
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
+
+
+def test_bad_options_are_user_errors(tmp_path: Path) -> None:
+    a, b = _pair(tmp_path)
+    assert _invoke("compare", a, b, "--fail-on", "sometimes").exit_code == 2
+    assert _invoke("compare", a, b, "--metric", "gpu").exit_code == 2
+    assert _invoke("compare", a, b, "--factor", "0.9").exit_code == 2
+    result = _invoke("compare", a, b, "--submission-a", "nope")
+    assert result.exit_code == 2 and "nope" in result.output
+
+
+@pytest.mark.parametrize(
+    "info",
+    [
+        {"limits": {"time_s": 0.1}},
+        {"corpora": [{"problem": "spot", "limits": {"time_s": 0.1, "memory_mb": 256}}]},
+    ],
+)
+def test_time_limit_from_run_json(tmp_path: Path, info: dict[str, Any]) -> None:
+    a_rows = [row("s", "c1", "f", runs=[90.0]), row("s", "c2", "f", runs=[10.0])]
+    b_rows = [row("s", "c1", "f", runs=[95.0]), row("s", "c2", "f", runs=[10.0])]
+    a = _run(tmp_path / "a", a_rows, info)
+    b = _run(tmp_path / "b", b_rows)
+    out = tmp_path / "o"
+    assert _invoke("compare", a, b, "--out", out).exit_code == 0
+    close = pq.read_table(out / "compare.parquet").column("close_to_limit").to_pylist()
+    assert close == [True, False]
+    assert _invoke("compare", a, b, "--out", out, "--time-limit", "10").exit_code == 0
+    assert not any(pq.read_table(out / "compare.parquet").column("close_to_limit").to_pylist())

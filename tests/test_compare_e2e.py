@@ -1,0 +1,242 @@
+"""`compare` end to end: generated spot corpora graded by `gridjudge grade` on the shared
+local Ray cluster, then compared through the CLI, as a user would."""
+
+from __future__ import annotations
+
+import json
+import os
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from pipeline.cli.app import app
+from pipeline.corpus import read_table
+from pipeline.report import load_results
+from pipeline.schemas import COMPARE_SCHEMA
+
+# Needs the grading pipeline (`gridjudge grade`, the session's ray_cluster fixture).
+pytest.importorskip("pipeline.gradejob", reason="gridjudge grade is not on this branch yet")
+pytestmark = pytest.mark.ray
+
+runner = CliRunner()
+V1, V2, SEED = "solver:spot@1", "solver:spot@2", "solver:spot@seed-reading"
+
+
+def _ok(*args: object, code: int = 0) -> Any:
+    result = runner.invoke(app, [str(a) for a in args])
+    assert result.exit_code == code, result.output
+    return result
+
+
+def _generate(out: Path, count: int, seed: int, *families: str) -> Path:
+    flags = [x for f in families for x in ("--family", f)]
+    _ok("generate", "spot", "--out", out, "--count", count, "--seed", seed, *flags)
+    return out
+
+
+def _grade(corpus: Path, out: Path, *submissions: str, repeat: int = 1) -> Path:
+    subs = [x for s in submissions for x in ("-s", s)]
+    _ok("grade", corpus, *subs, "--out", out, "--repeat", repeat)
+    return out
+
+
+# --- replaying a spot game (the statement's rules, written out plainly) ------------------
+
+
+def _turn(board: frozenset[tuple[int, int]], n: int) -> frozenset[tuple[int, int]]:
+    return frozenset((c, n - 1 - r) for r, c in board)
+
+
+def _replay(n: int, moves: list[tuple[int, int]]) -> tuple[int | None, int | None]:
+    """(first move after which the board is empty again, first move whose board is a
+    rotation of a board produced by an earlier move): the seed program's reading stops
+    at the first, the statement at the second."""
+    seen: set[frozenset[tuple[int, int]]] = set()
+    board: set[tuple[int, int]] = set()
+    empty_again = real = None
+    for number, cell in enumerate(moves, start=1):
+        board ^= {cell}
+        now = frozenset(board)
+        if not now and empty_again is None:
+            empty_again = number
+        turned = now
+        for _ in range(4):
+            if real is None and turned in seen:
+                real = number
+            turned = _turn(turned, n)
+        seen.add(now)
+    return empty_again, real
+
+
+def _moves(problem_input: Any) -> tuple[int, list[tuple[int, int]]]:
+    (game,) = problem_input
+    return game.n, [(r, c) for r, c, _ in game.moves]
+
+
+def test_seed_reading_flips_are_listed_and_replayed(ray_cluster: Any, tmp_path: Path) -> None:
+    from pipeline.registry import get_problem
+
+    spot = get_problem("spot")
+    corpus = _generate(tmp_path / "corpus", 144, 7)
+    run = _grade(corpus, tmp_path / "run", V2, SEED)
+    junit = tmp_path / "junit.xml"
+    shown = _ok(
+        "compare", run, "--submission-a", V2, "--submission-b", SEED,
+        "--out", tmp_path / "cmp", "--junit", junit, "--max-rows", 1000, code=1,
+    )  # fmt: skip
+    cases = pq.read_table(tmp_path / "cmp" / "compare.parquet")
+    assert cases.schema.equals(COMPARE_SCHEMA, check_metadata=False)
+    assert cases.num_rows == 144
+    rows = cases.to_pylist()
+    flipped = {r["case_id"]: r["flip"] for r in rows if r["flip"] is not None}
+    assert flipped and set(flipped.values()) == {"AC->WA"}
+
+    # Replay every case: the flipped ones are exactly those whose board returns to empty
+    # before any real repeat, and the seed reading stopped right there.
+    outputs = {
+        r["case_id"]: r["output_head"]
+        for r in load_results(run).to_pylist()
+        if r["submission"] == SEED
+    }
+    caused = {}
+    for case in read_table(corpus).to_pylist():
+        empty_again, real = _replay(*_moves(spot.parse(case["input"])))
+        if empty_again is not None and (real is None or empty_again < real):
+            caused[case["case_id"]] = empty_again
+    assert set(caused) == set(flipped)
+    for case_id, move in caused.items():
+        player = 2 if move % 2 else 1
+        assert outputs[case_id].strip() == f"Player {player} wins on move {move}"
+        assert case_id in shown.output  # listed on the terminal too
+
+    failed = {
+        tc.get("name")
+        for tc in ET.parse(junit).getroot().iter("testcase")
+        if (f := tc.find("failure")) is not None and f.get("type") == "verdict-flip"
+    }
+    assert failed == set(flipped)
+    verdict = json.loads((tmp_path / "cmp" / "compare.json").read_text())["verdict"]
+    assert verdict["verdict"] == "regression" and verdict["regressions"] == len(flipped)
+
+
+def test_spot_v2_is_significantly_faster_than_v1_on_n50(ray_cluster: Any, tmp_path: Path) -> None:
+    corpus = _generate(tmp_path / "corpus", 50, 11, "n50")
+    run = _grade(corpus, tmp_path / "run", V1, V2, repeat=5)
+    shown = _ok("compare", run, "--submission-a", V1, "--submission-b", V2, "--out", tmp_path / "c")
+    summary = pq.read_table(tmp_path / "c" / "compare_summary.parquet").to_pylist()
+    overall = next(r for r in summary if r["family"] is None)
+    assert overall["cases"] == 50 and overall["flips"] == "" and overall["regressions"] == 0
+    assert overall["test"] == "van-elteren" and overall["q_value"] < 0.05
+    assert overall["timing_change"] == "faster"
+    assert overall["ci_low"] <= overall["median_ratio"] <= overall["ci_high"] < 1 / 1.1
+    interval = f"[{overall['ci_low']:.3f}, {overall['ci_high']:.3f}]"
+    assert interval in shown.output
+    assert "verdict: improvement" in shown.output
+    cases = pq.read_table(tmp_path / "c" / "compare.parquet").to_pylist()
+    assert all(r["flip"] is None and not r["output_changed"] for r in cases)
+
+
+def test_a_a_twenty_times_says_no_significant_change(ray_cluster: Any, tmp_path: Path) -> None:
+    """The same submission graded in two independent runs with --repeat, compared, 20 times:
+    `--fail-on any-change` passes when no flip, no output change and no significant timing
+    change (either way) was found."""
+    corpus = _generate(tmp_path / "corpus", 16, 5, "n50")
+    verdicts = []
+    for i in range(20):
+        a = _grade(corpus, tmp_path / f"a{i}", V2, repeat=7)
+        b = _grade(corpus, tmp_path / f"b{i}", V2, repeat=7)
+        result = runner.invoke(
+            app,
+            [
+                "compare",
+                str(a),
+                str(b),
+                "--fail-on",
+                "any-change",
+                "--out",
+                str(tmp_path / f"c{i}"),
+            ],
+        )
+        assert result.exit_code in (0, 1), result.output
+        verdict = json.loads((tmp_path / f"c{i}" / "compare.json").read_text())["verdict"]
+        assert verdict["regressions"] == verdict["fixes"] == verdict["output_changed"] == 0
+        verdicts.append((result.exit_code, verdict["verdict"]))
+    quiet = sum(code == 0 for code, _ in verdicts)
+    # A false alarm here is a whole run shifted by the machine (other processes on the
+    # two cores: seen at load averages of 8 and more); say how loaded it was.
+    assert quiet >= 19, (verdicts, f"load average {os.getloadavg()}")
+
+
+SPOT_PY = """
+import sys, time
+
+def main():
+    tokens = sys.stdin.read().split()
+    pos, out, big = 0, [], False
+    while True:
+        n = int(tokens[pos]); pos += 1
+        if n == 0:
+            break
+        big = big or n >= 30
+        seen, board, answer = set(), set(), None
+        for number in range(1, 2 * n + 1):
+            r, c = int(tokens[pos]) - 1, int(tokens[pos + 1]) - 1
+            pos += 3
+            if answer is not None:
+                continue
+            board ^= {(r, c)}
+            turned = frozenset(board)
+            for _ in range(4):
+                if turned in seen:
+                    answer = number
+                turned = frozenset((b, n - 1 - a) for a, b in turned)
+            seen.add(frozenset(board))
+        if answer is None:
+            out.append("Draw")
+        else:
+            out.append(f"Player {2 if answer % 2 else 1} wins on move {answer}")
+    print("\\n".join(out))
+    if big and EXTRA_MS:  # deliberately more CPU on boards of N >= 30
+        start = time.process_time()
+        while time.process_time() - start < EXTRA_MS / 1000:
+            pass
+
+EXTRA_MS = {extra_ms}
+main()
+"""
+
+
+def test_a_submission_30_percent_slower_on_some_cases(ray_cluster: Any, tmp_path: Path) -> None:
+    """Two subprocess submissions, identical but for 30 % more CPU on large boards: 30 % of
+    what the grader measures for the plain one there (start-up and spawn included, which
+    the program cannot see), found by a first run. Graded in one run (interleaved)."""
+    base, slow = tmp_path / "spot_base.py", tmp_path / "spot_slow30.py"
+    base.write_text(SPOT_PY.replace("{extra_ms}", "0"))
+    spec_a, spec_b = str(base), str(slow)  # Python 3 sources, run in the sandbox
+    corpus = _generate(tmp_path / "corpus", 10, 3, "n2", "n50")
+    calibration = load_results(_grade(corpus, tmp_path / "calibrate", spec_a, repeat=2))
+    measured = sorted(
+        r["cpu_ms"] for r in calibration.to_pylist() if r["family"] == "n50" and r["cpu_ms"]
+    )
+    extra_ms = 0.3 * measured[len(measured) // 2]
+    slow.write_text(SPOT_PY.replace("{extra_ms}", f"{extra_ms:.3f}"))
+    run = _grade(corpus, tmp_path / "run", spec_a, spec_b, repeat=9)
+    out = tmp_path / "c"
+    _ok("compare", run, "--submission-a", spec_a, "--submission-b", spec_b, "--out", out, code=1)
+    cases = pq.read_table(out / "compare.parquet").to_pylist()
+    assert len(cases) == 10
+    assert {r["verdict_a"] for r in cases} == {r["verdict_b"] for r in cases} == {"AC"}
+    slower = {r["case_id"] for r in cases if r["timing_change"] == "slower"}
+    assert slower == {r["case_id"] for r in cases if r["family"] == "n50"}
+    assert all(r["timing_change"] == "same" for r in cases if r["family"] == "n2")
+    for r in cases:
+        if r["family"] == "n50":
+            assert 1.1 < r["time_ratio"] < 1.6  # 1.3 by design, give or take the machine
+    summary = {r["family"]: r for r in pq.read_table(out / "compare_summary.parquet").to_pylist()}
+    assert summary["n50"]["timing_change"] == "slower"
+    assert summary["n2"]["timing_change"] == "same"
+    assert summary["n50"]["ci_low"] > 1.1

@@ -1,0 +1,124 @@
+"""Run configs: validation with one-line errors naming the field, and `gridjudge run`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pipeline.cli.app import app
+from pipeline.config import ConfigError, load_config
+from pipeline.report import load_results, read_run_json
+
+REPO = Path(__file__).resolve().parents[1]
+
+GOOD = """
+out: out
+address: local-serial
+corpora:
+  clocks: {generate: {problem: clocks, count: 30, seed: 3}}
+  gomoku: {generate: {problem: gomoku, count: 20, seed: 3}}
+jobs:
+  clocks:
+    corpora: [clocks]
+    submissions: ["solver:clocks@2", "solver:clocks@1"]
+    repeat: 2
+  gomoku:
+    corpora: [gomoku]
+    submissions: ["solver:gomoku"]
+"""
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "job.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_paths_are_relative_to_the_config(tmp_path: Path) -> None:
+    cfg = load_config(_write(tmp_path, GOOD))
+    assert cfg.out == tmp_path / "out"
+    assert cfg.corpus_path("clocks") == tmp_path / "out" / "corpora" / "clocks"
+    assert cfg.jobs["clocks"].grade_kwargs() == {"repeat": 2}
+    assert cfg.jobs["gomoku"].grade_kwargs() == {}  # unset: the library's defaults
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (GOOD.replace("repeat: 2", "repeats: 2"), "jobs.clocks.repeats: Extra inputs"),
+        (GOOD.replace("repeat: 2", "repeat: 0"), "jobs.clocks.repeat: Input should be"),
+        (GOOD.replace("corpora: [gomoku]", "corpora: [gomokuu]"), "unknown corpus 'gomokuu'"),
+        (GOOD.replace("count: 30", "count: many"), "corpora.clocks.generate.count"),
+        ("out: [1, 2", "not valid YAML"),
+        ("- a list", "expected a mapping"),
+    ],
+)
+def test_bad_configs_name_the_field(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message.replace("[", r"\[")) as info:
+        load_config(_write(tmp_path, text))
+    assert "\n" not in str(info.value)
+
+
+def test_shipped_example_config_validates() -> None:
+    for path in sorted((REPO / "configs").glob("*.yaml")):
+        load_config(path)
+
+
+def test_run_config_end_to_end_and_resume(tmp_path: Path) -> None:
+    path = _write(tmp_path, GOOD)
+    result = CliRunner().invoke(app, ["run", str(path)])
+    assert result.exit_code == 0, result.output
+    clocks = tmp_path / "out" / "runs" / "clocks"
+    rows = load_results(clocks).to_pylist()
+    assert len(rows) == 60 and {r["verdict"] for r in rows} == {"AC"}
+    assert all(len(r["cpu_ms_runs"]) == 2 for r in rows)
+    assert (clocks / "report.html").is_file()
+    assert read_run_json(clocks)["status"] == "done"
+    assert len(load_results(tmp_path / "out" / "runs" / "gomoku")) == 20
+    # The same config again: corpora reused, every pair already done.
+    again = CliRunner().invoke(app, ["run", str(path)])
+    assert again.exit_code == 0, again.output
+    assert "(existing)" in again.output
+    assert "0 new results, 60 already done" in again.output
+    assert len(load_results(clocks)) == 60
+
+
+def test_run_with_a_bad_config_is_one_line(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["run", str(tmp_path / "missing.yaml")])
+    assert result.exit_code == 2
+    assert result.output.strip().startswith("error: ")
+    assert len(result.output.strip().splitlines()) == 1
+
+
+COMPARED = """
+out: out
+address: local-serial
+corpora:
+  spot: {generate: {problem: spot, count: 24, seed: 5, families: [empty_return, n2]}}
+jobs:
+  versions:
+    corpora: [spot]
+    submissions: ["solver:spot@2", "solver:spot@seed-reading"]
+    compare: {a: "solver:spot@2", b: "solver:spot@seed-reading", fail_on: FAIL_ON,
+              junit: junit.xml}
+"""
+
+
+@pytest.mark.parametrize(("fail_on", "code"), [("regression", 1), ("never", 0)])
+def test_run_config_compare_gate(tmp_path: Path, fail_on: str, code: int) -> None:
+    path = _write(tmp_path, COMPARED.replace("FAIL_ON", fail_on))
+    result = CliRunner().invoke(app, ["run", str(path)])
+    assert result.exit_code == code, result.output
+    assert "compare solver:spot@2 -> solver:spot@seed-reading: regression" in result.output
+    assert (tmp_path / "out" / "runs" / "versions" / "compare" / "compare.parquet").is_file()
+    assert "<failure" in (tmp_path / "junit.xml").read_text()
+
+
+def test_compare_must_name_job_submissions(tmp_path: Path) -> None:
+    text = COMPARED.replace("FAIL_ON", "never").replace(
+        'b: "solver:spot@seed-reading"', 'b: "solver:spot@1"'
+    )
+    with pytest.raises(ConfigError, match="not one of its submissions"):
+        load_config(_write(tmp_path, text))
