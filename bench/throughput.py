@@ -7,6 +7,10 @@
    vs `--batch K`: processes spawned (the kernel's fork counter, /proc/stat) and cases/s
    (targets: >= 10x fewer processes, >= 20,000 cases/s with batching).
 
+Each grading is run twice: "default" as `gridjudge grade` runs a generated corpus (its
+manifest records the validator that checked every input, so inputs are not validated
+again) and "--revalidate" (every input validated again, as for imported corpora).
+
 The Ray cluster is started (and its workers warmed) before timing: the figures are the
 pipeline's steady state; cluster start-up is printed separately. Corpus generation and
 compilation are not timed.
