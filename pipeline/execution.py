@@ -3,7 +3,13 @@ in-process solvers, and grading (which turns it into a verdict)."""
 
 from __future__ import annotations
 
+import gc
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -42,3 +48,24 @@ class ExecutionResult:
     # blamed on the program.
     judge_error: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
+
+
+def timed_call(fn: Callable[..., T], *args: Any) -> tuple[T | None, Exception | None, float, float]:
+    """fn(*args) for in-process solvers: (value, exception, cpu_ms, wall_ms), CPU time of
+    this thread. The cyclic GC is paused meanwhile, as timeit does: a collection of the
+    worker's whole heap landing inside one call made two identical runs differ by 1.8x
+    here (measured); it runs after the call instead."""
+    enabled = gc.isenabled()
+    gc.disable()
+    wall0, cpu0 = time.perf_counter(), time.thread_time()
+    try:
+        value: T | None = fn(*args)
+        error: Exception | None = None
+    except Exception as exc:
+        value, error = None, exc
+    finally:
+        cpu_ms = (time.thread_time() - cpu0) * 1000
+        wall_ms = (time.perf_counter() - wall0) * 1000
+        if enabled:
+            gc.enable()
+    return value, error, cpu_ms, wall_ms

@@ -12,13 +12,12 @@ are exactly what the general path makes, at the price of a second run of a faili
 from __future__ import annotations
 
 import hashlib
-import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from pipeline.execution import Limits
+from pipeline.execution import Limits, timed_call
 from pipeline.grading import MESSAGE_CHARS, OUTPUT_HEAD_CHARS, RESULT_KEYS, check_output
 from pipeline.problem import Problem
 from pipeline.schemas import RESULTS_SCHEMA
@@ -112,21 +111,16 @@ def solver_runner(
     for `sub`, or False (nothing added) when the general path must grade this case."""
     version = sub.version
     solve = problem.solve
-    thread_time, perf_counter = time.thread_time, time.perf_counter
     sha256 = hashlib.sha256
     cpu_limit_ms = limits.time_s * 1000
     cap = limits.output_kb * 1024
     label, sub_sha, name = sub.label, sub.sha, problem.name
 
     def run(case: Mapping[str, Any], text: str, expected: str, columns: Columns) -> bool:
-        wall0, cpu0 = perf_counter(), thread_time()
-        try:
-            out = solve(text, version)
-            data = out.encode()
-        except Exception:
+        out, error, cpu_ms, wall_ms = timed_call(solve, text, version)
+        if error is not None or out is None:
             return False
-        cpu_ms = (thread_time() - cpu0) * 1000
-        wall_ms = (perf_counter() - wall0) * 1000
+        data = out.encode()
         if cpu_ms > cpu_limit_ms or len(data) > cap:
             return False
         check = check_output(problem, text, expected, out)

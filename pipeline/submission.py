@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import os
 import shlex
-import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import Any
 
 from pipeline.build import EXTENSIONS, LANGUAGES, Language, build, default_cache_dir
 from pipeline.errors import GridjudgeError
-from pipeline.execution import ExecutionResult, Limits
+from pipeline.execution import ExecutionResult, Limits, timed_call
 from pipeline.problem import IOMode, Problem
 
 __all__ = [
@@ -173,19 +172,17 @@ class PreparedSubmission:
         except Exception as exc:
             result.judge_error = f"{type(exc).__name__}: {exc}"
             return result
-        wall0, cpu0 = time.perf_counter(), time.thread_time()
-        try:
-            text = problem.solve(input_text, self.version)
-        except Exception as exc:
+        text, error, result.cpu_ms, result.wall_ms = timed_call(
+            problem.solve, input_text, self.version
+        )
+        if error is not None or text is None:
             result.exit_code = 1
-            result.stderr_head = "".join(traceback.format_exception_only(type(exc), exc)).encode()[
-                :4096
-            ]
+            result.stderr_head = "".join(
+                traceback.format_exception_only(type(error), error)
+            ).encode()[:4096]
         else:
             result.exit_code = 0
             result.output = text.encode()
-        result.cpu_ms = (time.thread_time() - cpu0) * 1000
-        result.wall_ms = (time.perf_counter() - wall0) * 1000
         result.cpu_exceeded = result.cpu_ms > limits.time_s * 1000
         cap = limits.output_kb * 1024
         if len(result.output) > cap:

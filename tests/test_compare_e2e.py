@@ -38,9 +38,11 @@ def _generate(out: Path, count: int, seed: int, *families: str) -> Path:
     return out
 
 
-def _grade(corpus: Path, out: Path, *submissions: str, repeat: int = 1) -> Path:
+def _grade(
+    corpus: Path, out: Path, *submissions: str, repeat: int = 1, extra: tuple[object, ...] = ()
+) -> Path:
     subs = [x for s in submissions for x in ("-s", s)]
-    _ok("grade", corpus, *subs, "--out", out, "--repeat", repeat)
+    _ok("grade", corpus, *subs, "--out", out, "--repeat", repeat, *extra)
     return out
 
 
@@ -140,6 +142,12 @@ def test_spot_v2_is_significantly_faster_than_v1_on_n50(ray_cluster: Any, tmp_pa
     assert all(r["flip"] is None and not r["output_changed"] for r in cases)
 
 
+# Timing runs in one chunk: chunks timed side by side on the two vCPUs here made two
+# identical runs differ by up to 2x (measured).
+ONE_CHUNK = ("--chunk-size", 1000)
+
+
+@pytest.mark.timing
 def test_a_a_twenty_times_says_no_significant_change(ray_cluster: Any, tmp_path: Path) -> None:
     """The same submission graded in two independent runs with --repeat, compared, 20 times:
     `--fail-on any-change` passes when no flip, no output change and no significant timing
@@ -147,8 +155,8 @@ def test_a_a_twenty_times_says_no_significant_change(ray_cluster: Any, tmp_path:
     corpus = _generate(tmp_path / "corpus", 16, 5, "n50")
     verdicts = []
     for i in range(20):
-        a = _grade(corpus, tmp_path / f"a{i}", V2, repeat=7)
-        b = _grade(corpus, tmp_path / f"b{i}", V2, repeat=7)
+        a = _grade(corpus, tmp_path / f"a{i}", V2, repeat=7, extra=ONE_CHUNK)
+        b = _grade(corpus, tmp_path / f"b{i}", V2, repeat=7, extra=ONE_CHUNK)
         result = runner.invoke(
             app,
             [
@@ -171,60 +179,76 @@ def test_a_a_twenty_times_says_no_significant_change(ray_cluster: Any, tmp_path:
     assert quiet >= 19, (verdicts, f"load average {os.getloadavg()}")
 
 
-SPOT_PY = """
-import sys, time
+SPOT_C = r"""
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
 
-def main():
-    tokens = sys.stdin.read().split()
-    pos, out, big = 0, [], False
-    while True:
-        n = int(tokens[pos]); pos += 1
-        if n == 0:
-            break
-        big = big or n >= 30
-        seen, board, answer = set(), set(), None
-        for number in range(1, 2 * n + 1):
-            r, c = int(tokens[pos]) - 1, int(tokens[pos + 1]) - 1
-            pos += 3
-            if answer is not None:
-                continue
-            board ^= {(r, c)}
-            turned = frozenset(board)
-            for _ in range(4):
-                if turned in seen:
-                    answer = number
-                turned = frozenset((b, n - 1 - a) for a, b in turned)
-            seen.add(frozenset(board))
-        if answer is None:
-            out.append("Draw")
-        else:
-            out.append(f"Player {2 if answer % 2 else 1} wins on move {answer}")
-    print("\\n".join(out))
-    if big and EXTRA_MS:  # deliberately more CPU on boards of N >= 30
-        start = time.process_time()
-        while time.process_time() - start < EXTRA_MS / 1000:
-            pass
+static unsigned char seen[101][50][50], board[50][50];
 
-EXTRA_MS = {extra_ms}
-main()
+static double cpu_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* is `cur` the earlier board `e` turned k quarter turns? */
+static int turned(int n, unsigned char cur[50][50], unsigned char e[50][50], int k) {
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) {
+            int v = k == 0 ? e[r][c] : k == 1 ? e[n - 1 - c][r]
+                  : k == 2 ? e[n - 1 - r][n - 1 - c] : e[c][n - 1 - r];
+            if (cur[r][c] != v) return 0;
+        }
+    return 1;
+}
+
+int main(void) {
+    int n, big = 0;
+    while (scanf("%d", &n) == 1 && n) {
+        int count = 0, answer = 0;
+        big |= n >= 30;
+        memset(board, 0, sizeof board);
+        for (int move = 1; move <= 2 * n; move++) {
+            int r, c;
+            char op;
+            if (scanf("%d %d %c", &r, &c, &op) != 3) return 1;
+            if (answer) continue;
+            board[r - 1][c - 1] = op == '+';
+            for (int i = 0; i < count && !answer; i++)
+                for (int k = 0; k < 4 && !answer; k++)
+                    if (turned(n, board, seen[i], k)) answer = move;
+            memcpy(seen[count++], board, sizeof board);
+        }
+        if (answer) printf("Player %d wins on move %d\n", answer % 2 ? 2 : 1, answer);
+        else printf("Draw\n");
+    }
+    /* work on large boards: BASE_MS more for both programs, and the slow one then runs
+       until it has used SLOW times the CPU the plain one ends at */
+    double target = big ? (cpu_ms() + BASE_MS) * SLOW : 0;
+    while (cpu_ms() < target) {}
+    return 0;
+}
 """
+BASE_MS = 8.0
 
 
+def _spot_c(slow: float) -> str:
+    return f"#define BASE_MS {BASE_MS}\n#define SLOW {slow}\n" + SPOT_C
+
+
+@pytest.mark.timing
 def test_a_submission_30_percent_slower_on_some_cases(ray_cluster: Any, tmp_path: Path) -> None:
-    """Two subprocess submissions, identical but for 30 % more CPU on large boards: 30 % of
-    what the grader measures for the plain one there (start-up and spawn included, which
-    the program cannot see), found by a first run. Graded in one run (interleaved)."""
-    base, slow = tmp_path / "spot_base.py", tmp_path / "spot_slow30.py"
-    base.write_text(SPOT_PY.replace("{extra_ms}", "0"))
-    spec_a, spec_b = str(base), str(slow)  # Python 3 sources, run in the sandbox
+    """Two C submissions, identical but that the slow one uses 30 % more CPU of its own
+    on large boards (the grader also counts a little start-up that neither can see).
+    Compiled programs, so that start-up noise stays small beside the effect; graded in one
+    run (interleaved)."""
+    base, slow = tmp_path / "spot_base.c", tmp_path / "spot_slow30.c"
+    base.write_text(_spot_c(1.0))
+    slow.write_text(_spot_c(1.3))
+    spec_a, spec_b = str(base), str(slow)
     corpus = _generate(tmp_path / "corpus", 10, 3, "n2", "n50")
-    calibration = load_results(_grade(corpus, tmp_path / "calibrate", spec_a, repeat=2))
-    measured = sorted(
-        r["cpu_ms"] for r in calibration.to_pylist() if r["family"] == "n50" and r["cpu_ms"]
-    )
-    extra_ms = 0.3 * measured[len(measured) // 2]
-    slow.write_text(SPOT_PY.replace("{extra_ms}", f"{extra_ms:.3f}"))
-    run = _grade(corpus, tmp_path / "run", spec_a, spec_b, repeat=9)
+    run = _grade(corpus, tmp_path / "run", spec_a, spec_b, repeat=13)
     out = tmp_path / "c"
     _ok("compare", run, "--submission-a", spec_a, "--submission-b", spec_b, "--out", out, code=1)
     cases = pq.read_table(out / "compare.parquet").to_pylist()

@@ -89,6 +89,14 @@ def grade(
         int | None,
         typer.Option(help="Cases per Ray task (default: 1000-5000 in-process, 32 subprocess)."),
     ] = None,
+    max_in_flight: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Chunks running at once (default: 2 x cluster CPUs). 1 for timing runs: "
+            "chunks timed side by side on a small machine slow each other down.",
+        ),
+    ] = None,
 ) -> None:
     """Grade every --submission on every case of the CORPORA; results parquet parts are
     written as chunks complete, so a killed run can be continued with --resume."""
@@ -105,6 +113,7 @@ def grade(
             memory_limit_mb=memory_limit,
             chunk_size=chunk_size,
             revalidate=revalidate,
+            max_in_flight=max_in_flight,
         )
     )
     console = Console(stderr=True)
