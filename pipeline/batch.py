@@ -6,7 +6,7 @@ DESIGN §3/§5:
   message) for every submission and is never run;
 - fills a missing expected output with the problem's default reference solver;
 - a submission that did not compile gets CE rows;
-- runs each case `repeat` times, interleaving the submissions (A, B, A, B, ...) so that
+- runs each case `repeat` times, interleaving the submissions (A, B, then B, A, ...) so that
   timing noise hits every side alike; every timing is kept in cpu_ms_runs/wall_ms_runs,
   their medians in cpu_ms/wall_ms;
 - multi-case batching: where the problem's format holds several cases, up to K cases are
@@ -24,7 +24,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pyarrow as pa
 
@@ -121,6 +121,15 @@ def _verdict_index(checks: list[CheckResult]) -> int:
     return 0
 
 
+T = TypeVar("T")
+
+
+def _abba(items: Sequence[T], round_no: int) -> Sequence[T]:
+    """Round `round_no` of interleaved repeats: A B, then B A, ... so that whatever the
+    first run of a round pays (a cold cache) falls on every submission alike."""
+    return items if round_no % 2 == 0 else items[::-1]
+
+
 class _Grader:
     def __init__(
         self,
@@ -137,8 +146,9 @@ class _Grader:
     def single(self, case: _Case, subs: Sequence[PreparedSubmission]) -> list[_Outcome]:
         """`repeat` runs of one case, the submissions interleaved."""
         outcomes = [_Outcome() for _ in subs]
-        for _ in range(self.repeat):
-            for sub, out in zip(subs, outcomes, strict=True):
+        pairs = list(zip(subs, outcomes, strict=True))
+        for round_no in range(self.repeat):
+            for sub, out in _abba(pairs, round_no):
                 result = _run(sub, case.input, self.limits)
                 out.results.append(result)
                 out.checks.append(
@@ -212,8 +222,8 @@ class _Grader:
         runs: dict[int, list[list[tuple[ExecutionResult, CheckResult]]]] = {s: [] for s in sub_ids}
         failed: set[int] = set()
         members = [cases[i] for i in group]
-        for _ in range(self.repeat):
-            for s in sub_ids:
+        for round_no in range(self.repeat):
+            for s in _abba(sub_ids, round_no):
                 if s in failed:
                     continue
                 got = self._batch_once(self.subs[s], members)

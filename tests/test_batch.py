@@ -141,7 +141,7 @@ def test_repeat_interleaves_submissions_and_keeps_every_timing() -> None:
     log: list[tuple[str, int]] = []
     a, b = FakeSub(label="A", log=log), FakeSub(label="B", log=log)
     rows = grade([a, b], [case(0, 1)], repeat=3)
-    assert [who for who, _ in log] == ["A", "B", "A", "B", "A", "B"]
+    assert [who for who, _ in log] == ["A", "B", "B", "A", "A", "B"]  # ABBA rounds
     assert all(len(r["cpu_ms_runs"]) == 3 and r["cpu_ms"] == 1.0 for r in rows)
 
 
