@@ -15,7 +15,7 @@ import datetime as dt
 import sys
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from pipeline.corpus import (
 from pipeline.distribute import Cluster, current_attempt, current_node
 from pipeline.errors import GridjudgeError
 from pipeline.execution import Limits
+from pipeline.inprocess import chunk_fast_path_applies, grade_columns
 from pipeline.problem import Problem
 from pipeline.registry import get_problem
 from pipeline.submission import PreparedSubmission, SubmissionSpec, parse_spec, prepare
@@ -116,8 +117,38 @@ class GradeOutcome:
 def grade_chunk(chunk: GradeChunk) -> pa.Table:
     """What runs inside a Ray task (or in-process in serial mode): the chunk's rows as a
     RESULTS_SCHEMA table, built here so the driver only writes it."""
+    problem = get_problem(chunk.problem)
+    if isinstance(chunk.cases, pa.RecordBatch) and chunk_fast_path_applies(
+        chunk.submissions, chunk.repeat
+    ):
+
+        def general(subs: Sequence[PreparedSubmission], cases: list[dict[str, Any]]) -> pa.Table:
+            return grade_batch(
+                problem,
+                subs,
+                cases,
+                chunk.limits,
+                batch_k=chunk.batch_k,
+                repeat=chunk.repeat,
+                run_id=chunk.run_id,
+                attempt=current_attempt(),
+                node=current_node(),
+                validate=chunk.validate,
+            )
+
+        return grade_columns(
+            problem,
+            chunk.submissions,
+            chunk.cases,
+            chunk.limits,
+            run_id=chunk.run_id,
+            attempt=current_attempt(),
+            node=current_node(),
+            validate=chunk.validate,
+            general=general,
+        )
     return grade_batch(
-        get_problem(chunk.problem),
+        problem,
         chunk.submissions,
         chunk.cases if isinstance(chunk.cases, list) else case_dicts(chunk.cases),
         chunk.limits,
