@@ -67,11 +67,8 @@ class BwrapSandbox(RlimitSandbox):
             "--",
             *argv,
         ]  # fmt: skip
-        command = super()._command(ws, inner, limits, slot)
-        if slot is not None:  # CPU of the program, which bwrap hides: from the cgroup
-            cpu_file = str(slot.dirs["cpuacct"] / "cpuacct.usage")
-            command[1:1] = ["--cpu-file", cpu_file]
-        return command
+        # with a slot, the watchdog reads the cgroup (bwrap hides the program's clock)
+        return super()._command(ws, inner, limits, slot)
 
     def _measured(
         self, result: ExecutionResult, group_cpu_ms: float, group_peak_kb: int, grouped: bool

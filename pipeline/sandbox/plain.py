@@ -1,5 +1,5 @@
 """The `none` backend: the exec launcher without isolation. The program runs as the
-judge's user, sees the whole filesystem and the network, and only gets the CPU,
+judge's user, sees the whole filesystem and the network, and only gets the CPU (watchdog),
 file-size (output), stack and open-file limits, the wall limit (its process group is
 killed) and honest CPU/peak-RSS figures (wait4 in the launcher, never a fork of the
 judge). For trusted commands and debugging only."""

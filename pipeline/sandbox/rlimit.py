@@ -1,19 +1,20 @@
 """The default `rlimit` backend: full isolation of DESIGN §5 through the exec launcher.
 
-Per run: a new session; rlimits CPU, FSIZE (output cap), NOFILE, CORE=0 and STACK =
-the memory limit; an unprivileged uid (nobody) when the judge is root; new network,
-pid, mount, ipc and uts namespaces (no network; every process dies with the run; only
-the system directories stay visible, /tmp is a private tmpfs); the process count capped
-by the pids cgroup and memory limited and measured by the memory cgroup (RLIMIT_AS is
-used only where no memory cgroup is writable, so runtimes that reserve large virtual
-memory still run). CPU time and peak RSS come from wait4 in the launcher's init, whose
-child was forked from the tiny launcher, not from the big judge.
+Per run: a new session; the CPU limit enforced by the launcher's watchdog (not
+RLIMIT_CPU, which coarsens the program's own CPU clock); rlimits FSIZE (output cap),
+NOFILE, CORE=0 and STACK = the memory limit; an unprivileged uid (nobody) when the judge
+is root; new network, pid, mount, ipc and uts namespaces (no network; every process
+dies with the run; only the system directories stay visible, /tmp is a private tmpfs);
+the process count capped by the pids cgroup and memory limited and measured by the
+memory cgroup (RLIMIT_AS is used only where no memory cgroup is writable, so runtimes
+that reserve large virtual memory still run). CPU time and peak RSS come from wait4 in
+the launcher's init, whose child was forked from the tiny launcher, not from the big
+judge.
 """
 
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 import pwd
 import signal
@@ -46,8 +47,8 @@ ENV = {
 }
 NOFILE = 256
 # the launcher kills a program this long after it used up its CPU limit (verdicts
-# compare the measured CPU time with the limit; RLIMIT_CPU, in whole seconds, is the
-# backstop)
+# compare the measured CPU time with the limit). No RLIMIT_CPU: it would make the
+# program's own CPU clock tick-granular (launcher.c); the wall limit is the backstop.
 CPU_KILL_MARGIN_MS = 50
 # world-writable places other than /tmp, replaced by private tmpfs mounts as well
 EXTRA_HIDDEN = ("/var/tmp", "/dev/shm", "/var/lock", "/run/lock")
@@ -113,7 +114,6 @@ class RlimitSandbox:
             self.launcher,
             "--report", str(ws.report),
             "--box", str(ws.box),
-            "--cpu", str(math.ceil(limits.time_s) + 1),
             "--cpu-ms", str(int(limits.time_s * 1000) + CPU_KILL_MARGIN_MS),
             "--stack", str(memory),
             "--fsize", str(limits.output_kb * 1024 + 1),
@@ -124,6 +124,8 @@ class RlimitSandbox:
         if slot is not None:
             for path in slot.join_dirs:
                 args += ["--cg", path]
+            # the watchdog counts the CPU of every process of the run, children too
+            args += ["--cpu-file", str(slot.dirs["cpuacct"] / "cpuacct.usage")]
             if not self.namespaces:  # INIT cleans up the run's processes itself
                 args += ["--procs", str(slot.dirs["pids"] / "cgroup.procs")]
         if self.owner is not None:
