@@ -20,8 +20,8 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/python -m pytest -q
 
-# Timing-statistics tests (A/A x20, a 30 % slower submission): not reliable on this
-# noisy 2-core VM, so kept out of `make test` (see README, compare section).
+# Timing-statistics test (A/A x20): passes alone here, but not reliably after other
+# tests in the same session on this 2-core VM, so kept out of `make test` (README).
 timing: $(STAMP)
 	$(BIN)/python -m pytest -q -m timing
 

@@ -237,7 +237,6 @@ def _spot_c(slow: float) -> str:
     return f"#define BASE_MS {BASE_MS}\n#define SLOW {slow}\n" + SPOT_C
 
 
-@pytest.mark.timing
 def test_a_submission_30_percent_slower_on_some_cases(ray_cluster: Any, tmp_path: Path) -> None:
     """Two C submissions, identical but that the slow one uses 30 % more CPU of its own
     on large boards (the grader also counts a little start-up that neither can see).
