@@ -44,7 +44,8 @@ from pipeline.corpus import iter_batches
 from pipeline.distribute import Cluster
 from pipeline.execution import Limits
 from pipeline.generate import cluster_runner, generate_corpus
-from pipeline.gradejob import GradeChunk, GradeOptions, grade_chunk, plan_grade, run_grade
+from pipeline.gradejob import GradeChunk, grade_chunk, run_grade
+from pipeline.gradeplan import GradeOptions, plan_grade
 from pipeline.registry import get_problem
 
 HERE = Path(__file__).resolve().parent

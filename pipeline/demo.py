@@ -30,7 +30,8 @@ import pyarrow.parquet as pq
 from pipeline.distribute import Cluster
 from pipeline.errors import GridjudgeError
 from pipeline.generate import auto_chunk_size, cluster_runner, generate_corpus
-from pipeline.gradejob import GradeOptions, plan_grade, run_grade
+from pipeline.gradejob import run_grade
+from pipeline.gradeplan import GradeOptions, plan_grade
 from pipeline.html import REPORT_FILE, render_report, write_report
 from pipeline.registry import all_problems, get_problem
 from pipeline.report import SUMMARY_FILE, load_results, read_run_json

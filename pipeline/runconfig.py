@@ -15,7 +15,8 @@ from pipeline.config import CorpusSpec, JobSpec, RunConfig
 from pipeline.corpus import MANIFEST, CorpusError, import_path, read_manifest
 from pipeline.distribute import Cluster
 from pipeline.generate import auto_chunk_size, cluster_runner, generate_corpus
-from pipeline.gradejob import GradeOptions, GradeOutcome, plan_grade, run_grade
+from pipeline.gradejob import run_grade
+from pipeline.gradeplan import GradeOptions, GradeOutcome, plan_grade
 from pipeline.html import write_report
 from pipeline.registry import get_problem
 

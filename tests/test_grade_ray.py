@@ -25,7 +25,8 @@ from pipeline import report
 from pipeline.corpus import CorpusWriter, read_table
 from pipeline.distribute import Cluster
 from pipeline.generate import generate_corpus
-from pipeline.gradejob import GradeOptions, plan_grade, run_grade
+from pipeline.gradejob import run_grade
+from pipeline.gradeplan import GradeOptions, plan_grade
 from pipeline.registry import get_problem
 
 pytestmark = pytest.mark.ray

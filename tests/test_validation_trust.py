@@ -14,7 +14,7 @@ from pipeline import report
 from pipeline.cli.app import app
 from pipeline.corpus import CorpusWriter, read_manifest, read_table, validator_fingerprint
 from pipeline.generate import generate_corpus
-from pipeline.gradejob import GradeOptions, plan_grade
+from pipeline.gradeplan import GradeOptions, plan_grade
 from pipeline.registry import get_problem
 
 BAD = "hello world\n"

@@ -21,7 +21,8 @@ from rich.text import Text
 
 from pipeline import report
 from pipeline.cli.common import user_errors
-from pipeline.gradejob import GradeOptions, plan_grade, run_grade
+from pipeline.gradejob import run_grade
+from pipeline.gradeplan import GradeOptions, plan_grade
 
 _STYLE = {"AC": "green", "WA": "red", "TLE": "yellow", "RE": "magenta", "CE": "red", "IE": "cyan"}
 
