@@ -37,6 +37,7 @@ from pipeline.gradeplan import (
 from pipeline.inprocess import chunk_fast_path_applies, grade_columns
 from pipeline.registry import get_problem
 from pipeline.submission import PreparedSubmission
+from pipeline.summary import SUMMARY_INPUT, SummaryParts
 
 IN_PROCESS_CHUNK = 1000  # cases per Ray task when every submission is an in-process solver,
 MAX_IN_PROCESS_CHUNK = 20000  # ... up to this many in large corpora
@@ -203,6 +204,9 @@ def run_grade(
     outcome = GradeOutcome(skipped=len(plan.done))
     report.write_run_json(out, run_info(plan, "running"))
     status = "failed"
+    summary = SummaryParts()  # filled as chunks arrive: the run's tail does not re-read it
+    if plan.done:
+        summary.add(report.load_results(out, columns=SUMMARY_INPUT))
     try:
         with Cluster(plan.options.address) as cluster:
             outcome.where = cluster.describe()
@@ -213,12 +217,13 @@ def run_grade(
             )
             for _chunk, table in results:
                 report.write_results_part(out, table)
+                summary.add(table)
                 counts = verdict_counts(table)
                 outcome.rows += table.num_rows
                 outcome.verdicts.update(counts)
                 if on_rows is not None:
                     on_rows(table.num_rows, counts)
-        outcome.summary = report.write_summary(out)
+        outcome.summary = report.write_summary(out, summary.table())
         status = "done"
     except KeyboardInterrupt:
         status = "interrupted"

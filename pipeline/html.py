@@ -19,8 +19,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.report import RUN_JSON, load_results, read_run_json, summarize
+from pipeline.report import RUN_JSON, load_results, read_run_json
 from pipeline.schemas import PROGRAM_VERDICTS, VERDICTS
+from pipeline.summary import summarize
 from pipeline.svg import VERDICT_COLOURS, timing_boxes, verdict_bars
 
 REPORT_FILE = "report.html"

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -166,35 +167,89 @@ def chunk_fast_path_applies(subs: Sequence[PreparedSubmission], repeat: int) -> 
 
 def _solve_all(
     solve: Callable[[str, str | None], str], inputs: list[str], version: str | None
-) -> tuple[list[Any], list[float], list[float]]:
+) -> tuple[list[Any], np.ndarray, np.ndarray]:
     """(outputs, cpu_ms, wall_ms) of every input, one after another; an output is the
     exception when the solver raised. The clocks are read once per case boundary: the
     end of case i is the start of case i + 1, and nothing but the loop's own step lies
     between the two solves (checking and hashing come after, in grade_columns). The
     cyclic GC is paused over the loop, as timed_call pauses it over one call, and
     re-enabled after it."""
-    n = len(inputs)
-    outs: list[Any] = [None] * n
-    cpu = [0.0] * n
-    wall = [0.0] * n
+    outs: list[Any] = []
+    cpu_at: list[float] = []
+    wall_at: list[float] = []
+    add_out, add_cpu, add_wall = outs.append, cpu_at.append, wall_at.append
     thread_time, perf_counter = time.thread_time, time.perf_counter
     enabled = gc.isenabled()
     gc.disable()
     try:
-        c0, w0 = thread_time(), perf_counter()
-        for i, text in enumerate(inputs):
+        add_cpu(thread_time())
+        add_wall(perf_counter())
+        out: Any
+        for text in inputs:
             try:
-                outs[i] = solve(text, version)
+                out = solve(text, version)
             except Exception as exc:
-                outs[i] = exc
-            c1, w1 = thread_time(), perf_counter()
-            cpu[i] = (c1 - c0) * 1000
-            wall[i] = (w1 - w0) * 1000
-            c0, w0 = c1, w1
+                out = exc
+            add_cpu(thread_time())
+            add_wall(perf_counter())
+            add_out(out)
     finally:
         if enabled:
             gc.enable()
-    return outs, cpu, wall
+    return outs, np.diff(cpu_at) * 1000, np.diff(wall_at) * 1000
+
+
+def _strings(outs: list[Any]) -> pa.StringArray:
+    """The outputs as an Arrow column, null where the solver raised (or returned no str)."""
+    try:
+        return pa.array(outs, type=pa.string())
+    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError):
+        return pa.array([o if type(o) is str else None for o in outs], type=pa.string())
+
+
+def _sha256_column(outputs: pa.StringArray) -> pa.Array:
+    """sha256 of each output's UTF-8 bytes, each distinct output hashed once (outputs
+    repeat a lot: gomoku has ~500 distinct in 50,000)."""
+    encoded = pc.dictionary_encode(outputs)
+    sha256 = hashlib.sha256
+    digests = [sha256(o.encode()).hexdigest() for o in encoded.dictionary.to_pylist()]
+    return pa.array(digests, type=pa.string()).take(encoded.indices)
+
+
+def _judged_columns(
+    problem: Problem,
+    texts: list[str],
+    expected: pa.Array,
+    outs: list[Any],
+    cpu: np.ndarray,
+    limits: Limits,
+) -> tuple[np.ndarray, dict[str, pa.Array]]:
+    """For one submission's runs over `texts`: (mask of the runs judged here, their
+    columns), column by column. A run is judged here when the solver returned a string
+    within the time and output limits; outputs equal to the expected answer are accepted
+    as grading.check_output accepts them, the others go through check_output one by one."""
+    outputs = _strings(outs)
+    judged = (
+        pc.is_valid(outputs).to_numpy(zero_copy_only=False)
+        & (cpu <= limits.time_s * 1000)
+        & (pc.binary_length(outputs).fill_null(0).to_numpy() <= limits.output_kb * 1024)
+    )
+    same = pc.fill_null(pc.equal(outputs, expected), False).to_numpy(zero_copy_only=False)
+    verdicts = np.full(len(texts), str(Verdict.AC), dtype=object)
+    messages: list[str | None] = [None] * len(texts)
+    for j in np.flatnonzero(judged & ~same).tolist():
+        result = check_output(problem, texts[j], expected[j].as_py(), outs[j])
+        verdicts[j] = str(result.verdict)
+        messages[j] = result.message[:MESSAGE_CHARS] or None
+    return judged, {
+        "verdict": pa.array(verdicts, type=pa.string()),
+        "cpu_ms": pa.array(cpu, type=pa.float64()),
+        "wall_ms": None,  # filled by the caller
+        "output_sha256": _sha256_column(outputs),
+        # == grading.output_head(data): 200 characters are at most 800 bytes
+        "output_head": pc.utf8_slice_codeunits(outputs, 0, OUTPUT_HEAD_CHARS),
+        "checker_msg": pa.array(messages, type=pa.string()),
+    }
 
 
 def grade_columns(
@@ -216,63 +271,45 @@ def grade_columns(
     `general(subs, [case])` (grade_batch on that one case), whose rows take its place."""
     n = batch.num_rows
     inputs: list[str] = batch.column("input").to_pylist()
-    expected: list[str | None] = batch.column("expected").to_pylist()
-    declined: dict[int, list[dict[str, Any]]] = {}  # case index -> its rows, from `general`
-    for i in range(n):
-        if expected[i] is None or not isinstance(inputs[i], str):
-            declined[i] = []
+    expected_col = batch.column("expected")
+    declined: set[int] = set(np.flatnonzero(pc.is_null(expected_col).to_numpy(False)).tolist())
+    declined.update(i for i, text in enumerate(inputs) if not isinstance(text, str))
     if validate:
         for i, text in enumerate(inputs):
             if i in declined:
                 continue
             try:
                 if problem.validate(text):
-                    declined[i] = []
+                    declined.add(i)
             except Exception:
-                declined[i] = []
-    todo = [i for i in range(n) if i not in declined] if declined else list(range(n))
-    texts = [inputs[i] for i in todo] if declined else inputs
-    cpu_limit_ms = limits.time_s * 1000
-    cap = limits.output_kb * 1024
-    sha256 = hashlib.sha256
-    m = len(subs)
-    digests: dict[str, str] = {}  # output -> sha256 of its UTF-8 bytes
-    names = {v: str(v) for v in Verdict}
-    # per row (case-major, submission-minor) among the fast rows; declined rows patched in
-    verdict: list[Any] = [None] * (n * m)
-    cpu_col: list[Any] = [None] * (n * m)
-    wall_col: list[Any] = [None] * (n * m)
-    sha_col: list[Any] = [None] * (n * m)
-    head_col: list[Any] = [None] * (n * m)
-    msg_col: list[Any] = [None] * (n * m)
-    for s, sub in enumerate(subs):
+                declined.add(i)
+    todo = [i for i in range(n) if i not in declined] if declined else None
+    texts = inputs if todo is None else [inputs[i] for i in todo]
+    expected = expected_col if todo is None else expected_col.take(todo)
+    # case index -> position among `todo` (len(todo) = a null slot) for the declined ones
+    spread = None if todo is None else _spread(todo, n)
+    per_sub: list[dict[str, pa.Array]] = []
+    for sub in subs:
         outs, cpu, wall = _solve_all(problem.solve, texts, sub.version)
-        for j, i in enumerate(todo):
-            out = outs[j]
-            if type(out) is not str or cpu[j] > cpu_limit_ms:
-                declined[i] = []
-                continue
-            digest = digests.get(out)
-            if digest is None:  # outputs repeat a lot (gomoku: ~500 distinct in 50,000)
-                data = out.encode()
-                if len(data) > cap:
-                    declined[i] = []
-                    continue
-                digest = digests[out] = sha256(data).hexdigest()
-            result = check_output(problem, texts[j], expected[i], out)
-            r = i * m + s
-            verdict[r] = names.get(result.verdict) or str(result.verdict)
-            cpu_col[r] = cpu[j]
-            wall_col[r] = wall[j]
-            sha_col[r] = digest
-            head_col[r] = out[:OUTPUT_HEAD_CHARS]  # == grading.output_head(data)
-            msg_col[r] = result.message[:MESSAGE_CHARS] or None
+        judged, columns = _judged_columns(problem, texts, expected, outs, cpu, limits)
+        columns["wall_ms"] = pa.array(wall, type=pa.float64())
+        for j in np.flatnonzero(~judged).tolist():
+            declined.add(j if todo is None else todo[j])
+        if spread is not None:
+            columns = {
+                k: pa.concat_arrays([v, pa.nulls(1, v.type)]).take(spread)
+                for k, v in columns.items()
+            }
+        per_sub.append(columns)
+    m = len(subs)
+    varying = (
+        {key: _interleave([c[key] for c in per_sub], n) for key in per_sub[0]} if per_sub else {}
+    )
     patched: dict[int, dict[str, Any]] = {}
     for i in sorted(declined):
         case = {key: batch.column(key)[i].as_py() for key in ("case_id", "family")}
-        case.update(input=inputs[i], expected=expected[i])
-        rows = general(subs, [case]).to_pylist()
-        for s, row in enumerate(rows):
+        case.update(input=inputs[i], expected=expected_col[i].as_py())
+        for s, row in enumerate(general(subs, [case]).to_pylist()):
             patched[i * m + s] = row
     return _results_table(
         batch,
@@ -289,15 +326,25 @@ def grade_columns(
             "batch_size": 1,
         },
         per_sub={"submission": [s.label for s in subs], "submission_sha": [s.sha for s in subs]},
-        varying={
-            "verdict": verdict,
-            "cpu_ms": cpu_col,
-            "wall_ms": wall_col,
-            "output_sha256": sha_col,
-            "output_head": head_col,
-            "checker_msg": msg_col,
-        },
+        varying=varying,
     )
+
+
+def _spread(todo: list[int], n: int) -> pa.Array:
+    """Indices that place values computed for `todo` (a subset of range(n)) at their case
+    positions: index len(todo) (a null appended by the caller) for the others."""
+    at = np.full(n, len(todo), dtype=np.int64)
+    at[todo] = np.arange(len(todo))
+    return pa.array(at)
+
+
+def _interleave(columns: list[pa.Array], n: int) -> pa.Array:
+    """m per-submission columns of n cases -> one of n * m rows, case-major."""
+    if len(columns) == 1:
+        return columns[0]
+    m = len(columns)
+    order = (np.arange(m)[None, :] * n + np.arange(n)[:, None]).ravel()
+    return pa.concat_arrays(columns).take(pa.array(order))
 
 
 def _results_table(
@@ -307,52 +354,41 @@ def _results_table(
     *,
     constants: dict[str, Any],
     per_sub: dict[str, list[str]],
-    varying: dict[str, list[Any]],
+    varying: dict[str, pa.Array],
 ) -> pa.Table:
     """RESULTS_SCHEMA columns for n cases x m submissions: constants repeated, case_id and
     family taken from the batch, rows of `patched` (full row dicts) replacing theirs."""
     n = batch.num_rows
     rows = n * m
-    take = pa.array([i // m for i in range(rows)], type=pa.int64()) if m > 1 else None
+    take = pa.array(np.arange(rows) // m) if m > 1 else None
     arrays = []
     for field in RESULTS_SCHEMA:
         key, kind = field.name, field.type
         if key in ("case_id", "family"):
-            col = batch.column(key)
-            col = col if col.type == pa.string() else pc.cast(col, pa.string())
+            arr = batch.column(key)
+            arr = arr if arr.type == pa.string() else pc.cast(arr, pa.string())
             if key == "family":
-                col = pc.fill_null(col, "")
-            arr = col if take is None else col.take(take)
-            if patched:
-                values = arr.to_pylist()
-                for r, row in patched.items():
-                    values[r] = row[key]
-                arr = pa.array(values, type=kind)
-            arrays.append(arr)
-            continue
-        if key in ("cpu_ms_runs", "wall_ms_runs"):
+                arr = pc.fill_null(arr, "")
+            if take is not None:
+                arr = arr.take(take)
+        elif key in ("cpu_ms_runs", "wall_ms_runs"):  # one run: the one-element list
             base = varying["cpu_ms" if key == "cpu_ms_runs" else "wall_ms"]
-            if not patched:
-                offsets = pa.array(range(rows + 1), type=pa.int32())
-                arrays.append(pa.ListArray.from_arrays(offsets, pa.array(base, type=pa.float64())))
-            else:
-                values = [[v] for v in base]
-                for r, row in patched.items():
-                    values[r] = row[key]
-                arrays.append(pa.array(values, type=kind))
-            continue
-        if key in constants and not patched:
-            arrays.append(pa.repeat(pa.scalar(constants[key], type=kind), rows))
-            continue
-        if key in constants:
-            values = [constants[key]] * rows
+            offsets = pa.array(np.arange(rows + 1, dtype=np.int32))
+            arr = (
+                pa.ListArray.from_arrays(offsets, base)
+                if not patched
+                else pa.array([None if v is None else [v] for v in base.to_pylist()], type=kind)
+            )
+        elif key in constants:
+            arr = pa.repeat(pa.scalar(constants[key], type=kind), rows)
         elif key in per_sub:
-            values = per_sub[key] * n
+            arr = pa.array(per_sub[key] * n, type=kind)
         else:
-            values = varying[key]
+            arr = varying[key].cast(kind)
         if patched:
-            values = list(values)
+            values = arr.to_pylist()
             for r, row in patched.items():
                 values[r] = row[key]
-        arrays.append(pa.array(values, type=kind))
+            arr = pa.array(values, type=kind)
+        arrays.append(arr)
     return pa.Table.from_arrays(arrays, schema=RESULTS_SCHEMA)

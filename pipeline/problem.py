@@ -53,6 +53,8 @@ class Problem:
     format: Callable[[Any], str]
     generate: Generator
     families: Sequence[str]
+    # Must accept the reference answer itself (self_test checks it): the grader accepts an
+    # output identical to the expected one without calling it.
     check: Checker = token_check
     io: IOMode = STDIO
     # How many cases one judge-format file may hold (1 = exactly one).

@@ -28,6 +28,7 @@ from pipeline.generate import generate_corpus
 from pipeline.gradejob import run_grade
 from pipeline.gradeplan import GradeOptions, plan_grade
 from pipeline.registry import get_problem
+from pipeline.summary import summarize
 
 pytestmark = pytest.mark.ray
 
@@ -92,6 +93,11 @@ def assert_one_row_per_pair(run_dir: Path, corpus: Path, subs: list[str]) -> Non
     assert max(got.values()) == 1, [k for k, n in got.items() if n > 1][:3]
 
 
+def assert_summary_of_every_row(run_dir: Path) -> None:
+    """The summary grade built chunk by chunk == the summary of all rows read back."""
+    assert report.read_summary(run_dir).equals(summarize(report.load_results(run_dir)))
+
+
 def test_grading_writes_one_row_per_pair_and_a_summary(
     ray_cluster: Cluster, spot_corpus: Path, tmp_path: Path
 ) -> None:
@@ -107,6 +113,7 @@ def test_grading_writes_one_row_per_pair_and_a_summary(
         ("solver:spot", 48),
         ("solver:spot@1", 48),
     }
+    assert_summary_of_every_row(tmp_path / "run")
     nodes = set(report.load_results(tmp_path / "run", columns=["node"]).column(0).to_pylist())
     assert all(n and "/" in n for n in nodes)  # host/ray-node-id: the task ran on Ray
 
@@ -231,6 +238,8 @@ def test_killed_driver_then_resume_runs_only_the_missing_pairs(
     assert runs_after - runs_before == 48 - done_before  # each missing pair ran once
     info = report.read_run_json(out)
     assert info["status"] == "done" and info["rows_resumed"] == done_before
+    assert_summary_of_every_row(out)
+    assert report.read_summary(out).to_pylist()[0]["cases"] == 48
 
 
 def wait_until_stable(path: Path, quiet_s: float = 1.0, timeout_s: float = 20.0) -> None:

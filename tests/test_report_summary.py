@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import statistics
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,8 @@ from pipeline.report import (
     write_results_part,
     write_summary,
 )
-from pipeline.schemas import RESULTS_SCHEMA, SUMMARY_SCHEMA, VERDICTS
+from pipeline.schemas import PROGRAM_VERDICTS, RESULTS_SCHEMA, SUMMARY_SCHEMA, VERDICTS
+from pipeline.summary import SummaryError
 
 
 def _row(sub: str, case: str, verdict: str, cpu: float | None, **kw: Any) -> dict[str, Any]:
@@ -130,9 +132,9 @@ def test_problems_are_separate_and_retries_count_once() -> None:
 
 def test_empty_and_bad_inputs() -> None:
     assert summarize(RESULTS_SCHEMA.empty_table()).num_rows == 0
-    with pytest.raises(RunDirError, match="unknown verdict"):
+    with pytest.raises(SummaryError, match="unknown verdict"):
         summarize(_table([_row("s", "f/1", "OK", 1.0)]))
-    with pytest.raises(RunDirError, match="lack column"):
+    with pytest.raises(SummaryError, match="lack column"):
         summarize(_table(ROWS).drop_columns(["cpu_ms"]))
 
 
@@ -204,3 +206,70 @@ def test_overall_rows_agree_with_their_families(rows: list[tuple[Any, ...]]) -> 
             assert overall["pass_rate"] is None
         if overall["cpu_ms_p50"] is not None:
             assert overall["cpu_ms_p50"] <= overall["cpu_ms_p95"] <= overall["cpu_ms_max"]
+
+
+def _reference_summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """summarize's rules, one row and one group at a time (the brute force it must match)."""
+    last: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for row in rows:  # the highest attempt of a pair counts; the later row among equals
+        key = (row["submission"], row["problem"], row["case_id"])
+        if key not in last or row["attempt"] >= last[key]["attempt"]:
+            last[key] = row
+
+    def stats(group: list[dict[str, Any]]) -> dict[str, Any]:
+        program = [r for r in group if r["verdict"] in PROGRAM_VERDICTS]
+        cpu = [r["cpu_ms"] for r in program if r["cpu_ms"] is not None]
+        failing = [r["case_id"] for r in program if r["verdict"] != "AC"]
+        quantiles = statistics.quantiles(cpu, n=20, method="inclusive") if len(cpu) > 1 else []
+        return {
+            "cases": len(group),
+            **{f"n_{v}": sum(r["verdict"] == v for r in group) for v in VERDICTS},
+            "pass_rate": sum(r["verdict"] == "AC" for r in program) / len(program)
+            if program
+            else None,
+            "cpu_ms_p50": (quantiles[9] if quantiles else cpu[0]) if cpu else None,
+            "cpu_ms_p95": (quantiles[18] if quantiles else cpu[0]) if cpu else None,
+            "cpu_ms_max": max(cpu) if cpu else None,
+            "first_failing_case": min(failing) if failing else None,
+        }
+
+    out = []
+    kept = list(last.values())
+    for sub, prob in sorted({(r["submission"], r["problem"]) for r in kept}):
+        pair = [r for r in kept if (r["submission"], r["problem"]) == (sub, prob)]
+        out.append({"submission": sub, "problem": prob, "family": None, **stats(pair)})
+        for fam in sorted({r["family"] for r in pair}):
+            group = [r for r in pair if r["family"] == fam]
+            out.append({"submission": sub, "problem": prob, "family": fam, **stats(group)})
+    return out
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["s1", "s2", "日本"]),
+            st.sampled_from(["spot", "mine"]),
+            st.sampled_from(["f1", "f2", "é"]),
+            st.integers(0, 12),
+            _verdicts,
+            st.one_of(st.none(), st.floats(0, 5000, allow_nan=False)),
+            st.integers(1, 3),
+        ),
+        min_size=1,
+        max_size=80,
+    )
+)
+def test_summary_equals_the_row_by_row_reference(rows: list[tuple[Any, ...]]) -> None:
+    table = [
+        _row(sub, f"{fam}/{i:07d}", verdict, cpu, problem=prob, attempt=attempt)
+        for sub, prob, fam, i, verdict, cpu, attempt in rows
+    ]
+    got = summarize(_table(table)).to_pylist()
+    want = _reference_summary(table)
+    assert [(r["submission"], r["problem"], r["family"]) for r in got] == [
+        (r["submission"], r["problem"], r["family"]) for r in want
+    ]
+    for g, w in zip(got, want, strict=True):
+        for key, value in w.items():
+            assert g[key] == (pytest.approx(value) if isinstance(value, float) else value), key
