@@ -56,6 +56,9 @@ SERIAL = "local-serial"
 ENV_PREFIX = "GRIDJUDGE_"
 LOCAL = "local"
 
+# imports what chunks need at worker start-up, by name: workers import it themselves
+WORKER_SETUP_HOOK = "pipeline.worker_setup.setup"
+
 _attempt = 1
 _node = ""
 
@@ -102,8 +105,10 @@ def _run_chunk(fn: Callable[[Any], Any], chunk: Any, attempt: int) -> Any:
 
 def worker_runtime_env(runtime_env: dict[str, Any] | None, env: dict[str, str]) -> dict[str, Any]:
     """The job's runtime_env: the driver's GRIDJUDGE_* settings (sandbox backend, build
-    cache...) and `env` reach every worker, on every node, as environment variables."""
+    cache...) and `env` reach every worker, on every node, as environment variables; each
+    worker process warms itself up as it starts (WORKER_SETUP_HOOK)."""
     merged = dict(runtime_env or {})
+    merged.setdefault("worker_process_setup_hook", WORKER_SETUP_HOOK)
     env_vars = {k: v for k, v in os.environ.items() if k.startswith(ENV_PREFIX)}
     env_vars.update(env)
     env_vars.update(merged.get("env_vars") or {})

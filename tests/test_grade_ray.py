@@ -290,3 +290,18 @@ def test_map_unordered_on_ray_yields_each_chunk_once_and_raises_chunk_failures(
     assert sorted(got) == [(x, -x) for x in range(-30, 0)]
     with pytest.raises(ChunkFailed, match="ValueError"):
         list(ray_cluster.map_unordered(math.sqrt, [4.0, -1.0]))
+
+
+def test_workers_warm_up_as_they_start(ray_cluster: Cluster) -> None:
+    """The setup hook ran in every worker before its first task: pyarrow's lazy pandas
+    import (its first list conversion) is done before any chunk arrives."""
+
+    def worker_state(_: int) -> tuple[bool, bool]:  # local: Ray ships it by value
+        import sys
+
+        import pipeline.worker_setup
+
+        return pipeline.worker_setup.SET_UP, "pandas" in sys.modules
+
+    states = {state for _, state in ray_cluster.map_unordered(worker_state, range(8))}
+    assert states == {(True, True)}

@@ -15,9 +15,11 @@ from pipeline.registry import RegistryError
 def fake_entry_points(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[EntryPoint]]:
     eps: list[EntryPoint] = []
     monkeypatch.setattr(registry, "entry_points", lambda group: eps)
-    registry.all_problems.cache_clear()
+    registry._load.cache_clear()
+    registry._entry_points.cache_clear()
     yield eps
-    registry.all_problems.cache_clear()
+    registry._load.cache_clear()
+    registry._entry_points.cache_clear()
 
 
 def test_broken_plugin_is_named(fake_entry_points: list[EntryPoint]) -> None:
@@ -47,3 +49,15 @@ def test_installed_problems_pass_self_test() -> None:
         pytest.skip("no problem plugins installed yet")
     for problem in problems.values():
         assert self_test(problem, seed=7, per_family=2) == []
+
+
+def test_get_problem_loads_only_the_plugin_asked_for(
+    fake_entry_points: list[EntryPoint],
+) -> None:
+    fake_entry_points.append(EntryPoint("spot", "solvers.spot:PROBLEM", registry.ENTRY_POINT_GROUP))
+    fake_entry_points.append(
+        EntryPoint("ghost", "no_such_module_xyz:PROBLEM", registry.ENTRY_POINT_GROUP)
+    )
+    assert registry.get_problem("spot").name == "spot"  # the broken one is not touched
+    with pytest.raises(RegistryError, match=r"problem plugin 'ghost' .* failed to load"):
+        registry.get_problem("ghost")
