@@ -33,6 +33,7 @@ from pipeline.execution import ExecutionResult, Limits
 from pipeline.grading import ce_row, ie_row, judge, result_row
 from pipeline.inprocess import Columns, fast_path_applies, solver_runner
 from pipeline.problem import Problem
+from pipeline.reference import reference_ms
 from pipeline.schemas import Verdict
 
 if TYPE_CHECKING:
@@ -56,6 +57,7 @@ class _Outcome:
     results: list[ExecutionResult] = field(default_factory=list)
     checks: list[CheckResult] = field(default_factory=list)
     batch_size: int = 1
+    reference_ms: list[float] = field(default_factory=list)  # one per round, when repeated
 
 
 def _first_line(text: str) -> str:
@@ -154,6 +156,10 @@ class _Grader:
                 out.checks.append(
                     judge(self.problem, case.input, case.expected, result, self.limits)
                 )
+            if self.repeat > 1:  # the machine's speed at this moment, for compare
+                ref = reference_ms()
+                for out in outcomes:
+                    out.reference_ms.append(ref)
         return outcomes
 
     def _batch_once(
@@ -222,6 +228,7 @@ class _Grader:
         runs: dict[int, list[list[tuple[ExecutionResult, CheckResult]]]] = {s: [] for s in sub_ids}
         failed: set[int] = set()
         members = [cases[i] for i in group]
+        refs: list[float] = []
         for round_no in range(self.repeat):
             for s in _abba(sub_ids, round_no):
                 if s in failed:
@@ -231,11 +238,13 @@ class _Grader:
                     failed.add(s)
                 else:
                     runs[s].append(got)
+            if self.repeat > 1:
+                refs.append(reference_ms())
         for s in sub_ids:
             if s in failed:
                 continue
             for pos, ci in enumerate(group):
-                out = _Outcome(batch_size=len(group))
+                out = _Outcome(batch_size=len(group), reference_ms=refs)
                 for rep in runs[s]:
                     out.results.append(rep[pos][0])
                     out.checks.append(rep[pos][1])
@@ -269,6 +278,8 @@ def _row(
         cpu = [float(r.cpu_ms) for r in out.results]
         wall = [float(r.wall_ms) for r in out.results]
         row.update(cpu_ms_runs=cpu, wall_ms_runs=wall, cpu_ms=_median(cpu), wall_ms=_median(wall))
+    if out.reference_ms:
+        row["reference_ms"] = _median(out.reference_ms)
     return row
 
 

@@ -16,13 +16,16 @@ Rules (the defaults are in CompareOptions):
 - Timing compares only cases AC on both sides with the same batch_size (a batch's share
   is not comparable with a single run) and a time on both sides. Times are CPU ms by
   default (`metric="wall"` for wall-clock); times <= 1 us are raised to 1 us.
-  time_ratio = B / A of the medians of the repeated timings.
+  time_ratio = B / A of the medians of the repeated timings; fastest_ratio = B / A of the
+  fastest of them (the floor: what the code costs when nothing else interferes).
 - Per case, with >= `min_repeats` timings on both sides: two-sided Mann-Whitney U p-value
   (as asv does); when both sides come from one run with as many (>= 6) timings, which
   `grade --repeat` interleaves A, B, A, B, the Wilcoxon signed-rank test of the paired
   differences instead (the pairs ran back to back, so a slow stretch of the machine hits
   both). Benjamini-Hochberg adjusted over all tested cases of the pair (q). A case
-  is `slower` iff q < alpha AND ratio > factor; `faster` iff q < alpha AND ratio < 1/factor.
+  is `slower` iff q < alpha AND ratio > factor AND fastest_ratio > factor; `faster` alike
+  below 1/factor. Interference only ever adds time, so it moves medians but rarely the
+  fastest run; code that really got slower moves both.
   `detectable_ratio`: the change such a test detects with 80 % power at level alpha, from
   the robust spread (IQR / 1.349) of both sides' log timings and the repeat counts.
 - Per family (and over all families): the median of the per-case ratios with a seeded
@@ -30,17 +33,26 @@ Rules (the defaults are in CompareOptions):
   stratified by case) when cases have repeats, else the Wilcoxon signed-rank test of the
   per-case log ratios (>= 6 cases), else none (`not tested`). p-values are BH-adjusted over
   the pair's rows. A family is `slower` iff q < alpha AND median ratio > factor AND the
-  interval lies above 1 (the rank test on the repeats and the interval over cases agree);
-  `faster` alike below 1/factor and 1. A uniform drift below the factor never counts,
+  interval lies above 1 (the rank test on the repeats and the interval over cases agree)
+  AND its fastest_ratio (the median over cases of theirs) > factor; `faster` alike below
+  1/factor and 1. A uniform drift below the factor never counts,
   however significant.
 - Noise. Repeats of a case run back to back, so they miss what slows a whole stretch of a
   run (another process on the sibling hyperthread: measured here, 10-35 % for a third of
   a run's cases). Per-case flags between two separate runs are therefore indicative only;
   the decisions are taken per family, whose median and interval resample cases and so
-  carry that noise. A family is `too_noisy` (inconclusive) when no change beyond the factor
-  was found but its interval reaches beyond the factor or below its inverse: a change of
-  the factor could have been missed. The comparison is too noisy when any row is. Grading
-  both submissions in one run (`grade --repeat` interleaves them) removes run-to-run drift.
+  carry that noise. In-process runs of a few milliseconds can be shifted whole (medians
+  up to +80 % between two runs here, the fastest runs within 3 %): the fastest_ratio
+  condition keeps such a shift from reading as a change. A family is `too_noisy`
+  (inconclusive) when no change beyond the factor was found but its interval reaches
+  beyond the factor or below its inverse: a change of the factor could have been missed.
+  The comparison is too noisy when any row is. Grading both submissions in one run
+  (`grade --repeat` interleaves them) removes run-to-run drift.
+- Machine speed. With `grade --repeat`, every round of a case also times a fixed
+  reference workload (pipeline/reference.py). Where both sides have it, timings are
+  compared in its units (time / reference of that case): a stretch where the whole machine
+  ran slower divides out (measured: whole runs 1.6x slower, reference 1.6x slower with
+  them). machine_ratio = B / A of the reference; the reasons say so beyond +-5 %.
 - Whole-run verdict: `regression` if any flip away from AC or any family (or all-families
   row) significantly slower; else `too noisy to conclude`; else `improvement` if any fix
   or significantly faster family; else `no change`. The gate `--fail-on regression` trips
@@ -67,6 +79,9 @@ from pipeline.compare_cases import (
     side_frame,
 )
 from pipeline.compare_summary import summarize_pair
+
+# machine_ratio this far from 1 is worth a line in the reasons
+MACHINE_NOTE = 0.05
 
 FailOn = Literal["regression", "any-change", "never"]
 FAIL_ON_CHOICES: tuple[str, ...] = ("regression", "any-change", "never")
@@ -268,9 +283,15 @@ def _reasons(
         where = row["family"] if isinstance(row["family"], str) else "all families"
         out.append(
             f"too noisy: {row['problem']}/{where} median ratio {row['median_ratio']:.3f} "
-            f"with interval {row['ci_low']:.3f}-{row['ci_high']:.3f} reaching past the factor"
+            f"with interval {row['ci_low']:.3f}-{row['ci_high']:.3f} reaching past the factor, "
+            f"fastest runs {row['fastest_ratio']:.3f}"
         )
     overall = summary[summary["family"].isna()]
+    for _, row in overall[(overall["machine_ratio"] - 1.0).abs() > MACHINE_NOTE].iterrows():
+        out.append(
+            f"machine: the reference workload took {row['machine_ratio']:.2f}x as long in B "
+            f"as in A ({row['problem']}); timings were compared in its units"
+        )
     untested = overall[(overall["timed"] > 0) & (overall["test"] == "none")]
     if len(untested):
         out.append(

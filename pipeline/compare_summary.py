@@ -39,6 +39,8 @@ SUMMARY_COLUMNS: tuple[str, ...] = (
     "timed",
     "tested",
     "median_ratio",
+    "fastest_ratio",
+    "machine_ratio",
     "ci_low",
     "ci_high",
     "test",
@@ -64,10 +66,13 @@ def _timing(group: pd.DataFrame, opts: CompareOptions, seed: int) -> dict[str, A
     timed = group[group["_timed"]]
     tested = group[group["_tested"]]
     log_ratios = timed["_log_ratio"].to_numpy(dtype=np.float64)
+    machine = timed["machine_ratio"].to_numpy(dtype=np.float64)
     out: dict[str, Any] = {
         "timed": len(timed),
         "tested": len(tested),
         "median_ratio": math.nan,
+        "fastest_ratio": math.nan,
+        "machine_ratio": math.nan,
         "ci_low": math.nan,
         "ci_high": math.nan,
         "test": "none",
@@ -81,6 +86,8 @@ def _timing(group: pd.DataFrame, opts: CompareOptions, seed: int) -> dict[str, A
     )
     out.update(
         median_ratio=float(np.exp(np.median(log_ratios))),
+        fastest_ratio=float(np.median(timed["fastest_ratio"].to_numpy(dtype=np.float64))),
+        machine_ratio=float(np.nanmedian(machine)) if np.isfinite(machine).any() else math.nan,
         ci_low=float(np.exp(low)),
         ci_high=float(np.exp(high)),
     )
@@ -142,10 +149,11 @@ def summarize_pair(m: pd.DataFrame, opts: CompareOptions, seed: int) -> pd.DataF
     sig = np.nan_to_num(summary["q_value"].to_numpy(), nan=1.0) < opts.alpha
     ratio = summary["median_ratio"].to_numpy(dtype=np.float64)
     low, high = summary["ci_low"].to_numpy(), summary["ci_high"].to_numpy()
+    fastest = summary["fastest_ratio"].to_numpy(dtype=np.float64)
     summary["timing_change"] = st.first_label(
         [
-            sig & (ratio > opts.factor) & (low > 1.0),
-            sig & (ratio < 1.0 / opts.factor) & (high < 1.0),
+            sig & (ratio > opts.factor) & (low > 1.0) & (fastest > opts.factor),
+            sig & (ratio < 1.0 / opts.factor) & (high < 1.0) & (fastest < 1.0 / opts.factor),
             summary["test"].to_numpy() != "none",
             summary["timed"].to_numpy() > 0,
         ],

@@ -95,6 +95,7 @@ assert RESULT_KEYS == (
     "batch_size",
     "cpu_ms_runs",
     "wall_ms_runs",
+    "reference_ms",
 )
 
 
@@ -151,6 +152,7 @@ def solver_runner(
                 1,
                 cpu_ms,  # cpu_ms_runs == [cpu_ms] (see _array)
                 wall_ms,
+                None,  # reference_ms: only with --repeat
             ),
         )
         return True
@@ -324,6 +326,7 @@ def grade_columns(
             "attempt": attempt,
             "node": node,
             "batch_size": 1,
+            "reference_ms": None,
         },
         per_sub={"submission": [s.label for s in subs], "submission_sha": [s.sha for s in subs]},
         varying=varying,

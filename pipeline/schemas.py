@@ -73,6 +73,8 @@ RESULTS_SCHEMA = pa.schema(
         # `compare` can test repeated timings; cpu_ms/wall_ms hold their medians.
         pa.field("cpu_ms_runs", pa.list_(pa.float64()), nullable=True),
         pa.field("wall_ms_runs", pa.list_(pa.float64()), nullable=True),
+        # with --repeat: the reference workload timed in the same rounds (pipeline/reference.py)
+        pa.field("reference_ms", pa.float64(), nullable=True),
     ],
     metadata={"gridjudge.kind": "results", "gridjudge.schema_version": str(SCHEMA_VERSION)},
 )
@@ -113,6 +115,8 @@ COMPARE_SCHEMA = pa.schema(
         pa.field("time_a_ms", pa.float64(), nullable=True),
         pa.field("time_b_ms", pa.float64(), nullable=True),
         pa.field("time_ratio", pa.float64(), nullable=True),  # B / A
+        pa.field("fastest_ratio", pa.float64(), nullable=True),  # B / A of the fastest runs
+        pa.field("machine_ratio", pa.float64(), nullable=True),  # B / A of reference_ms
         pa.field("n_runs_a", pa.int32(), nullable=False),
         pa.field("n_runs_b", pa.int32(), nullable=False),
         # mann-whitney | signed-rank (interleaved repeats of one run) | null (not tested)
@@ -148,6 +152,8 @@ COMPARE_SUMMARY_SCHEMA = pa.schema(
             for name in ("regressions", "fixes", "other_flips", "output_changed", "timed", "tested")
         ],
         pa.field("median_ratio", pa.float64(), nullable=True),
+        pa.field("fastest_ratio", pa.float64(), nullable=True),
+        pa.field("machine_ratio", pa.float64(), nullable=True),
         pa.field("ci_low", pa.float64(), nullable=True),
         pa.field("ci_high", pa.float64(), nullable=True),
         pa.field("test", pa.string(), nullable=False),  # van-elteren | wilcoxon | none

@@ -390,3 +390,66 @@ def test_swapping_sides_mirrors_the_comparison(verdicts: list[tuple[str, str]], 
     assert np.allclose(ab["p_value"], ba["p_value"], equal_nan=True)
     swap = {"slower": "faster", "faster": "slower"}
     assert [swap.get(x, x) for x in ab["timing_change"]] == list(ba["timing_change"])
+
+
+def _interfered(rows: list[dict[str, object]], factor: float, keep: int) -> None:
+    """Every timing but each case's `keep` fastest made `factor` x slower: what something
+    else running during the whole of a short run does (it only ever adds time)."""
+    for r in rows:
+        runs = sorted(r["cpu_ms_runs"])  # type: ignore[arg-type]
+        r["cpu_ms_runs"] = runs[:keep] + [x * factor for x in runs[keep:]]
+        r["cpu_ms"] = float(np.median(r["cpu_ms_runs"]))
+
+
+def test_a_run_shifted_whole_by_interference_is_not_a_change() -> None:
+    """A/A where run B's medians moved 1.5x but its fastest runs did not: not slower, and
+    the comparison says it was too noisy to conclude, in the case table and its reasons."""
+    rng = np.random.default_rng(41)
+    cases = {f"c{i:02d}": "f" for i in range(16)}
+    a = timed_rows("s", cases, rng, repeats=7, sigma=0.02, run_id="a")
+    b = timed_rows("s", cases, rng, repeats=7, sigma=0.02, run_id="b")
+    _interfered(b, 1.5, keep=2)
+    comp = compare_results(table(a), table(b), [("s", "s")])
+    assert set(_by_case(comp, "timing_change").values()) == {"same"}
+    fastest = _by_case(comp, "fastest_ratio")
+    assert all(0.9 < float(x) < 1.1 for x in fastest.values())  # type: ignore[arg-type]
+    assert comp.verdict.verdict == "too noisy to conclude"
+    assert not comp.verdict.trips("regression")
+    assert any("fastest runs" in reason for reason in comp.verdict.reasons)
+
+
+def test_a_real_slowdown_moves_the_fastest_runs_too_and_is_a_regression() -> None:
+    rng = np.random.default_rng(42)
+    cases = {f"c{i:02d}": "f" for i in range(16)}
+    a = timed_rows("s", cases, rng, repeats=7, sigma=0.02, run_id="a")
+    b = timed_rows("s", cases, rng, repeats=7, sigma=0.02, run_id="b", slow=lambda _c: 1.5)
+    comp = compare_results(table(a), table(b), [("s", "s")])
+    assert set(_by_case(comp, "timing_change").values()) == {"slower"}
+    overall = comp.summary[comp.summary["family"].isna()].iloc[0]
+    assert overall["timing_change"] == "slower" and 1.4 < overall["fastest_ratio"] < 1.6
+    assert comp.verdict.verdict == "regression"
+
+
+def test_a_whole_run_on_a_slower_machine_divides_out_with_the_reference() -> None:
+    """Run B ran 1.6x slower throughout, its reference workload too: no change, and the
+    reasons say the machine moved. Without the reference the same timings are a
+    regression."""
+    rng = np.random.default_rng(43)
+    cases = {f"c{i:02d}": "f" for i in range(16)}
+    a = timed_rows("s", cases, rng, repeats=7, sigma=0.02, run_id="a")
+    b = timed_rows("s", cases, rng, repeats=7, sigma=0.02, run_id="b", slow=lambda _c: 1.6)
+    bare = compare_results(table(a), table(b), [("s", "s")])
+    assert bare.verdict.verdict == "regression"
+    for r in a:
+        r["reference_ms"] = 0.046 * float(rng.lognormal(0.0, 0.02))
+    for r in b:
+        r["reference_ms"] = 0.046 * 1.6 * float(rng.lognormal(0.0, 0.02))
+    comp = compare_results(table(a), table(b), [("s", "s")])
+    overall = comp.summary[comp.summary["family"].isna()].iloc[0]
+    assert 1.5 < overall["machine_ratio"] < 1.7 and 0.9 < overall["median_ratio"] < 1.1
+    assert comp.verdict.verdict in ("no change", "too noisy to conclude")
+    assert not comp.verdict.trips("regression")
+    assert any(reason.startswith("machine: ") for reason in comp.verdict.reasons)
+    assert set(_by_case(comp, "time_ratio").keys()) == set(cases)
+    raw = _by_case(comp, "time_b_ms")  # shown as measured, not in reference units
+    assert all(float(raw[c]) > 1.5 * float(_by_case(comp, "time_a_ms")[c]) for c in cases)  # type: ignore[arg-type]
