@@ -37,7 +37,7 @@ from pipeline.gradeplan import (
 from pipeline.inprocess import chunk_fast_path_applies, grade_columns
 from pipeline.registry import get_problem
 from pipeline.submission import PreparedSubmission
-from pipeline.summary import SUMMARY_INPUT, SummaryParts
+from pipeline.summary import SUMMARY_INPUT, SummaryParts, last_attempts
 
 IN_PROCESS_CHUNK = 1000  # cases per Ray task when every submission is an in-process solver,
 MAX_IN_PROCESS_CHUNK = 50000  # ... up to this many in large corpora
@@ -207,8 +207,8 @@ def run_grade(
     report.write_run_json(out, run_info(plan, "running"))
     status = "failed"
     summary = SummaryParts()  # filled as chunks arrive: the run's tail does not re-read it
-    if plan.done:
-        summary.add(report.load_results(out, columns=SUMMARY_INPUT))
+    if plan.done:  # the rows a resumed run already has
+        summary.add(last_attempts(report.load_results(out, columns=[*SUMMARY_INPUT, "attempt"])))
     try:
         with Cluster(plan.options.address) as cluster:
             outcome.where = cluster.describe()

@@ -224,6 +224,7 @@ def _judged_columns(
     expected: pa.Array,
     outs: list[Any],
     cpu: np.ndarray,
+    wall: np.ndarray,
     limits: Limits,
 ) -> tuple[np.ndarray, dict[str, pa.Array]]:
     """For one submission's runs over `texts`: (mask of the runs judged here, their
@@ -246,7 +247,7 @@ def _judged_columns(
     return judged, {
         "verdict": pa.array(verdicts, type=pa.string()),
         "cpu_ms": pa.array(cpu, type=pa.float64()),
-        "wall_ms": None,  # filled by the caller
+        "wall_ms": pa.array(wall, type=pa.float64()),
         "output_sha256": _sha256_column(outputs),
         # == grading.output_head(data): 200 characters are at most 800 bytes
         "output_head": pc.utf8_slice_codeunits(outputs, 0, OUTPUT_HEAD_CHARS),
@@ -293,8 +294,7 @@ def grade_columns(
     per_sub: list[dict[str, pa.Array]] = []
     for sub in subs:
         outs, cpu, wall = _solve_all(problem.solve, texts, sub.version)
-        judged, columns = _judged_columns(problem, texts, expected, outs, cpu, limits)
-        columns["wall_ms"] = pa.array(wall, type=pa.float64())
+        judged, columns = _judged_columns(problem, texts, expected, outs, cpu, wall, limits)
         for j in np.flatnonzero(~judged).tolist():
             declined.add(j if todo is None else todo[j])
         if spread is not None:

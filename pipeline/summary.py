@@ -39,7 +39,7 @@ def summarize(results: pa.Table) -> pa.Table:
     appear more than once, only its highest attempt is counted.
     """
     parts = SummaryParts()
-    parts.add(_last_attempts(_checked(results)))
+    parts.add(last_attempts(_checked(results)))
     return parts.table()
 
 
@@ -125,7 +125,7 @@ def _key(row: dict[str, Any]) -> tuple[str, str, str]:
     return (row["submission"], row["problem"], row["family"])
 
 
-def _last_attempts(results: pa.Table) -> pa.Table:
+def last_attempts(results: pa.Table) -> pa.Table:
     """Only the highest attempt of each (submission, problem, case_id) (a retried chunk
     can write a pair twice); the table itself when every key is distinct."""
     keys = ["submission", "problem", "case_id"]
