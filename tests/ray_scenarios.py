@@ -43,18 +43,21 @@ def node_loss(corpus: str, out: str, submission: str) -> dict[str, Any]:
         def on_rows(n: int, verdicts: Any) -> None:
             if removed:
                 return
-            victim = workers[0]
-            removed["node_id"] = victim.node_id
-            # remove it while a chunk is running on it, so that work is lost in flight
+            # remove a node while a chunk is running on it, so that work is lost in flight:
+            # whichever of the two has one first (the scheduler picks, not the test)
             deadline = time.monotonic() + 10
-            while not _running_chunks(victim) and time.monotonic() < deadline:
+            busy = [w for w in workers if _running_chunks(w)]
+            while not busy and time.monotonic() < deadline:
                 time.sleep(0.01)
+                busy = [w for w in workers if _running_chunks(w)]
+            victim = busy[0] if busy else workers[0]
+            removed["node_id"] = victim.node_id
+            removed["survivor"] = next(w for w in workers if w is not victim).node_id
             removed["chunks_running_on_it"] = len(_running_chunks(victim))
             cluster.remove_node(victim, allow_graceful=False)
 
         outcome = run_grade(plan, on_rows=on_rows)
         removed["rows"] = outcome.rows
-        removed["survivor"] = workers[1].node_id
     finally:
         ray.shutdown()
         cluster.shutdown()

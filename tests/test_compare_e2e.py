@@ -153,7 +153,9 @@ def test_a_a_twenty_times_says_no_significant_change(ray_cluster: Any, tmp_path:
     """The same submission graded in two independent runs with --repeat, compared, 20 times:
     `--fail-on any-change` passes when no flip, no output change and no significant timing
     change (either way) was found."""
-    corpus = _generate(tmp_path / "corpus", 16, 5, "n50")
+    # 48 cases: runs long enough (~60 ms each) that a slow stretch of the machine rarely
+    # covers a whole run (16 cases: 15-20 of 20 quiet inside the full suite; 48: 20/20 x 3)
+    corpus = _generate(tmp_path / "corpus", 48, 5, "n50")
     verdicts = []
     for i in range(20):
         a = _grade(corpus, tmp_path / f"a{i}", V2, repeat=7, extra=ONE_CHUNK)
@@ -248,12 +250,13 @@ def test_a_submission_30_percent_slower_on_some_cases(ray_cluster: Any, tmp_path
     base.write_text(_spot_c(1.0))
     slow.write_text(_spot_c(1.3))
     spec_a, spec_b = str(base), str(slow)
-    corpus = _generate(tmp_path / "corpus", 10, 3, "n2", "n50")
+    # 10 cases a family: one case's timing upset by the machine cannot move a family
+    corpus = _generate(tmp_path / "corpus", 20, 3, "n2", "n50")
     run = _grade(corpus, tmp_path / "run", spec_a, spec_b, repeat=13)
     out = tmp_path / "c"
     _ok("compare", run, "--submission-a", spec_a, "--submission-b", spec_b, "--out", out, code=1)
     cases = pq.read_table(out / "compare.parquet").to_pylist()
-    assert len(cases) == 10
+    assert len(cases) == 20
     assert {r["verdict_a"] for r in cases} == {r["verdict_b"] for r in cases} == {"AC"}
     slower = {r["case_id"] for r in cases if r["timing_change"] == "slower"}
     assert slower == {r["case_id"] for r in cases if r["family"] == "n50"}
