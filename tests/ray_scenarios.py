@@ -5,7 +5,7 @@ tests/test_grade_ray.py (a test process can hold only one Ray driver connection)
 
 node-loss: a head node with no CPUs and two 1-CPU worker nodes (ray.cluster_utils);
 grading starts, and once the first results part is written one worker node is removed
-(all its processes killed) while chunks are in flight on it. Prints a JSON line with the
+(all its processes killed) while a chunk is running on it. Prints a JSON line with the
 node ids involved; the test checks the run folder.
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -40,25 +41,32 @@ def node_loss(corpus: str, out: str, submission: str) -> dict[str, Any]:
             )
         )
 
-        def on_rows(n: int, verdicts: Any) -> None:
-            if removed:
-                return
-            # remove a node while a chunk is running on it, so that work is lost in flight:
-            # whichever of the two has one first (the scheduler picks, not the test)
-            deadline = time.monotonic() + 10
-            running = {w.node_id: _running_chunks(w) for w in workers}
-            while not any(running.values()) and time.monotonic() < deadline:
-                time.sleep(0.01)
-                running = {w.node_id: _running_chunks(w) for w in workers}
-            # counted in the same look as the choice: a chunk lasts ~0.2 s, the removal
-            # follows within milliseconds
-            victim = max(workers, key=lambda w: len(running[w.node_id]))
-            removed["node_id"] = victim.node_id
-            removed["survivor"] = next(w for w in workers if w is not victim).node_id
-            removed["chunks_running_on_it"] = len(running[victim.node_id])
-            cluster.remove_node(victim, allow_graceful=False)
+        first_part = threading.Event()
+        removed["chunks_running_on_it"] = 0  # until a node is removed
 
-        outcome = run_grade(plan, on_rows=on_rows)
+        def remove_a_busy_node() -> None:
+            """Once the first results part is in, remove a worker node as soon as a chunk
+            is running on it (polling from this thread: the driver keeps submitting)."""
+            first_part.wait(60)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                running = {w.node_id: _running_chunks(w) for w in workers}
+                busy = [w for w in workers if running[w.node_id]]
+                if busy:
+                    # counted in the same look as the choice (a chunk lasts ~0.2 s)
+                    victim = busy[0]
+                    removed["chunks_running_on_it"] = len(running[victim.node_id])
+                    removed["node_id"] = victim.node_id
+                    removed["survivor"] = next(w for w in workers if w is not victim).node_id
+                    cluster.remove_node(victim, allow_graceful=False)
+                    return
+                time.sleep(0.005)
+
+        remover = threading.Thread(target=remove_a_busy_node)
+        remover.start()
+        outcome = run_grade(plan, on_rows=lambda n, verdicts: first_part.set())
+        first_part.set()
+        remover.join()
         removed["rows"] = outcome.rows
     finally:
         ray.shutdown()
