@@ -65,24 +65,24 @@ def grade_chunk(chunk: GradeChunk) -> pa.Table:
     """What runs inside a Ray task (or in-process in serial mode): the chunk's rows as a
     RESULTS_SCHEMA table, built here so the driver only writes it."""
     problem = get_problem(chunk.problem)
+
+    def general(subs: Sequence[PreparedSubmission], cases: list[dict[str, Any]]) -> pa.Table:
+        return grade_batch(
+            problem,
+            subs,
+            cases,
+            chunk.limits,
+            batch_k=chunk.batch_k,
+            repeat=chunk.repeat,
+            run_id=chunk.run_id,
+            attempt=current_attempt(),
+            node=current_node(),
+            validate=chunk.validate,
+        )
+
     if isinstance(chunk.cases, pa.RecordBatch) and chunk_fast_path_applies(
         chunk.submissions, chunk.repeat
     ):
-
-        def general(subs: Sequence[PreparedSubmission], cases: list[dict[str, Any]]) -> pa.Table:
-            return grade_batch(
-                problem,
-                subs,
-                cases,
-                chunk.limits,
-                batch_k=chunk.batch_k,
-                repeat=chunk.repeat,
-                run_id=chunk.run_id,
-                attempt=current_attempt(),
-                node=current_node(),
-                validate=chunk.validate,
-            )
-
         return grade_columns(
             problem,
             chunk.submissions,
@@ -94,18 +94,8 @@ def grade_chunk(chunk: GradeChunk) -> pa.Table:
             validate=chunk.validate,
             general=general,
         )
-    return grade_batch(
-        problem,
-        chunk.submissions,
-        chunk.cases if isinstance(chunk.cases, list) else case_dicts(chunk.cases),
-        chunk.limits,
-        batch_k=chunk.batch_k,
-        repeat=chunk.repeat,
-        run_id=chunk.run_id,
-        attempt=current_attempt(),
-        node=current_node(),
-        validate=chunk.validate,
-    )
+    cases = chunk.cases if isinstance(chunk.cases, list) else case_dicts(chunk.cases)
+    return general(chunk.submissions, cases)
 
 
 def case_dicts(batch: pa.RecordBatch) -> list[dict[str, Any]]:

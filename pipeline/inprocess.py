@@ -73,32 +73,6 @@ def _array(values: tuple[Any, ...], kind: pa.DataType) -> pa.Array:
     return pa.array([[v] if type(v) is float else v for v in values], type=kind)
 
 
-# The order of RESULT_KEYS, checked once at import: add_values tuples below rely on it.
-assert RESULT_KEYS == (
-    "run_id",
-    "submission",
-    "submission_sha",
-    "problem",
-    "case_id",
-    "family",
-    "verdict",
-    "cpu_ms",
-    "wall_ms",
-    "peak_rss_kb",
-    "exit_code",
-    "signal",
-    "output_sha256",
-    "output_head",
-    "checker_msg",
-    "attempt",
-    "node",
-    "batch_size",
-    "cpu_ms_runs",
-    "wall_ms_runs",
-    "reference_ms",
-)
-
-
 def fast_path_applies(sub: PreparedSubmission, repeat: int) -> bool:
     return sub.kind == "solver" and sub.compile_error is None and repeat == 1
 
@@ -119,7 +93,21 @@ def solver_runner(
     sha256 = hashlib.sha256
     cpu_limit_ms = limits.time_s * 1000
     cap = limits.output_kb * 1024
-    label, sub_sha, name = sub.label, sub.sha, problem.name
+    # the row's constant fields, placed by column name; run() fills in the rest
+    template: list[Any] = [None] * len(RESULT_KEYS)
+    for key, value in {
+        "run_id": run_id,
+        "submission": sub.label,
+        "submission_sha": sub.sha,
+        "problem": problem.name,
+        "peak_rss_kb": 0,
+        "exit_code": 0,
+        "attempt": attempt,
+        "node": node,
+        "batch_size": 1,
+    }.items():
+        template[RESULT_KEYS.index(key)] = value
+    at = {key: RESULT_KEYS.index(key) for key in RESULT_KEYS}
 
     def run(case: Mapping[str, Any], text: str, expected: str, columns: Columns) -> bool:
         out, error, cpu_ms, wall_ms = timed_call(solve, text, version)
@@ -129,32 +117,17 @@ def solver_runner(
         if cpu_ms > cpu_limit_ms or len(data) > cap:
             return False
         check = check_output(problem, text, expected, out)
-        columns.rows.append(
-            (
-                run_id,
-                label,
-                sub_sha,
-                name,
-                str(case["case_id"]),
-                str(case.get("family") or ""),
-                str(check.verdict),
-                cpu_ms,
-                wall_ms,
-                0,
-                0,
-                None,
-                sha256(data).hexdigest(),
-                # == grading.output_head(data): 200 characters are at most 800 bytes
-                out[:OUTPUT_HEAD_CHARS],
-                check.message[:MESSAGE_CHARS] or None,
-                attempt,
-                node,
-                1,
-                cpu_ms,  # cpu_ms_runs == [cpu_ms] (see _array)
-                wall_ms,
-                None,  # reference_ms: only with --repeat
-            ),
-        )
+        row = template.copy()
+        row[at["case_id"]] = str(case["case_id"])
+        row[at["family"]] = str(case.get("family") or "")
+        row[at["verdict"]] = str(check.verdict)
+        row[at["cpu_ms"]] = row[at["cpu_ms_runs"]] = cpu_ms  # [cpu_ms] (see _array)
+        row[at["wall_ms"]] = row[at["wall_ms_runs"]] = wall_ms
+        row[at["output_sha256"]] = sha256(data).hexdigest()
+        # == grading.output_head(data): 200 characters are at most 800 bytes
+        row[at["output_head"]] = out[:OUTPUT_HEAD_CHARS]
+        row[at["checker_msg"]] = check.message[:MESSAGE_CHARS] or None
+        columns.add_values(tuple(row))
         return True
 
     return run
