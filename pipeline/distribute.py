@@ -61,6 +61,7 @@ WORKER_SETUP_HOOK = "pipeline.worker_setup.setup"
 
 _attempt = 1
 _node = ""
+_node_id = ""
 
 
 class DistributeError(GridjudgeError):
@@ -74,6 +75,11 @@ class ChunkFailed(GridjudgeError):
 def current_attempt() -> int:
     """Inside `fn`: 1 on the first submission of this chunk, 2 on the first resubmission..."""
     return _attempt
+
+
+def current_node_id() -> str:
+    """Inside `fn`: the Ray id of the node running it (see Cluster.node_id)."""
+    return _node_id
 
 
 def current_node() -> str:
@@ -91,16 +97,22 @@ class _Call(Generic[T]):
 
 def _run_chunk(fn: Callable[[Any], Any], chunk: Any, attempt: int) -> Any:
     """What a Ray task (or the serial loop) executes: `fn(chunk)` with the attempt known."""
-    global _attempt, _node
+    global _attempt, _node, _node_id
     _attempt = attempt
     try:
-        ray = sys.modules.get("ray")  # serial mode never imports ray
-        if ray is not None and ray.is_initialized():
-            ctx = ray.get_runtime_context()
-            _node = f"{socket.gethostname()}/{ctx.get_node_id()[:8]}"
+        _node_id = _this_node_id()
+        _node = f"{socket.gethostname()}/{_node_id[:8]}" if _node_id else ""
     except Exception:  # pragma: no cover - never fail a chunk over a name
-        _node = ""
+        _node, _node_id = "", ""
     return fn(chunk)
+
+
+def _this_node_id() -> str:
+    """The Ray id of the node this process runs on; "" when Ray is not running here."""
+    ray = sys.modules.get("ray")  # serial mode never imports ray
+    if ray is not None and ray.is_initialized():
+        return str(ray.get_runtime_context().get_node_id())
+    return ""
 
 
 def worker_runtime_env(runtime_env: dict[str, Any] | None, env: dict[str, str]) -> dict[str, Any]:
@@ -211,6 +223,11 @@ class Cluster:
         import ray
 
         return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+    def node_id(self) -> str:
+        """The Ray id of this (the driver's) node ("" without Ray). A chunk whose
+        current_node_id() equals it runs on this machine and sees its files."""
+        return _this_node_id()
 
     def gcs_address(self) -> str:
         """The address other processes pass as --address / RAY_ADDRESS to join this cluster."""

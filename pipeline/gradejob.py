@@ -26,7 +26,7 @@ from pipeline.batch import grade_batch
 from pipeline.corpus import (
     iter_batches,
 )
-from pipeline.distribute import Cluster, current_attempt, current_node
+from pipeline.distribute import Cluster, current_attempt, current_node, current_node_id
 from pipeline.execution import Limits
 from pipeline.gradeplan import (
     CorpusPlan,
@@ -59,6 +59,39 @@ class GradeChunk:
     repeat: int
     run_id: str
     validate: bool = True
+    # Where a worker on the driver's node (Cluster.node_id) stages the chunk's results
+    # part itself (RUN_DIR); the driver commits it. Elsewhere the rows travel back.
+    stage_dir: str | None = None
+    stage_node: str = ""
+
+
+@dataclass
+class ChunkResult:
+    """What a chunk's task sends back: its rows' verdict counts and summary, and either
+    the rows or the part they were staged in (report.stage_results_part)."""
+
+    rows: int
+    verdicts: Counter[str]
+    summary: SummaryParts
+    table: pa.Table | None = None
+    staged: Path | None = None
+
+
+def grade_and_stage(chunk: GradeChunk) -> ChunkResult:
+    """The Ray task of `grade`: grade_chunk, then, on the driver's node, write the rows
+    as a staged part here (so they do not travel through the object store and the driver
+    only renames a file); otherwise send them back. Only the driver commits a part: a
+    chunk run twice (its worker died after staging) leaves an uncommitted file behind,
+    never a second row."""
+    table = grade_chunk(chunk)
+    summary = SummaryParts()
+    summary.add(table)
+    result = ChunkResult(table.num_rows, verdict_counts(table), summary)
+    if chunk.stage_dir is not None and current_node_id() == chunk.stage_node:
+        result.staged = report.stage_results_part(Path(chunk.stage_dir), table)
+    else:
+        result.table = table
+    return result
 
 
 def grade_chunk(chunk: GradeChunk) -> pa.Table:
@@ -132,10 +165,20 @@ def chunk_size_for(
 # ------------------------------------------------------------------------ running
 
 
-def iter_chunks(plan: GradePlan, cpus: int = 1) -> Iterator[GradeChunk]:
+def iter_chunks(
+    plan: GradePlan, cpus: int = 1, stage_node: str | None = None
+) -> Iterator[GradeChunk]:
     """Chunks of consecutive cases needing the same submissions (all of them, except on
     resume), streamed from the corpora: memory is bounded by the chunk size. `cpus`: of
-    the cluster the chunks go to."""
+    the cluster the chunks go to; `stage_node`: the driver's node, whose workers stage
+    their results parts in RUN_DIR (None: none does)."""
+    for chunk in _chunks(plan, cpus):
+        if stage_node is not None:
+            chunk.stage_dir, chunk.stage_node = str(plan.options.out), stage_node
+        yield chunk
+
+
+def _chunks(plan: GradePlan, cpus: int) -> Iterator[GradeChunk]:
     o = plan.options
     for c in plan.corpora:
         count = c.manifest.count
@@ -205,19 +248,22 @@ def run_grade(
             if on_start is not None:
                 on_start(outcome.where)
             results = cluster.map_unordered(
-                grade_chunk,
-                iter_chunks(plan, cluster.total_cpus()),
+                grade_and_stage,
+                iter_chunks(plan, cluster.total_cpus(), cluster.node_id()),
                 max_in_flight=plan.options.max_in_flight,
             )
-            for _chunk, table in results:
-                report.write_results_part(out, table)
-                summary.add(table)
-                counts = verdict_counts(table)
-                outcome.rows += table.num_rows
-                outcome.verdicts.update(counts)
+            for _chunk, result in results:
+                if result.staged is not None:
+                    report.commit_results_part(result.staged)
+                elif result.table is not None:
+                    report.write_results_part(out, result.table)
+                summary.merge(result.summary)
+                outcome.rows += result.rows
+                outcome.verdicts.update(result.verdicts)
                 if on_rows is not None:
-                    on_rows(table.num_rows, counts)
+                    on_rows(result.rows, result.verdicts)
         outcome.summary = report.write_summary(out, summary.table())
+        report.remove_staged_parts(out)
         status = "done"
     except KeyboardInterrupt:
         status = "interrupted"

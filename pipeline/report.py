@@ -48,6 +48,13 @@ def write_results_part(run_dir: Path, rows: list[dict[str, Any]] | pa.Table) -> 
     """Write one chunk's rows (dicts, or a RESULTS_SCHEMA table built where the chunk ran)
     as a new part file, atomically (temp name, then rename), so a killed run leaves only
     whole parts behind."""
+    staged = stage_results_part(run_dir, rows)
+    return None if staged is None else commit_results_part(staged)
+
+
+def stage_results_part(run_dir: Path, rows: list[dict[str, Any]] | pa.Table) -> Path | None:
+    """Write the rows as a hidden part file, not yet one of the run's results (readers see
+    only part-*.parquet): commit_results_part makes it one. None when there are no rows."""
     if isinstance(rows, pa.Table):
         table = rows.cast(RESULTS_SCHEMA)
     elif rows:
@@ -58,20 +65,36 @@ def write_results_part(run_dir: Path, rows: list[dict[str, Any]] | pa.Table) -> 
         return None
     out = results_dir(run_dir)
     out.mkdir(parents=True, exist_ok=True)
-    name = f"part-{uuid.uuid4().hex}.parquet"
-    tmp = out / f".{name}.tmp"
+    staged = out / f"{_STAGED_PREFIX}part-{uuid.uuid4().hex}.parquet{_STAGED_SUFFIX}"
     # lz4, dictionaries only where values repeat, no statistics (nothing filters on them):
     # ~1 us/row less driver time than the defaults (zstd, every column in dictionaries)
     pq.write_table(
         table,
-        tmp,
+        staged,
         compression="lz4",
         use_dictionary=_REPEATING_COLUMNS,
         write_statistics=False,
     )
-    os.replace(tmp, out / name)
-    return out / name
+    return staged
 
+
+def commit_results_part(staged: Path) -> Path:
+    """A staged part becomes one of the run's results (a rename: atomic)."""
+    name = staged.name.removeprefix(_STAGED_PREFIX).removesuffix(_STAGED_SUFFIX)
+    os.replace(staged, staged.with_name(name))
+    return staged.with_name(name)
+
+
+def remove_staged_parts(run_dir: Path) -> int:
+    """Delete parts staged and never committed (a chunk lost after writing, then run
+    again; a killed run): they hold no result of the run. Returns how many."""
+    staged = list(results_dir(run_dir).glob(f"{_STAGED_PREFIX}part-*{_STAGED_SUFFIX}"))
+    for path in staged:
+        path.unlink(missing_ok=True)
+    return len(staged)
+
+
+_STAGED_PREFIX, _STAGED_SUFFIX = ".", ".tmp"
 
 # Columns whose values repeat within a part (one run, a few submissions and verdicts...).
 _REPEATING_COLUMNS = [

@@ -88,6 +88,15 @@ class SummaryParts:
         ):
             self._times.setdefault(key, []).append(values.values.to_numpy())
 
+    def merge(self, other: SummaryParts) -> None:
+        """Add everything `other` holds (the summary of another chunk's rows)."""
+        self._counts.update(other._counts)
+        for key, case in other._first_failing.items():
+            if key not in self._first_failing or case < self._first_failing[key]:
+                self._first_failing[key] = case
+        for key, times in other._times.items():
+            self._times.setdefault(key, []).extend(times)
+
     def table(self) -> pa.Table:
         """SUMMARY_SCHEMA rows of everything added."""
         families = sorted({key[:3] for key in self._counts})
