@@ -1,6 +1,8 @@
-"""Results parts staged by the worker that graded them (on the driver's node) and committed
-by the driver: a staged part is no result until committed, a chunk from another node
-sends its rows back, and a run leaves no staged part behind."""
+"""How `grade` cuts a run into chunks and gets their rows home: chunk sizes (in-process
+chunks halve over the tail), and results parts staged by the worker that graded them (on
+the driver's node) and committed by the driver: a staged part is no result until
+committed, a chunk from another node sends its rows back, and a run leaves no staged part
+behind."""
 
 from __future__ import annotations
 
@@ -11,10 +13,19 @@ import pyarrow as pa
 import pytest
 
 from pipeline import report
+from pipeline.corpus import iter_batches
 from pipeline.distribute import Cluster
 from pipeline.execution import Limits
 from pipeline.generate import generate_corpus
-from pipeline.gradejob import GradeChunk, grade_and_stage, grade_chunk, run_grade
+from pipeline.gradejob import (
+    IN_PROCESS_CHUNK,
+    GradeChunk,
+    grade_and_stage,
+    grade_chunk,
+    iter_chunks,
+    run_grade,
+    tapered_size,
+)
 from pipeline.gradeplan import GradeOptions, plan_grade
 from pipeline.registry import get_problem
 from pipeline.submission import parse_spec, prepare
@@ -92,3 +103,45 @@ def test_a_run_commits_each_part_once_and_removes_parts_never_committed(
     rows = report.load_results(out)
     assert rows.num_rows == 40 and len(set(rows.column("case_id").to_pylist())) == 40
     assert len(list((out / report.RESULTS_DIR).glob("part-*.parquet"))) == 6  # 40 / 7
+
+
+# ------------------------------------------------------------- chunk sizes of a run
+
+
+def test_in_process_chunks_halve_over_the_tail_and_cover_every_case_once(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    generate_corpus(get_problem("clocks"), 20_000, 1, corpus)
+    plan = plan_grade(
+        GradeOptions(corpora=[corpus], submissions=["solver:clocks"], out=tmp_path / "run")
+    )
+    chunks = list(iter_chunks(plan, cpus=2))
+    sizes = [c.cases.num_rows for c in chunks if isinstance(c.cases, pa.RecordBatch)]
+    assert len(sizes) == len(chunks)
+    # 20,000 cases on 2 CPUs: CHUNKS_PER_CPU chunks per CPU, then the last 2 x 2,500 halve
+    assert sizes == [2500] * 7 + [1250, 1000, 250]
+    ids = [i for c in chunks for i in c.cases.column("case_id").to_pylist()]  # type: ignore[union-attr]
+    in_corpus = [
+        i for b in iter_batches(corpus, columns=["case_id"]) for i in b.column(0).to_pylist()
+    ]
+    assert ids == in_corpus and len(set(ids)) == 20_000  # every case once, in corpus order
+
+
+def test_tapered_sizes_are_full_chunks_then_halve_down_to_the_floor() -> None:
+    sizes, left = [], 200_000
+    while left > 0:
+        sizes.append(min(left, tapered_size(25_000, left, 2)))
+        left -= sizes[-1]
+    assert sizes == [25_000] * 7 + [12_500, 6_250, 3_125, 1_563, 1_000, 562]
+    assert tapered_size(50_000, 10**6, 8) == 50_000
+    assert tapered_size(25_000, 1_500, 2) == IN_PROCESS_CHUNK == 1000
+    assert tapered_size(500, 100, 2) == 500  # never above a size asked smaller than the floor
+
+
+def test_an_explicit_chunk_size_is_kept_to_the_end(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    generate_corpus(get_problem("clocks"), 100, 1, corpus)
+    options = GradeOptions(
+        corpora=[corpus], submissions=["solver:clocks"], out=tmp_path / "run", chunk_size=30
+    )
+    sizes = [len(c.cases) for c in iter_chunks(plan_grade(options), cpus=2)]
+    assert sizes == [30, 30, 30, 10]
