@@ -186,9 +186,14 @@ def _sha256_column(outputs: pa.StringArray) -> pa.Array:
     """sha256 of each output's UTF-8 bytes, each distinct output hashed once (outputs
     repeat a lot: gomoku has ~500 distinct in 50,000)."""
     encoded = pc.dictionary_encode(outputs)
+    distinct = encoded.dictionary.cast(pa.binary()).to_pylist()
     sha256 = hashlib.sha256
-    digests = [sha256(o.encode()).hexdigest() for o in encoded.dictionary.to_pylist()]
-    return pa.array(digests, type=pa.string()).take(encoded.indices)
+    # hex-encoded in one call and laid out as 64-character strings (per-digest hexdigest()
+    # and str objects cost as much as the hashing)
+    hexes = b"".join([sha256(o).digest() for o in distinct]).hex().encode("ascii")
+    offsets = np.arange(0, 64 * len(distinct) + 1, 64, dtype=np.int32)
+    digests = pa.StringArray.from_buffers(len(distinct), pa.py_buffer(offsets), pa.py_buffer(hexes))
+    return digests.take(encoded.indices)
 
 
 def _judged_columns(
@@ -249,7 +254,7 @@ def grade_columns(
     inputs: list[str] = batch.column("input").to_pylist()
     expected_col = batch.column("expected")
     declined: set[int] = set(np.flatnonzero(pc.is_null(expected_col).to_numpy(False)).tolist())
-    declined.update(i for i, text in enumerate(inputs) if not isinstance(text, str))
+    declined.update(np.flatnonzero(pc.is_null(batch.column("input")).to_numpy(False)).tolist())
     if validate:
         for i, text in enumerate(inputs):
             if i in declined:

@@ -15,6 +15,7 @@ import pipeline.batch as batch_mod
 from pipeline.batch import grade_batch
 from pipeline.execution import Limits
 from pipeline.gradejob import GradeChunk, grade_chunk
+from pipeline.inprocess import _sha256_column
 from pipeline.registry import get_problem
 from pipeline.schemas import RESULTS_SCHEMA
 from pipeline.submission import PreparedSubmission, parse_spec, prepare
@@ -115,3 +116,10 @@ def test_an_all_good_batch_has_constant_columns_and_hashes_of_each_output() -> N
         assert row["verdict"] == "AC" and row["run_id"] == "r" and row["batch_size"] == 1
         assert row["output_sha256"] == hashlib.sha256(case["expected"].encode()).hexdigest()
         assert row["output_head"] == case["expected"][:200]
+
+
+def test_the_hash_column_is_the_sha256_of_each_outputs_utf8_bytes() -> None:
+    outputs = ["1 2\n", "é ü\n", None, "1 2\n", "", "x" * 5000, None]
+    got = _sha256_column(pa.array(outputs, type=pa.string())).to_pylist()
+    want = [None if o is None else hashlib.sha256(o.encode()).hexdigest() for o in outputs]
+    assert got == want
