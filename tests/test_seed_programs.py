@@ -21,8 +21,12 @@ from pipeline.submission import PreparedSubmission, parse_spec, prepare
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
 SEEDS = SHARED / "seed_programs"
 GOLDEN = SHARED / "golden"
-# tetris: the seed is plain backtracking; these boards take it > 1 s of CPU here
+# tetris: the seed is plain backtracking. Its README measured up to ~3.3 s (TLE at the
+# 1 s limit) on a slower machine; on a 2026-12 machine these three boards take it
+# 0.67-0.84 s and every other family <= 0.02 s apart from all_zero (<= 0.28 s). A limit
+# between the two classes keeps the test about the grader, not about this CPU's speed.
 TETRIS_SLOW = ("dense40/0008", "dense40/0012", "dense40/0020")
+TETRIS_TIME_LIMIT_S = 0.2
 SAMPLE = 4  # cases per family where the README predicts the same verdict everywhere
 
 
@@ -58,7 +62,9 @@ def _cases(problem: str, only: set[str] | None = None) -> list[dict[str, str]]:
     return cases
 
 
-def _grade(problem_name: str, spec: str, cases: list[dict[str, str]]) -> dict[str, str]:
+def _grade(
+    problem_name: str, spec: str, cases: list[dict[str, str]], time_s: float | None = None
+) -> dict[str, str]:
     """case_id -> verdict, graded in the sandbox (two runs at a time)."""
     if not (SEEDS / f"{problem_name}.cpp").is_file():
         pytest.skip(f"seed programs not found at {SEEDS} (../shared is absent)")
@@ -68,7 +74,7 @@ def _grade(problem_name: str, spec: str, cases: list[dict[str, str]]) -> dict[st
         pytest.skip(f"problem not registered yet: {exc}")
     sub: PreparedSubmission = prepare(parse_spec(spec), problem)
     assert sub.compile_error is None, sub.compile_error
-    limits = Limits(time_s=problem.time_limit_s, memory_mb=problem.memory_limit_mb)
+    limits = Limits(time_s=time_s or problem.time_limit_s, memory_mb=problem.memory_limit_mb)
 
     def one(case: dict[str, str]) -> str:
         result = sub.run(case["input"], limits)
@@ -120,7 +126,9 @@ def test_seed_is_accepted_everywhere(name: str) -> None:
 
 def test_tetris_seed_is_right_but_too_slow_on_dense_boards() -> None:
     chosen = _sample("tetris", 2) | set(TETRIS_SLOW)
-    verdicts = _grade("tetris", str(SEEDS / "tetris.cpp"), _cases("tetris", chosen))
+    verdicts = _grade(
+        "tetris", str(SEEDS / "tetris.cpp"), _cases("tetris", chosen), TETRIS_TIME_LIMIT_S
+    )
     assert set(verdicts.values()) <= {"AC", "TLE"}, verdicts
     slow = {cid for cid, v in verdicts.items() if v == "TLE"}
     assert slow & set(TETRIS_SLOW), verdicts
