@@ -3,13 +3,22 @@ in-process solvers, and grading (which turns it into a verdict)."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import numpy as np
+
 T = TypeVar("T")
+
+# timed_calls: the thread CPU clock is read once per STRETCH_S of work, and a stretch whose
+# wall time exceeds its CPU time by more than GAP_S (the thread was descheduled) is re-timed
+STRETCH_S = 100e-6
+GAP_S = 1e-6
 
 
 @dataclass(frozen=True)
@@ -69,3 +78,66 @@ def timed_call(fn: Callable[..., T], *args: Any) -> tuple[T | None, Exception | 
         if enabled:
             gc.enable()
     return value, error, cpu_ms, wall_ms
+
+
+def timed_calls(
+    fn: Callable[[str], Any],
+    inputs: Sequence[str],
+    *,
+    wall_clock: Callable[[], float] = time.perf_counter,
+    cpu_clock: Callable[[], float] = time.thread_time,
+) -> tuple[list[Any], np.ndarray, np.ndarray]:
+    """fn(x) for every input, one after another: (outputs, cpu_ms, wall_ms), an output being
+    the exception when fn raised. The CPU times are those timed_call would give, at a
+    fraction of the cost for short calls.
+
+    The thread CPU clock is a system call (~0.45 us here, and ~1 us of a 12 us clocks case
+    once its effect on the solver's own speed is counted); the wall clock is read in user
+    space (~0.05 us). So the wall clock is read after every call and the CPU clock only at
+    the end of each stretch of calls lasting STRETCH_S or more. A thread that kept its core
+    for a whole stretch accrued as much CPU time as wall time, and each call's wall time is
+    its CPU time, within the stretch's gap (wall - CPU <= GAP_S). A stretch with a larger
+    gap (another process ran on the core meanwhile: a few percent of stretches under Ray
+    here) is run again call by call, timed with the CPU clock, and those times are kept
+    (the outputs are the first run's); a stretch of a single call is timed by the CPU
+    clock directly, so long calls are never run twice. The cyclic GC is paused throughout,
+    as timed_call pauses it."""
+    outs: list[Any] = []
+    ends: list[float] = []  # wall clock after each call
+    cuts: list[tuple[int, float, float]] = []  # (calls done, wall, cpu) at each stretch end
+    add_out, add_end = outs.append, ends.append
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        start = wall_clock()
+        cuts.append((0, start, cpu_clock()))
+        due = start + STRETCH_S
+        out: Any
+        for text in inputs:
+            try:
+                out = fn(text)
+            except Exception as exc:
+                out = exc
+            now = wall_clock()
+            add_end(now)
+            add_out(out)
+            if now >= due:
+                cuts.append((len(ends), now, cpu_clock()))
+                due = now + STRETCH_S
+        if cuts[-1][0] < len(ends):
+            cuts.append((len(ends), ends[-1], cpu_clock()))
+        wall = np.diff(np.array([start, *ends]))
+        cpu = wall.copy()
+        for (i, wall_i, cpu_i), (j, wall_j, cpu_j) in itertools.pairwise(cuts):
+            if j - i == 1:
+                cpu[i] = cpu_j - cpu_i
+            elif (wall_j - wall_i) - (cpu_j - cpu_i) > GAP_S:
+                for k in range(i, j):
+                    before = cpu_clock()
+                    with contextlib.suppress(Exception):
+                        fn(inputs[k])
+                    cpu[k] = cpu_clock() - before
+    finally:
+        if enabled:
+            gc.enable()
+    return outs, cpu * 1000, wall * 1000

@@ -11,9 +11,7 @@ are exactly what the general path makes, at the price of a second run of a faili
 
 from __future__ import annotations
 
-import gc
 import hashlib
-import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.execution import Limits, timed_call
+from pipeline.execution import Limits, timed_call, timed_calls
 from pipeline.grading import MESSAGE_CHARS, OUTPUT_HEAD_CHARS, RESULT_KEYS, check_output
 from pipeline.problem import Problem
 from pipeline.schemas import RESULTS_SCHEMA, Verdict
@@ -140,40 +138,6 @@ def chunk_fast_path_applies(subs: Sequence[PreparedSubmission], repeat: int) -> 
     return bool(subs) and all(fast_path_applies(s, repeat) for s in subs)
 
 
-def _solve_all(
-    solve: Callable[[str, str | None], str], inputs: list[str], version: str | None
-) -> tuple[list[Any], np.ndarray, np.ndarray]:
-    """(outputs, cpu_ms, wall_ms) of every input, one after another; an output is the
-    exception when the solver raised. The clocks are read once per case boundary: the
-    end of case i is the start of case i + 1, and nothing but the loop's own step lies
-    between the two solves (checking and hashing come after, in grade_columns). The
-    cyclic GC is paused over the loop, as timed_call pauses it over one call, and
-    re-enabled after it."""
-    outs: list[Any] = []
-    cpu_at: list[float] = []
-    wall_at: list[float] = []
-    add_out, add_cpu, add_wall = outs.append, cpu_at.append, wall_at.append
-    thread_time, perf_counter = time.thread_time, time.perf_counter
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        add_cpu(thread_time())
-        add_wall(perf_counter())
-        out: Any
-        for text in inputs:
-            try:
-                out = solve(text, version)
-            except Exception as exc:
-                out = exc
-            add_cpu(thread_time())
-            add_wall(perf_counter())
-            add_out(out)
-    finally:
-        if enabled:
-            gc.enable()
-    return outs, np.diff(cpu_at) * 1000, np.diff(wall_at) * 1000
-
-
 def _strings(outs: list[Any]) -> pa.StringArray:
     """The outputs as an Arrow column, null where the solver raised (or returned no str)."""
     try:
@@ -271,7 +235,7 @@ def grade_columns(
     spread = None if todo is None else _spread(todo, n)
     per_sub: list[dict[str, pa.Array]] = []
     for sub in subs:
-        outs, cpu, wall = _solve_all(problem.solve, texts, sub.version)
+        outs, cpu, wall = timed_calls(problem.answerer(sub.version), texts)
         judged, columns = _judged_columns(problem, texts, expected, outs, cpu, wall, limits)
         for j in np.flatnonzero(~judged).tolist():
             declined.add(j if todo is None else todo[j])

@@ -81,8 +81,13 @@ class Problem:
 
     def solve(self, input_text: str, version: str | None = None) -> str:
         """Reference answer for a judge-format input, by solver `version` (default)."""
-        solver = self.solvers[version or self.default_solver]
-        return self.format(solver(self.parse(input_text)))
+        return self.answerer(version)(input_text)
+
+    def answerer(self, version: str | None = None) -> Callable[[str], str]:
+        """input -> reference answer by solver `version` (default): parse, solve, format,
+        with nothing looked up per call (the in-process grading loop calls it per case)."""
+        solver, parse, fmt = self.solvers[version or self.default_solver], self.parse, self.format
+        return lambda input_text: fmt(solver(parse(input_text)))
 
     def cases_of(self, input_text: str) -> list[str]:
         """A judge-format file cut into one-case inputs."""
