@@ -88,7 +88,10 @@ def grade(
     ] = False,
     chunk_size: Annotated[
         int | None,
-        typer.Option(help="Cases per Ray task (default: 1000-5000 in-process, 32 subprocess)."),
+        typer.Option(
+            help="Cases per Ray task (default: in-process 1,000-50,000 by corpus size, "
+            "the last ones smaller; 32 subprocess)."
+        ),
     ] = None,
     max_in_flight: Annotated[
         int | None,
