@@ -86,8 +86,7 @@ def solver_runner(
 ) -> Callable[[Mapping[str, Any], str, str, Columns], bool]:
     """A function (case row, input, expected, columns) -> True after adding the case's row
     for `sub`, or False (nothing added) when the general path must grade this case."""
-    version = sub.version
-    solve = problem.solve
+    answer = problem.answerer(sub.version)
     sha256 = hashlib.sha256
     cpu_limit_ms = limits.time_s * 1000
     cap = limits.output_kb * 1024
@@ -108,7 +107,7 @@ def solver_runner(
     at = {key: RESULT_KEYS.index(key) for key in RESULT_KEYS}
 
     def run(case: Mapping[str, Any], text: str, expected: str, columns: Columns) -> bool:
-        out, error, cpu_ms, wall_ms = timed_call(solve, text, version)
+        out, error, cpu_ms, wall_ms = timed_call(answer, text)
         if error is not None or out is None:
             return False
         data = out.encode()
