@@ -10,8 +10,8 @@ import time
 import numpy as np
 import pyarrow as pa
 
-from pipeline.compare import compare_results
-from pipeline.compare_render import cases_table, junit_xml
+from pipeline.compare.pair import compare_results
+from pipeline.compare.render import cases_table, junit_xml
 from pipeline.schemas import RESULTS_SCHEMA
 
 REPEATS = 10

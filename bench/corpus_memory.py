@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pipeline.corpus import ROWS_PER_BATCH, CorpusWriter, iter_batches
+from pipeline.corpus.store import ROWS_PER_BATCH, CorpusWriter, iter_batches
 
 
 def _status_kb(field: str) -> int:

@@ -35,7 +35,7 @@ import numpy as np
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-from pipeline.registry import get_problem  # noqa: E402
+from pipeline.problem.registry import get_problem  # noqa: E402
 from solvers.mine.check import validate as mine_validate  # noqa: E402
 from solvers.mine.io import MineCase, format_case  # noqa: E402
 from solvers.mine.io import parse as mine_parse  # noqa: E402

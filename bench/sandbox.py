@@ -18,9 +18,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pipeline.execution import Limits
-from pipeline.sandbox import make
-from pipeline.sandbox.rlimit import RlimitSandbox
+from pipeline.program.execution import Limits
+from pipeline.program.sandbox import make
+from pipeline.program.sandbox.rlimit import RlimitSandbox
 
 TARGET_MS = 5.0
 TARGET_RATIO = 10.0

@@ -22,8 +22,8 @@ from typing import Any
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-from pipeline.problem import Problem  # noqa: E402
-from pipeline.registry import all_problems, get_problem  # noqa: E402
+from pipeline.problem.contract import Problem  # noqa: E402
+from pipeline.problem.registry import all_problems, get_problem  # noqa: E402
 
 # Families to bench per problem (default: all of the problem's families, round robin).
 BENCH_FAMILIES: dict[str, list[str]] = {

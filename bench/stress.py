@@ -1,4 +1,4 @@
-"""`stress` throughput: cases/second of `pipeline.stress.stress` with a correct C program
+"""`stress` throughput: cases/second of `pipeline.stress.search.stress` with a correct C program
 (no failure, so every case is generated, validated, solved, run and judged), against a bare
 loop of `PreparedSubmission.run` on the same cases in the same run. The ratio is what the
 stress loop's own work (generate, validate, reference solve, judge) costs on top of the
@@ -19,10 +19,10 @@ from pathlib import Path
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-from pipeline.execution import Limits  # noqa: E402
-from pipeline.registry import get_problem  # noqa: E402
-from pipeline.stress import stress  # noqa: E402
-from pipeline.submission import parse_spec, prepare  # noqa: E402
+from pipeline.problem.registry import get_problem  # noqa: E402
+from pipeline.program.execution import Limits  # noqa: E402
+from pipeline.program.submission import parse_spec, prepare  # noqa: E402
+from pipeline.stress.search import stress  # noqa: E402
 
 ROOT = _HERE.parent
 SUBMISSIONS = ROOT / "tests" / "submissions"

@@ -48,13 +48,13 @@ from typing import Any
 
 import psutil
 
-from pipeline import report
-from pipeline.corpus import iter_batches
-from pipeline.distribute import Cluster
-from pipeline.generate import cluster_runner, generate_corpus
-from pipeline.gradejob import run_grade
-from pipeline.gradeplan import GradeOptions, plan_grade
-from pipeline.registry import get_problem
+from pipeline.corpus.generate import cluster_runner, generate_corpus
+from pipeline.corpus.store import iter_batches
+from pipeline.distribute.cluster import Cluster
+from pipeline.grade.job import run_grade
+from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.problem.registry import get_problem
+from pipeline.results import store as report
 
 HERE = Path(__file__).resolve().parent
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from pipeline.checkers import token_check
-from pipeline.problem import IOMode, Problem
+from pipeline.problem.checkers import token_check
+from pipeline.problem.contract import IOMode, Problem
 
 
 def _parse(text: str) -> list[int]:

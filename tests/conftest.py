@@ -33,7 +33,7 @@ class _SharedRay:
         import ray
 
         if self.cluster is None or not ray.is_initialized():
-            from pipeline.distribute import Cluster
+            from pipeline.distribute.cluster import Cluster
 
             self.close()
             self.cluster = Cluster("local", num_cpus=2).__enter__()
@@ -50,7 +50,7 @@ _SHARED_RAY = _SharedRay()
 
 @pytest.fixture
 def ray_cluster() -> Any:
-    """The shared embedded local Ray: an entered pipeline.distribute.Cluster
+    """The shared embedded local Ray: an entered pipeline.distribute.cluster.Cluster
     (`cluster.gcs_address()` lets a subprocess join it). Only tests that ask start it."""
     return _SHARED_RAY.get()
 

@@ -23,8 +23,8 @@ def node_loss(corpus: str, out: str, submission: str) -> dict[str, Any]:
     import ray
     from ray.cluster_utils import Cluster as RayTestCluster
 
-    from pipeline.gradejob import run_grade
-    from pipeline.gradeplan import GradeOptions, plan_grade
+    from pipeline.grade.job import run_grade
+    from pipeline.grade.plan import GradeOptions, plan_grade
 
     cluster = RayTestCluster(initialize_head=True, head_node_args={"num_cpus": 0})
     workers = [cluster.add_node(num_cpus=1), cluster.add_node(num_cpus=1)]

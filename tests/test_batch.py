@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.batch import grade_batch
-from pipeline.execution import ExecutionResult, Limits
-from pipeline.problem import Problem
-from pipeline.registry import all_problems
+from pipeline.grade.engine import grade_batch
+from pipeline.problem.contract import Problem
+from pipeline.problem.registry import all_problems
+from pipeline.program.execution import ExecutionResult, Limits
+from pipeline.program.submission import parse_spec, prepare
 from pipeline.schemas import RESULTS_SCHEMA
-from pipeline.submission import parse_spec, prepare
 
 
 def _parse(text: str) -> tuple[int, int]:

@@ -14,7 +14,7 @@ from compare_synth import row, timed_rows
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
-from pipeline.report import write_results_part, write_run_json
+from pipeline.results.store import write_results_part, write_run_json
 from pipeline.schemas import COMPARE_SCHEMA, COMPARE_SUMMARY_SCHEMA
 
 runner = CliRunner()

@@ -8,8 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
-from pipeline.corpus import read_table
-from pipeline.registry import all_problems
+from pipeline.corpus.store import read_table
+from pipeline.problem.registry import all_problems
 
 runner = CliRunner()
 

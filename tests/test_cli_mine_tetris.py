@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
-from pipeline.registry import get_problem
+from pipeline.problem.registry import get_problem
 
 runner = CliRunner()
 

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
-from pipeline.registry import all_problems
+from pipeline.problem.registry import all_problems
 
 runner = CliRunner()
 

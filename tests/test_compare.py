@@ -8,7 +8,7 @@ from compare_synth import row, table, timed_rows
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from pipeline.compare import (
+from pipeline.compare.pair import (
     CompareError,
     CompareOptions,
     compare_results,

@@ -14,12 +14,12 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
-from pipeline.corpus import read_table
-from pipeline.report import load_results
+from pipeline.corpus.store import read_table
+from pipeline.results.store import load_results
 from pipeline.schemas import COMPARE_SCHEMA
 
 # Needs the grading pipeline (`gridjudge grade`, the session's ray_cluster fixture).
-pytest.importorskip("pipeline.gradejob", reason="gridjudge grade is not on this branch yet")
+pytest.importorskip("pipeline.grade.job", reason="gridjudge grade is not on this branch yet")
 pytestmark = pytest.mark.ray
 
 runner = CliRunner()
@@ -80,7 +80,7 @@ def _moves(problem_input: Any) -> tuple[int, list[tuple[int, int]]]:
 
 
 def test_seed_reading_flips_are_listed_and_replayed(ray_cluster: Any, tmp_path: Path) -> None:
-    from pipeline.registry import get_problem
+    from pipeline.problem.registry import get_problem
 
     spot = get_problem("spot")
     corpus = _generate(tmp_path / "corpus", 144, 7)

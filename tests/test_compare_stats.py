@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from pipeline import compare_stats as st
+from pipeline.compare import stats as st
 
 
 def test_bootstrap_interval_is_seeded_and_covers_the_median() -> None:

@@ -8,8 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
-from pipeline.config import ConfigError, load_config
-from pipeline.report import load_results, read_run_json
+from pipeline.jobs.config import ConfigError, load_config
+from pipeline.results.store import load_results, read_run_json
 
 REPO = Path(__file__).resolve().parents[1]
 

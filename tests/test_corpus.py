@@ -8,8 +8,7 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from pipeline.checkers import token_check
-from pipeline.corpus import (
+from pipeline.corpus.store import (
     CorpusError,
     CorpusWriter,
     import_folder,
@@ -18,7 +17,8 @@ from pipeline.corpus import (
     read_manifest,
     read_table,
 )
-from pipeline.problem import Problem
+from pipeline.problem.checkers import token_check
+from pipeline.problem.contract import Problem
 from pipeline.schemas import CORPUS_SCHEMA
 
 
@@ -155,7 +155,7 @@ def test_streaming_batches_and_hash(tmp_path: Path) -> None:
 
 
 def test_verify_detects_changed_parts(tmp_path: Path) -> None:
-    from pipeline.corpus import verify
+    from pipeline.corpus.store import verify
 
     _judge_tree(tmp_path / "src")
     import_folder(tmp_path / "src", TOY, tmp_path / "c")

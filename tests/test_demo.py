@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.demo import DemoError, example_submissions, run_demo
-from pipeline.registry import all_problems
+from pipeline.jobs.demo import DemoError, example_submissions, run_demo
+from pipeline.problem.registry import all_problems
 
 
 @pytest.mark.ray

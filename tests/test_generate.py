@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.corpus import read_table, verify
-from pipeline.generate import (
+from pipeline.corpus.generate import (
     GenChunk,
     GenerateError,
     auto_chunk_size,
@@ -21,7 +20,8 @@ from pipeline.generate import (
     generate_corpus,
     serial_runner,
 )
-from pipeline.problem import InvalidInput, Problem
+from pipeline.corpus.store import read_table, verify
+from pipeline.problem.contract import InvalidInput, Problem
 
 
 def _parse(text: str) -> int:

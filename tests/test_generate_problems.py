@@ -12,10 +12,10 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
-from pipeline.corpus import iter_rows, read_table, verify
-from pipeline.distribute import Cluster
-from pipeline.generate import cluster_runner, generate_corpus
-from pipeline.registry import all_problems, get_problem
+from pipeline.corpus.generate import cluster_runner, generate_corpus
+from pipeline.corpus.store import iter_rows, read_table, verify
+from pipeline.distribute.cluster import Cluster
+from pipeline.problem.registry import all_problems, get_problem
 
 
 def _problem(name: str):
@@ -65,8 +65,8 @@ def test_generate_command(tmp_path: Path) -> None:
 _HASH_SCRIPT = """
 import sys
 from pathlib import Path
-from pipeline.generate import generate_corpus
-from pipeline.registry import all_problems
+from pipeline.corpus.generate import generate_corpus
+from pipeline.problem.registry import all_problems
 out = Path(sys.argv[1])
 for name, problem in sorted(all_problems().items()):
     m = generate_corpus(problem, 2 * len(problem.families), 9, out / name)

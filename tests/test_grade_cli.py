@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pipeline import report
 from pipeline.cli.app import app
-from pipeline.distribute import ChunkFailed, Cluster
-from pipeline.generate import generate_corpus
-from pipeline.registry import get_problem
+from pipeline.corpus.generate import generate_corpus
+from pipeline.distribute.cluster import ChunkFailed, Cluster
+from pipeline.problem.registry import get_problem
+from pipeline.results import store as report
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 

@@ -21,14 +21,14 @@ from typing import Any
 import psutil
 import pytest
 
-from pipeline import report
-from pipeline.corpus import CorpusWriter, read_table
-from pipeline.distribute import Cluster
-from pipeline.generate import generate_corpus
-from pipeline.gradejob import run_grade
-from pipeline.gradeplan import GradeOptions, plan_grade
-from pipeline.registry import get_problem
-from pipeline.summary import summarize
+from pipeline.corpus.generate import generate_corpus
+from pipeline.corpus.store import CorpusWriter, read_table
+from pipeline.distribute.cluster import Cluster
+from pipeline.grade.job import run_grade
+from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.problem.registry import get_problem
+from pipeline.results import store as report
+from pipeline.results.summary import summarize
 
 pytestmark = pytest.mark.ray
 
@@ -284,7 +284,7 @@ def test_map_unordered_on_ray_yields_each_chunk_once_and_raises_chunk_failures(
 ) -> None:
     import math
 
-    from pipeline.distribute import ChunkFailed
+    from pipeline.distribute.cluster import ChunkFailed
 
     got = list(ray_cluster.map_unordered(abs, range(-30, 0), max_in_flight=3))
     assert sorted(got) == [(x, -x) for x in range(-30, 0)]
@@ -299,9 +299,9 @@ def test_workers_warm_up_as_they_start(ray_cluster: Cluster) -> None:
     def worker_state(_: int) -> tuple[bool, bool]:  # local: Ray ships it by value
         import sys
 
-        import pipeline.worker_setup
+        import pipeline.grade.worker_setup
 
-        return pipeline.worker_setup.SET_UP, "pandas" in sys.modules
+        return pipeline.grade.worker_setup.SET_UP, "pandas" in sys.modules
 
     states = {state for _, state in ray_cluster.map_unordered(worker_state, range(8))}
     assert states == {(True, True)}

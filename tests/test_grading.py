@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.execution import ExecutionResult, Limits
-from pipeline.grading import ce_row, ie_row, judge, result_row
+from pipeline.grade.verdict import ce_row, ie_row, judge, result_row
+from pipeline.program.execution import ExecutionResult, Limits
+from pipeline.program.submission import PreparedSubmission
 from pipeline.schemas import RESULTS_SCHEMA, Verdict
-from pipeline.submission import PreparedSubmission
 from tests._fake_problem import make_problem
 
 PROBLEM = make_problem()

@@ -15,11 +15,11 @@ from pathlib import Path
 import psutil
 import pytest
 
-from pipeline.checkers import CheckResult
-from pipeline.execution import ExecutionResult, Limits
-from pipeline.grading import judge
-from pipeline.sandbox import make
-from pipeline.submission import parse_spec, prepare
+from pipeline.grade.verdict import judge
+from pipeline.problem.checkers import CheckResult
+from pipeline.program.execution import ExecutionResult, Limits
+from pipeline.program.sandbox import make
+from pipeline.program.submission import parse_spec, prepare
 from tests._fake_problem import make_problem
 
 HOSTILE = Path(__file__).resolve().parent / "submissions" / "hostile"
@@ -61,7 +61,7 @@ def port() -> Iterator[int]:
 def outcomes(request: pytest.FixtureRequest, port: int) -> Iterator[dict[str, Outcome]]:
     """Runs the whole battery at once (4 at a time) under one backend."""
     backend = request.param
-    from pipeline import sandbox as sandbox_module
+    from pipeline.program import sandbox as sandbox_module
 
     with pytest.MonkeyPatch.context() as env:
         env.setenv("GRIDJUDGE_SANDBOX", backend)

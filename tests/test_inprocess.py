@@ -1,4 +1,4 @@
-"""The in-process fast path of grade_batch (pipeline.inprocess) makes exactly the rows
+"""The in-process fast path of grade_batch (pipeline.grade.inprocess) makes exactly the rows
 the general path (PreparedSubmission.run + grading.judge + result_row) makes, and hands
 failing runs to the general path."""
 
@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-import pipeline.batch as batch_mod
-from pipeline.batch import grade_batch
-from pipeline.execution import Limits
-from pipeline.registry import get_problem
+import pipeline.grade.engine as batch_mod
+from pipeline.grade.engine import grade_batch
+from pipeline.problem.registry import get_problem
+from pipeline.program.execution import Limits
+from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
 from pipeline.schemas import RESULTS_SCHEMA
-from pipeline.submission import PreparedSubmission, parse_spec, prepare
 
 TIMINGS = {"cpu_ms", "wall_ms", "cpu_ms_runs", "wall_ms_runs"}
 

@@ -1,5 +1,5 @@
 """grade_chunk on a record batch of cases, every submission an in-process solver
-(pipeline.inprocess.grade_columns), makes the rows grade_batch's general path makes, in
+(pipeline.grade.inprocess.grade_columns), makes the rows grade_batch's general path makes, in
 the same order, and hands every case it does not judge itself to grade_batch."""
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
-import pipeline.batch as batch_mod
-from pipeline.batch import grade_batch
-from pipeline.execution import Limits
-from pipeline.gradejob import GradeChunk, grade_chunk
-from pipeline.inprocess import _sha256_column
-from pipeline.registry import get_problem
+import pipeline.grade.engine as batch_mod
+from pipeline.grade.engine import grade_batch
+from pipeline.grade.inprocess import _sha256_column
+from pipeline.grade.job import GradeChunk, grade_chunk
+from pipeline.problem.registry import get_problem
+from pipeline.program.execution import Limits
+from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
 from pipeline.schemas import RESULTS_SCHEMA
-from pipeline.submission import PreparedSubmission, parse_spec, prepare
 
 TIMINGS = {"cpu_ms", "wall_ms", "cpu_ms_runs", "wall_ms_runs"}
 

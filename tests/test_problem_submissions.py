@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.execution import Limits
-from pipeline.grading import judge
-from pipeline.registry import RegistryError, get_problem
-from pipeline.submission import parse_spec, prepare
+from pipeline.grade.verdict import judge
+from pipeline.problem.registry import RegistryError, get_problem
+from pipeline.program.execution import Limits
+from pipeline.program.submission import parse_spec, prepare
 
 HERE = Path(__file__).resolve().parent
 SUBMISSIONS = HERE / "submissions"

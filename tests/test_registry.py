@@ -7,8 +7,8 @@ from importlib.metadata import EntryPoint
 
 import pytest
 
-from pipeline import registry
-from pipeline.registry import RegistryError
+from pipeline.problem import registry
+from pipeline.problem.registry import RegistryError
 
 
 @pytest.fixture
@@ -42,7 +42,7 @@ def test_unknown_problem(fake_entry_points: list[EntryPoint]) -> None:
 
 
 def test_installed_problems_pass_self_test() -> None:
-    from pipeline.problem import self_test
+    from pipeline.problem.contract import self_test
 
     problems = registry.all_problems()
     if not problems:

@@ -10,8 +10,8 @@ from typing import Any
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
-from pipeline.html import render_report, write_report
-from pipeline.report import read_summary, write_results_part, write_run_json
+from pipeline.report.html import render_report, write_report
+from pipeline.results.store import read_summary, write_results_part, write_run_json
 from pipeline.schemas import RESULTS_SCHEMA
 
 VOID = {"meta", "br", "hr", "img", "input", "link", "rect", "line", "circle", "col"}

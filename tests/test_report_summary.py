@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from pipeline.report import (
+from pipeline.results.store import (
     RunDirError,
     print_summary,
     read_summary,
@@ -21,8 +21,8 @@ from pipeline.report import (
     write_results_part,
     write_summary,
 )
+from pipeline.results.summary import SummaryError
 from pipeline.schemas import PROGRAM_VERDICTS, RESULTS_SCHEMA, SUMMARY_SCHEMA, VERDICTS
-from pipeline.summary import SummaryError
 
 
 def _row(sub: str, case: str, verdict: str, cpu: float | None, **kw: Any) -> dict[str, Any]:

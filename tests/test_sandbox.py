@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import sandbox as sandbox_module
-from pipeline.execution import ExecutionResult, Limits
-from pipeline.problem import IOMode
-from pipeline.sandbox import Sandbox, SandboxError, cgroups, get_sandbox, make
-from pipeline.sandbox.base import runs_root, sweep_stale_runs
-from pipeline.sandbox.fake import FakeSandbox
-from pipeline.submission import PreparedSubmission
+from pipeline.problem.contract import IOMode
+from pipeline.program import sandbox as sandbox_module
+from pipeline.program.execution import ExecutionResult, Limits
+from pipeline.program.sandbox import Sandbox, SandboxError, cgroups, get_sandbox, make
+from pipeline.program.sandbox.base import runs_root, sweep_stale_runs
+from pipeline.program.sandbox.fake import FakeSandbox
+from pipeline.program.submission import PreparedSubmission
 
 BACKENDS = ["rlimit", "none"] + (["bwrap"] if shutil.which("bwrap") else [])
 LIMITS = Limits(time_s=2.0, memory_mb=256, output_kb=64)

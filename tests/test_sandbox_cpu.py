@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.execution import Limits
-from pipeline.sandbox import make
+from pipeline.program.execution import Limits
+from pipeline.program.sandbox import make
 
 BACKENDS = ["rlimit", "none"] + (["bwrap"] if shutil.which("bwrap") else [])
 BURN_MS = 20.0

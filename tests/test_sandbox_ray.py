@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.execution import ExecutionResult, Limits
-from pipeline.sandbox import cgroups
-from pipeline.submission import PreparedSubmission, parse_spec, prepare
+from pipeline.program.execution import ExecutionResult, Limits
+from pipeline.program.sandbox import cgroups
+from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
 from tests._fake_problem import make_problem
 
 ray = pytest.importorskip("ray")

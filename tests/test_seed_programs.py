@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.execution import Limits
-from pipeline.grading import judge
-from pipeline.problem import STDIO
-from pipeline.registry import RegistryError, get_problem
-from pipeline.submission import PreparedSubmission, parse_spec, prepare
+from pipeline.grade.verdict import judge
+from pipeline.problem.contract import STDIO
+from pipeline.problem.registry import RegistryError, get_problem
+from pipeline.program.execution import Limits
+from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
 SEEDS = SHARED / "seed_programs"

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.registry import get_problem
-from pipeline.stress import shrink, shrink_trace
+from pipeline.problem.registry import get_problem
+from pipeline.stress.search import shrink, shrink_trace
 from solvers.clocks.shrink import measure as clocks_measure
 from solvers.gomoku.shrink import measure as gomoku_measure
 from solvers.mine.shrink import measure as mine_measure

@@ -12,12 +12,10 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from pipeline import report
-from pipeline.corpus import iter_batches
-from pipeline.distribute import Cluster
-from pipeline.execution import Limits
-from pipeline.generate import generate_corpus
-from pipeline.gradejob import (
+from pipeline.corpus.generate import generate_corpus
+from pipeline.corpus.store import iter_batches
+from pipeline.distribute.cluster import Cluster
+from pipeline.grade.job import (
     IN_PROCESS_CHUNK,
     GradeChunk,
     grade_and_stage,
@@ -26,10 +24,12 @@ from pipeline.gradejob import (
     run_grade,
     tapered_size,
 )
-from pipeline.gradeplan import GradeOptions, plan_grade
-from pipeline.registry import get_problem
-from pipeline.submission import parse_spec, prepare
-from pipeline.summary import summarize
+from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.problem.registry import get_problem
+from pipeline.program.execution import Limits
+from pipeline.program.submission import parse_spec, prepare
+from pipeline.results import store as report
+from pipeline.results.summary import summarize
 
 
 def _chunk(run_dir: Path, stage_node: str) -> GradeChunk:

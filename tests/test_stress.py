@@ -13,12 +13,12 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
-from pipeline.execution import Limits
-from pipeline.grading import judge
-from pipeline.registry import get_problem
+from pipeline.grade.verdict import judge
+from pipeline.problem.registry import get_problem
+from pipeline.program.execution import Limits
+from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
 from pipeline.schemas import Verdict
-from pipeline.stress import StressError, stress
-from pipeline.submission import PreparedSubmission, parse_spec, prepare
+from pipeline.stress.search import StressError, stress
 from solvers.clocks.shrink import measure as clocks_measure
 from solvers.spot.io import parse as spot_parse
 from tests._fake_problem import make_problem

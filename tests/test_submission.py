@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import registry
-from pipeline.execution import Limits
-from pipeline.problem import IOMode
-from pipeline.submission import SubmissionError, parse_spec, prepare
+from pipeline.problem import registry
+from pipeline.problem.contract import IOMode
+from pipeline.program.execution import Limits
+from pipeline.program.submission import SubmissionError, parse_spec, prepare
 from tests._fake_problem import make_problem
 
 PROBLEM = make_problem()

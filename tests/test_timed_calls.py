@@ -13,7 +13,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from pipeline.execution import GAP_S, STRETCH_S, timed_calls
+from pipeline.program.execution import GAP_S, STRETCH_S, timed_calls
 
 
 class FakeThread:

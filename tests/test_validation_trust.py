@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pipeline import report
 from pipeline.cli.app import app
-from pipeline.corpus import CorpusWriter, read_manifest, read_table, validator_fingerprint
-from pipeline.generate import generate_corpus
-from pipeline.gradeplan import GradeOptions, plan_grade
-from pipeline.registry import get_problem
+from pipeline.corpus.generate import generate_corpus
+from pipeline.corpus.store import CorpusWriter, read_manifest, read_table, validator_fingerprint
+from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.problem.registry import get_problem
+from pipeline.results import store as report
 
 BAD = "hello world\n"
 

@@ -10,9 +10,9 @@ import typer
 from rich.console import Console
 
 from pipeline.cli.common import user_errors
-from pipeline.compare import FAIL_ON_CHOICES, CompareError, CompareOptions
-from pipeline.compare_render import render, write_comparison, write_junit
-from pipeline.compare_runs import compare_runs
+from pipeline.compare.pair import FAIL_ON_CHOICES, CompareError, CompareOptions
+from pipeline.compare.render import render, write_comparison, write_junit
+from pipeline.compare.runs import compare_runs
 
 EXIT_GATE = 1
 

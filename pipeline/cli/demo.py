@@ -10,8 +10,8 @@ from typing import Annotated
 import typer
 
 from pipeline.cli.common import user_errors
-from pipeline.demo import DEMO_COUNTS, DEMO_PROBLEMS, run_demo
-from pipeline.report import print_summary, wide_console
+from pipeline.jobs.demo import DEMO_COUNTS, DEMO_PROBLEMS, run_demo
+from pipeline.results.store import print_summary, wide_console
 
 
 @user_errors

@@ -10,15 +10,15 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from pipeline.cli.common import user_errors
-from pipeline.distribute import Cluster
-from pipeline.generate import (
+from pipeline.corpus.generate import (
     GenerateError,
     auto_chunk_size,
     cluster_runner,
     family_counts,
     generate_corpus,
 )
-from pipeline.registry import get_problem
+from pipeline.distribute.cluster import Cluster
+from pipeline.problem.registry import get_problem
 
 
 @user_errors

@@ -19,10 +19,10 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from pipeline import report
 from pipeline.cli.common import user_errors
-from pipeline.gradejob import run_grade
-from pipeline.gradeplan import GradeOptions, plan_grade
+from pipeline.grade.job import run_grade
+from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.results import store as report
 
 _STYLE = {"AC": "green", "WA": "red", "TLE": "yellow", "RE": "magenta", "CE": "red", "IE": "cyan"}
 

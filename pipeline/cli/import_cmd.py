@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 
 from pipeline.cli.common import user_errors
-from pipeline.corpus import import_path
-from pipeline.registry import get_problem
+from pipeline.corpus.store import import_path
+from pipeline.problem.registry import get_problem
 
 
 @user_errors

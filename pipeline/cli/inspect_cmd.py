@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from pipeline.cli.common import user_errors
-from pipeline.corpus import verify
+from pipeline.corpus.store import verify
 
 
 @user_errors

@@ -6,7 +6,7 @@ from rich.console import Console
 from rich.table import Table
 
 from pipeline.cli.common import user_errors
-from pipeline.registry import all_problems
+from pipeline.problem.registry import all_problems
 
 
 @user_errors

@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 
 from pipeline.cli.common import user_errors
-from pipeline.html import write_report
-from pipeline.report import RunDirError, print_summary, wide_console, write_summary
+from pipeline.report.html import write_report
+from pipeline.results.store import RunDirError, print_summary, wide_console, write_summary
 
 
 @user_errors

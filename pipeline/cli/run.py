@@ -10,10 +10,10 @@ import typer
 
 from pipeline.cli.common import user_errors
 from pipeline.cli.compare import EXIT_GATE
-from pipeline.compare_render import render
-from pipeline.config import load_config
-from pipeline.report import print_summary, wide_console
-from pipeline.runconfig import run_config
+from pipeline.compare.render import render
+from pipeline.jobs.config import load_config
+from pipeline.jobs.run import run_config
+from pipeline.results.store import print_summary, wide_console
 
 
 @user_errors

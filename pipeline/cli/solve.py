@@ -9,8 +9,8 @@ import typer
 
 from pipeline.cli.common import read_text_arg, user_errors
 from pipeline.errors import GridjudgeError
-from pipeline.problem import InvalidInput
-from pipeline.registry import get_problem
+from pipeline.problem.contract import InvalidInput
+from pipeline.problem.registry import get_problem
 
 
 @user_errors

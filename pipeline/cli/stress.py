@@ -12,10 +12,10 @@ import typer
 
 from pipeline.cli.common import user_errors
 from pipeline.errors import GridjudgeError
-from pipeline.registry import get_problem
-from pipeline.stress import Failure, StressResult
-from pipeline.stress import stress as run_stress
-from pipeline.submission import parse_spec, prepare
+from pipeline.problem.registry import get_problem
+from pipeline.program.submission import parse_spec, prepare
+from pipeline.stress.search import Failure, StressResult
+from pipeline.stress.search import stress as run_stress
 
 EXIT_FAILURE_FOUND = 1
 SHOW_CHARS = 1500

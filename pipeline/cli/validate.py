@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from pipeline.cli.common import read_text_arg, user_errors
-from pipeline.registry import get_problem
+from pipeline.problem.registry import get_problem
 
 EXIT_INVALID = 1  # Kattis input validators exit 42 for valid; we keep 0/1 for shell use
 

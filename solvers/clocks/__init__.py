@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.problem import IOMode, Problem
+from pipeline.problem.contract import IOMode, Problem
 from solvers.clocks.check import check, validate
 from solvers.clocks.generate import FAMILIES, generate
 from solvers.clocks.io import format_output, parse

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.checkers import token_check
+from pipeline.problem.checkers import token_check
 from solvers.clocks.io import validate
 
 check = token_check

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.problem import InvalidInput
+from pipeline.problem.contract import InvalidInput
 
 CLOCK_VALUES = ("3", "6", "9", "12")
 

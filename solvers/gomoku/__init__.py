@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.problem import Problem
+from pipeline.problem.contract import Problem
 from solvers.gomoku.check import check, validate
 from solvers.gomoku.generate import FAMILIES, generate
 from solvers.gomoku.io import format_output, parse

@@ -3,7 +3,7 @@ checker (the answer is a line of Chinese numerals: whitespace is not a separator
 
 from __future__ import annotations
 
-from pipeline.checkers import exact_text_check
+from pipeline.problem.checkers import exact_text_check
 from solvers.gomoku.io import MAX_COUNT, NAMES, scan
 from solvers.gomoku.solve import count_fast
 

@@ -6,7 +6,7 @@ non-zero, the count written before the name (1 none, 2..10 雙 參 肆 伍 陸 �
 
 from __future__ import annotations
 
-from pipeline.problem import InvalidInput
+from pipeline.problem.contract import InvalidInput
 
 SIZE = 7
 MAX_COUNT = 10

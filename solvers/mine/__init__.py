@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pipeline.checkers import token_check
-from pipeline.problem import Problem
+from pipeline.problem.checkers import token_check
+from pipeline.problem.contract import Problem
 from solvers.mine.check import validate
 from solvers.mine.generate import FAMILIES, generate
 from solvers.mine.io import MAX_CASES, format_output, join, parse, split, split_input

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.problem import InvalidInput
+from pipeline.problem.contract import InvalidInput
 from solvers.mine.board import shared_number_cells
 from solvers.mine.io import MineCase, range_errors, read_cases
 

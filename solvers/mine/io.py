@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.problem import InvalidInput
+from pipeline.problem.contract import InvalidInput
 from solvers.mine.tokens import int_tokens
 
 MAX_CASES = 50

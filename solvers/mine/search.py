@@ -13,7 +13,7 @@ from functools import cache
 
 import numpy as np
 
-from pipeline.problem import InvalidInput
+from pipeline.problem.contract import InvalidInput
 from solvers.mine.board import neighbour_counts
 from solvers.mine.io import MineCase
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.problem import InvalidInput
+from pipeline.problem.contract import InvalidInput
 
 MAX_DIGITS = 18  # fits in int64 without overflow
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.problem import Problem
+from pipeline.problem.contract import Problem
 from solvers.spot.check import check, validate
 from solvers.spot.generate import FAMILIES, generate
 from solvers.spot.io import format_output, join, parse, split, split_input

@@ -3,7 +3,7 @@ compared token by token (the shared checker)."""
 
 from __future__ import annotations
 
-from pipeline.checkers import token_check
+from pipeline.problem.checkers import token_check
 from solvers.spot.io import validate
 
 check = token_check

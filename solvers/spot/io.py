@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pipeline.checkers import normalize
-from pipeline.problem import InvalidInput
+from pipeline.problem.checkers import normalize
+from pipeline.problem.contract import InvalidInput
 
 MIN_N, MAX_N = 2, 50
 MAX_MESSAGES = 20

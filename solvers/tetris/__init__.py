@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pipeline.checkers import token_check
-from pipeline.problem import Problem
+from pipeline.problem.checkers import token_check
+from pipeline.problem.contract import Problem
 from solvers.tetris.generate import FAMILIES, generate
 from solvers.tetris.io import MAX_CASES, format_output, join, parse, split, split_input, validate
 from solvers.tetris.shrink import candidates as shrink

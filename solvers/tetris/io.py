@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.problem import InvalidInput
+from pipeline.problem.contract import InvalidInput
 
 MAX_CELLS = 49  # N*M < 50
 MAX_ZEROS = 40

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.problem import InvalidInput, self_test
-from pipeline.registry import get_problem
+from pipeline.problem.contract import InvalidInput, self_test
+from pipeline.problem.registry import get_problem
 from solvers.clocks import PROBLEM
 from solvers.clocks.generate import FAMILIES, generate
 from solvers.clocks.io import parse

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.problem import InvalidInput, self_test
-from pipeline.registry import get_problem
+from pipeline.problem.contract import InvalidInput, self_test
+from pipeline.problem.registry import get_problem
 from solvers.gomoku import PROBLEM
 from solvers.gomoku.generate import ALL_LINES, FAMILIES, PATTERNS, generate
 from solvers.gomoku.io import format_output, parse

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.checkers import normalize
-from pipeline.problem import InvalidInput, self_test
+from pipeline.problem.checkers import normalize
+from pipeline.problem.contract import InvalidInput, self_test
 from solvers.mine import PROBLEM
 from solvers.mine.board import shared_number_cells
 from solvers.mine.check import validate

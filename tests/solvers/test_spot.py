@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solvers.spot.solve as spot_solve
-from pipeline.problem import InvalidInput, self_test
-from pipeline.registry import get_problem
+from pipeline.problem.contract import InvalidInput, self_test
+from pipeline.problem.registry import get_problem
 from solvers.spot import PROBLEM
 from solvers.spot.generate import FAMILIES, generate
 from solvers.spot.io import Game, format_input, join, parse, split, split_input, validate

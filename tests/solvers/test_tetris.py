@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.checkers import normalize
-from pipeline.problem import InvalidInput, self_test
+from pipeline.problem.checkers import normalize
+from pipeline.problem.contract import InvalidInput, self_test
 from solvers.tetris import PROBLEM
 from solvers.tetris.generate import HARD_SHAPES, generate
 from solvers.tetris.io import TetrisCase, format_case, join, parse, split, split_input, validate

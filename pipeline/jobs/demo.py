@@ -1,0 +1,176 @@
+"""`gridjudge demo`: the main job end to end on the embedded local Ray (DESIGN §4).
+
+For each of the five problems: generate a small corpus, grade the in-process reference
+solver (`solver:P`) and the bundled example submissions of that problem
+(datasets/examples/P/*: correct, wrong and slow programs), one run folder per problem.
+Then one summary over all runs and one HTML report for all of them.
+
+OUT/
+    demo.json                what was run
+    corpora/<problem>/       the generated corpora
+    runs/<problem>/          one grading run each (results parts, run.json, summary,
+                             report.html)
+    summary.parquet          the summaries of all runs
+    report.html              one report over all runs
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from pipeline.corpus.generate import auto_chunk_size, cluster_runner, generate_corpus
+from pipeline.distribute.cluster import Cluster
+from pipeline.errors import GridjudgeError
+from pipeline.grade.job import run_grade
+from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.problem.registry import all_problems, get_problem
+from pipeline.report.html import REPORT_FILE, render_report, write_report
+from pipeline.results.store import SUMMARY_FILE, load_results, read_run_json
+
+DEMO_PROBLEMS: tuple[str, ...] = ("spot", "mine", "tetris", "gomoku", "clocks")
+# Cases per problem: a few minutes on 2 cores for everything (mine boards are the
+# largest inputs, its reference the slowest).
+DEMO_COUNTS: dict[str, int] = {
+    "spot": 240,
+    "mine": 120,
+    "tetris": 210,
+    "gomoku": 220,
+    "clocks": 200,
+}
+# Cases per process for problems whose format holds several (DESIGN §5).
+DEMO_BATCH = 8
+EXAMPLE_SUFFIXES = (".c", ".cpp", ".cc", ".cxx", ".py")
+MARKER = "demo.json"
+
+
+class DemoError(GridjudgeError):
+    """The demo cannot run as asked; one line for the user."""
+
+
+@dataclass
+class DemoResult:
+    out: Path
+    summary: pa.Table
+    report: Path
+    runs: dict[str, Path] = field(default_factory=dict)
+    cluster: str = ""
+
+
+def examples_dir() -> Path:
+    """datasets/examples of the source checkout this package runs from."""
+    path = Path(__file__).resolve().parents[2] / "datasets" / "examples"
+    if not path.is_dir():
+        raise DemoError(f"bundled examples not found at {path} (the demo needs a source checkout)")
+    return path
+
+
+def _label(path: Path) -> str:
+    """The example's path relative to the working directory when that reads well."""
+    rel = os.path.relpath(path)
+    return rel if not rel.startswith("..") else str(path)
+
+
+def example_submissions(problem: str) -> list[str]:
+    """Submission specs of the bundled examples of `problem` (sorted by file name)."""
+    folder = examples_dir() / problem
+    if not folder.is_dir():
+        return []
+    return [_label(p) for p in sorted(folder.iterdir()) if p.suffix in EXAMPLE_SUFFIXES]
+
+
+def _prepare_out(out: Path) -> None:
+    """A new or empty folder, or one of an earlier demo (its outputs are replaced)."""
+    if out.exists() and not out.is_dir():
+        raise DemoError(f"{out} is not a folder")
+    if out.is_dir() and any(out.iterdir()):
+        if not (out / MARKER).is_file():
+            raise DemoError(f"{out} is not empty and holds no earlier demo; choose another --out")
+        for name in ("corpora", "runs"):
+            shutil.rmtree(out / name, ignore_errors=True)
+        for name in (MARKER, SUMMARY_FILE, REPORT_FILE):
+            (out / name).unlink(missing_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
+
+
+def run_demo(
+    out: Path,
+    *,
+    address: str | None = None,
+    seed: int = 2026,
+    problems: Sequence[str] = DEMO_PROBLEMS,
+    counts: dict[str, int] | None = None,
+    on_step: Callable[[str], None] | None = None,
+    on_rows: Callable[[int, Counter[str]], None] | None = None,
+) -> DemoResult:
+    """Generate, grade and report the demo into `out` (see the module doc)."""
+    out = Path(out)
+    installed = all_problems()
+    missing = [p for p in problems if p not in installed]
+    if missing:
+        raise DemoError(f"problem(s) not installed: {', '.join(missing)}")
+    counts = {**DEMO_COUNTS, **(counts or {})}
+    plan = {p: [f"solver:{p}", *example_submissions(p)] for p in problems}
+    _prepare_out(out)
+    say = on_step or (lambda _msg: None)
+    result = DemoResult(out, pa.table({}), out / REPORT_FILE)
+    with Cluster(address) as cluster:
+        result.cluster = cluster.describe()
+        say(f"cluster: {result.cluster}")
+        corpora: dict[str, Path] = {}
+        for p in problems:
+            corpora[p] = out / "corpora" / p
+            m = generate_corpus(
+                get_problem(p),
+                counts[p],
+                seed,
+                corpora[p],
+                chunk_size=auto_chunk_size(counts[p], cluster.total_cpus()),
+                runner=cluster_runner(cluster),
+            )
+            say(f"generated {m.count} {p} cases ({len(m.families)} families)")
+        for p in problems:
+            run_dir = out / "runs" / p
+            batch = DEMO_BATCH if get_problem(p).multi_case > 1 else 1
+            options = GradeOptions(
+                corpora=[corpora[p]],
+                submissions=plan[p],
+                out=run_dir,
+                address=address,
+                batch_k=batch,
+            )
+            graded = run_grade(plan_grade(options), on_rows=on_rows)
+            write_report(run_dir, summary=graded.summary)
+            result.runs[p] = run_dir
+            say(f"graded {p}: {', '.join(plan[p])} ({graded.rows} results)")
+    return _finish(result, plan, counts, seed)
+
+
+def _finish(
+    result: DemoResult, plan: dict[str, list[str]], counts: dict[str, int], seed: int
+) -> DemoResult:
+    summaries = [pq.read_table(run / SUMMARY_FILE) for run in result.runs.values()]
+    result.summary = pa.concat_tables(summaries)
+    pq.write_table(result.summary, result.out / SUMMARY_FILE)
+    info = {
+        "run_id": "gridjudge demo",
+        "cluster": result.cluster,
+        "seed": seed,
+        "cases": {p: counts[p] for p in plan},
+        "submissions": plan,
+        "runs": {p: str(run) for p, run in result.runs.items()},
+        "run_ids": {p: read_run_json(run).get("run_id") for p, run in result.runs.items()},
+    }
+    results = pa.concat_tables(load_results(run) for run in result.runs.values())
+    page = render_report(results, info, result.summary)
+    result.report.write_text(page, encoding="utf-8")
+    (result.out / MARKER).write_text(json.dumps(info, indent=2, sort_keys=True) + "\n")
+    return result

@@ -1,0 +1,127 @@
+"""The Problem plugin contract (DESIGN §2).
+
+A problem is data plus pure functions: no I/O, no global randomness. Randomness arrives
+as a `random.Random`; a generator that wants numpy derives a Generator from it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pipeline.problem.checkers import CheckResult, token_check
+
+Solver = Callable[[Any], Any]
+Checker = Callable[[str, str, str], CheckResult]
+Generator = Callable[..., str]  # (rng: random.Random, family: str, **params) -> input text
+
+
+@dataclass(frozen=True)
+class IOMode:
+    """How a program receives a case. The input is always piped to stdin as well;
+    `input_file` is also written into the scratch dir, and `output_file`, if the program
+    wrote it, is taken instead of stdout (the classic USACO convention)."""
+
+    input_file: str | None = None
+    output_file: str | None = None
+
+    def describe(self) -> str:
+        if self.input_file is None and self.output_file is None:
+            return "stdin/stdout"
+        return f"{self.input_file or 'stdin'} -> {self.output_file or 'stdout'}"
+
+
+STDIO = IOMode()
+
+
+class InvalidInput(ValueError):
+    """Raised by `parse` for text that is not a valid input; the message names the rule."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    name: str
+    title: str
+    time_limit_s: float
+    memory_limit_mb: int
+    parse: Callable[[str], Any]
+    validate: Callable[[str], list[str]]  # empty list = valid; else one message per rule
+    solvers: Mapping[str, Solver]
+    default_solver: str
+    format: Callable[[Any], str]
+    generate: Generator
+    families: Sequence[str]
+    # Must accept the reference answer itself (self_test checks it): the grader accepts an
+    # output identical to the expected one without calling it.
+    check: Checker = token_check
+    io: IOMode = STDIO
+    # How many cases one judge-format file may hold (1 = exactly one).
+    multi_case: int = 1
+    # Where multi_case > 1: one-case inputs -> one file, and that file's output -> per case.
+    join: Callable[[list[str]], str] | None = None
+    split: Callable[[str, int], list[str]] | None = None
+    # A multi-case input file -> one-case inputs (for `import` of one big file).
+    split_input: Callable[[str], list[str]] | None = None
+    # Versions that only accept small inputs say so: (parsed input) -> bool.
+    accepts: Mapping[str, Callable[[Any], bool]] = field(default_factory=dict)
+    # Versions that deliberately read the rules differently (spot's "seed-reading"):
+    # excluded from the agreement checks between versions.
+    rule_variants: frozenset[str] = frozenset()
+    # For `stress`: a one-case input -> smaller candidate inputs, the biggest reductions
+    # first. Candidates should be valid; the shrink loop re-validates each anyway.
+    shrink: Callable[[str], Iterable[str]] | None = None
+
+    def __post_init__(self) -> None:
+        if self.default_solver not in self.solvers:
+            raise ValueError(f"{self.name}: default solver {self.default_solver!r} not in solvers")
+        if self.multi_case > 1 and (self.join is None or self.split is None):
+            raise ValueError(f"{self.name}: multi_case > 1 needs join and split")
+
+    def solve(self, input_text: str, version: str | None = None) -> str:
+        """Reference answer for a judge-format input, by solver `version` (default)."""
+        return self.answerer(version)(input_text)
+
+    def answerer(self, version: str | None = None) -> Callable[[str], str]:
+        """input -> reference answer by solver `version` (default): parse, solve, format,
+        with nothing looked up per call (the in-process grading loop calls it per case)."""
+        solver, parse, fmt = self.solvers[version or self.default_solver], self.parse, self.format
+        return lambda input_text: fmt(solver(parse(input_text)))
+
+    def cases_of(self, input_text: str) -> list[str]:
+        """A judge-format file cut into one-case inputs."""
+        return self.split_input(input_text) if self.split_input else [input_text]
+
+    def version_accepts(self, version: str, parsed: Any) -> bool:
+        test = self.accepts.get(version)
+        return True if test is None else test(parsed)
+
+
+def self_test(problem: Problem, seed: int = 0, per_family: int = 3) -> list[str]:
+    """DESIGN §2 self-test: generated inputs validate, every solver version agrees with the
+    default, and the default's output passes the problem's own checker. Returns failures."""
+    failures: list[str] = []
+    rng = random.Random(seed)
+    for family in problem.families:
+        for i in range(per_family):
+            text = problem.generate(rng, family)
+            where = f"{problem.name}/{family}#{i}"
+            errors = problem.validate(text)
+            if errors:
+                failures.append(f"{where}: generated input invalid: {errors[0]}")
+                continue
+            parsed = problem.parse(text)
+            expected = problem.format(problem.solvers[problem.default_solver](parsed))
+            verdict = problem.check(text, expected, expected).verdict
+            if verdict != "AC":
+                failures.append(f"{where}: checker rejects the reference answer ({verdict})")
+            for version, solver in problem.solvers.items():
+                if version == problem.default_solver or version in problem.rule_variants:
+                    continue
+                if not problem.version_accepts(version, parsed):
+                    continue
+                got = problem.format(solver(parsed))
+                if problem.check(text, expected, got).verdict != "AC":
+                    failures.append(f"{where}: version {version} disagrees with the default")
+    return failures

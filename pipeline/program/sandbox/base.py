@@ -1,0 +1,265 @@
+"""The Sandbox protocol and what every backend shares: the per-run workspace (a private
+run folder holding the stdin/stdout/stderr files and the program's scratch dir), capped
+output reading, and waiting for a process under a wall-clock limit."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import select
+import shutil
+import signal
+import stat
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO, Protocol, runtime_checkable
+
+from pipeline.program.execution import ExecutionResult, Limits
+
+STDERR_HEAD_BYTES = 4096
+BOX = "box"
+
+# A file placed into the scratch dir: its bytes, or a path to hard-link (else copy).
+FileSpec = bytes | str | Path
+
+
+@runtime_checkable
+class Sandbox(Protocol):
+    """Runs one command in a fresh scratch directory under `limits`.
+
+    `files` are placed into the scratch dir (which is the working directory), `stdin` is
+    the program's standard input. When `output_file` is given and the program wrote that
+    file, its content is the result's `output`, else stdout is. Never raises for anything
+    the program does; failures of the sandbox itself are `judge_error`.
+    """
+
+    name: str
+
+    def run(
+        self,
+        argv: Sequence[str],
+        *,
+        limits: Limits,
+        stdin: bytes = b"",
+        files: Mapping[str, FileSpec] | None = None,
+        output_file: str | None = None,
+    ) -> ExecutionResult: ...
+
+
+def _default_runs_parent() -> Path:
+    # tmpfs: creating and removing a run folder costs ~0.15 ms there against several ms on
+    # a disk mounted with `discard`. (What a program writes there counts towards its
+    # memory cgroup, as in any in-memory judge; output is capped by RLIMIT_FSIZE.)
+    shm = Path("/dev/shm")
+    if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK):
+        return shm
+    return Path(tempfile.gettempdir())
+
+
+def runs_root() -> Path:
+    """Where run folders are made: GRIDJUDGE_RUNS, else gridjudge-runs-<euid> in
+    /dev/shm (or the temp dir), mode 0711: an unprivileged program may pass through to
+    its own scratch dir, and list nothing."""
+    path = Path(
+        os.environ.get("GRIDJUDGE_RUNS")
+        or _default_runs_parent() / f"gridjudge-runs-{os.geteuid()}"
+    )
+    path.mkdir(mode=0o711, parents=True, exist_ok=True)
+    info = path.lstat()
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid():
+        raise OSError(f"{path} is not a directory owned by this user")
+    if stat.S_IMODE(info.st_mode) != 0o711:
+        os.chmod(path, 0o711)
+    return path
+
+
+@dataclass
+class Workspace:
+    """One run's private folder (mode 0700): stdin, stdout, stderr, report, and box/,
+    the program's scratch dir."""
+
+    root: Path
+
+    @property
+    def box(self) -> Path:
+        return self.root / BOX
+
+    @property
+    def stdin(self) -> Path:
+        return self.root / "stdin"
+
+    @property
+    def stdout(self) -> Path:
+        return self.root / "stdout"
+
+    @property
+    def stderr(self) -> Path:
+        return self.root / "stderr"
+
+    @property
+    def report(self) -> Path:
+        return self.root / "report"
+
+    @classmethod
+    def create(
+        cls,
+        stdin: bytes,
+        files: Mapping[str, FileSpec] | None,
+        owner: tuple[int, int] | None = None,
+    ) -> Workspace:
+        root = Path(tempfile.mkdtemp(prefix=f"run-{os.getpid()}-", dir=runs_root()))
+        os.chmod(root, 0o711)
+        ws = cls(root)
+        ws.box.mkdir()
+        with private_open(ws.stdin) as fh:
+            fh.write(stdin)
+        for name, spec in (files or {}).items():
+            target = ws.box / name
+            if "/" in name or name in ("", ".", ".."):
+                raise ValueError(f"bad scratch file name {name!r}")
+            if isinstance(spec, bytes):
+                target.write_bytes(spec)
+            else:
+                # a hard link is free, but only usable when the program may read+run it
+                shared = owner is None or (os.stat(spec).st_mode & 0o005) == 0o005
+                try:
+                    if not shared:
+                        raise OSError("copy instead")
+                    os.link(spec, target)
+                    continue
+                except OSError:
+                    shutil.copy2(spec, target)
+            if owner is not None:
+                os.chown(target, *owner)
+        if owner is not None:
+            os.chown(ws.box, *owner)
+        return ws
+
+    def remove(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def sweep_stale_runs() -> int:
+    """Removes run folders left by judge processes that died mid-run (a killed Ray
+    worker, say); their names carry the owner's pid."""
+    removed = 0
+    try:
+        entries = list(runs_root().iterdir())
+    except OSError:
+        return 0
+    for path in entries:
+        parts = path.name.split("-")
+        if len(parts) < 3 or parts[0] != "run" or not parts[1].isdigit():
+            continue
+        try:
+            os.kill(int(parts[1]), 0)
+            continue  # the owner still runs
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        removed += 1
+    return removed
+
+
+def private_open(path: Path) -> BinaryIO:
+    """A new file only the judge may read (mode 0600), open for writing."""
+    return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb")
+
+
+def read_capped(path: Path, limit: int) -> tuple[bytes, bool]:
+    """At most `limit` bytes of a file, and whether it held more."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(limit + 1)
+    except OSError:
+        return b"", False
+    return data[:limit], len(data) > limit
+
+
+def collect_output(
+    ws: Workspace, result: ExecutionResult, limits: Limits, output_file: str | None
+) -> None:
+    """Fills output, output_exceeded and stderr_head from the workspace files."""
+    cap = limits.output_kb * 1024
+    source = ws.stdout
+    if output_file is not None:
+        candidate = ws.box / output_file
+        # only a regular file the program wrote (not a symlink to somewhere else)
+        if candidate.is_file() and not candidate.is_symlink():
+            source = candidate
+    data, over = read_capped(source, cap)
+    result.output = data
+    _, stdout_over = read_capped(ws.stdout, cap)
+    killed_by_size = result.signal == signal.SIGXFSZ
+    result.output_exceeded = result.output_exceeded or over or stdout_over or killed_by_size
+    result.stderr_head, _ = read_capped(ws.stderr, STDERR_HEAD_BYTES)
+
+
+SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
+
+
+def missing_program(argv: Sequence[str], box: Path) -> str | None:
+    """Why argv[0] cannot be started (a judge error), or None: a file in the scratch dir
+    when it names a path, else a command on the sandbox's PATH."""
+    if not argv:
+        return "empty command"
+    name = argv[0]
+    if "/" in name:
+        path = box / name if not name.startswith("/") else Path(name)
+        ok = path.is_file()
+    else:
+        ok = shutil.which(name, path=SANDBOX_PATH) is not None
+    return None if ok else f"cannot start {name!r}: no such program"
+
+
+def kill_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+def wait_with_deadline(pid: int, wall_s: float) -> tuple[int, resource.struct_rusage | None, bool]:
+    """Waits for child `pid` (a session leader) at most `wall_s` seconds; past that its
+    whole process group is killed. Returns (wait status, rusage, wall limit hit)."""
+    deadline = time.monotonic() + wall_s
+    hit = False
+    try:
+        pidfd: int | None = os.pidfd_open(pid)
+    except OSError:
+        pidfd = None
+    try:
+        if pidfd is not None:
+            poller = select.poll()
+            poller.register(pidfd, select.POLLIN)
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0 or poller.poll(left * 1000):
+                    break
+        else:
+            while time.monotonic() < deadline:
+                done, status, usage = os.wait4(pid, os.WNOHANG)
+                if done:
+                    return status, usage, False
+                time.sleep(0.002)
+        got, status, usage = os.wait4(pid, os.WNOHANG)
+        if got == 0:
+            hit = True
+            kill_group(pid)
+            got, status, usage = os.wait4(pid, 0)
+        return status, usage, hit
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
+
+
+def decode_status(result: ExecutionResult, status: int) -> None:
+    if os.WIFSIGNALED(status):
+        result.signal = os.WTERMSIG(status)
+        result.exit_code = None
+    else:
+        result.exit_code = os.waitstatus_to_exitcode(status)

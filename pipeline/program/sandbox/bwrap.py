@@ -1,0 +1,81 @@
+"""The `bwrap` backend: bubblewrap's filesystem isolation (only the system directories,
+read-only; a private /tmp holding the scratch dir at /tmp/box; /proc and /dev of its
+own; all namespaces unshared, network included).
+
+The launcher joins the cgroup slot, sets the rlimits and drops to nobody, then execs
+bwrap, which builds the sandbox in an unprivileged user namespace. bwrap's pid namespace
+hides the program's CPU time and RSS from wait4 (DESIGN §5), so both come from the
+cgroup (cpuacct and memory max usage: they include bwrap's own small share). bwrap
+reports a program killed by signal N as exit status 128+N, read back as that signal.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Sequence
+
+from pipeline.program.execution import ExecutionResult, Limits
+from pipeline.program.sandbox import cgroups
+from pipeline.program.sandbox.base import Workspace
+from pipeline.program.sandbox.rlimit import RlimitSandbox
+
+SYSTEM_DIRS = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc")
+
+
+def system_binds() -> list[str]:
+    args: list[str] = []
+    for name in SYSTEM_DIRS:
+        path = f"/{name}"
+        if os.path.islink(path):
+            args += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            args += ["--ro-bind", path, path]
+    return args
+
+
+class BwrapSandbox(RlimitSandbox):
+    name = "bwrap"
+
+    def __init__(self) -> None:
+        self.bwrap = shutil.which("bwrap")
+        if self.bwrap is None:
+            from pipeline.program.sandbox import SandboxError
+
+            raise SandboxError("the bwrap backend needs bubblewrap (apt-get install bubblewrap)")
+        self.binds = system_binds()
+        super().__init__(namespaces=False, hide_fs=False)
+
+    def _probe_namespaces(self) -> bool:
+        return True
+
+    def _command(
+        self, ws: Workspace, argv: Sequence[str], limits: Limits, slot: cgroups.Slot | None
+    ) -> list[str]:
+        assert self.bwrap is not None
+        inner = [
+            self.bwrap,
+            "--unshare-all",
+            "--die-with-parent",
+            "--new-session",
+            *self.binds,
+            "--proc", "/proc",
+            "--dev", "/dev",
+            "--tmpfs", "/tmp",
+            "--bind", str(ws.box), "/tmp/box",
+            "--chdir", "/tmp/box",
+            "--",
+            *argv,
+        ]  # fmt: skip
+        # with a slot, the watchdog reads the cgroup (bwrap hides the program's clock)
+        return super()._command(ws, inner, limits, slot)
+
+    def _measured(
+        self, result: ExecutionResult, group_cpu_ms: float, group_peak_kb: int, grouped: bool
+    ) -> None:
+        if grouped:
+            result.cpu_ms = group_cpu_ms
+            result.peak_rss_kb = group_peak_kb
+        code = result.exit_code
+        if result.signal is None and code is not None and 128 < code < 128 + 65:
+            result.signal, result.exit_code = code - 128, None

@@ -1,0 +1,43 @@
+"""A scripted Sandbox for unit tests of code that runs submissions: no process is
+started; each call is recorded and answered by `respond(call) -> ExecutionResult`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from pipeline.program.execution import ExecutionResult, Limits
+from pipeline.program.sandbox.base import FileSpec
+
+
+@dataclass
+class FakeCall:
+    argv: list[str]
+    limits: Limits
+    stdin: bytes
+    files: dict[str, FileSpec]
+    output_file: str | None
+
+
+def _echo(call: FakeCall) -> ExecutionResult:
+    return ExecutionResult(exit_code=0, output=call.stdin, cpu_ms=1.0, wall_ms=1.0)
+
+
+@dataclass
+class FakeSandbox:
+    respond: Callable[[FakeCall], ExecutionResult] = _echo
+    calls: list[FakeCall] = field(default_factory=list)
+    name: str = "fake"
+
+    def run(
+        self,
+        argv: Sequence[str],
+        *,
+        limits: Limits,
+        stdin: bytes = b"",
+        files: Mapping[str, FileSpec] | None = None,
+        output_file: str | None = None,
+    ) -> ExecutionResult:
+        call = FakeCall(list(argv), limits, stdin, dict(files or {}), output_file)
+        self.calls.append(call)
+        return self.respond(call)

@@ -1,0 +1,247 @@
+"""The default `rlimit` backend: full isolation of DESIGN §5 through the exec launcher.
+
+Per run: a new session; the CPU limit enforced by the launcher's watchdog (not
+RLIMIT_CPU, which coarsens the program's own CPU clock); rlimits FSIZE (output cap),
+NOFILE, CORE=0 and STACK = the memory limit; an unprivileged uid (nobody) when the judge
+is root; new network, pid, mount, ipc and uts namespaces (no network; every process
+dies with the run; only the system directories stay visible, /tmp is a private tmpfs);
+the process count capped by the pids cgroup and memory limited and measured by the
+memory cgroup (RLIMIT_AS is used only where no memory cgroup is writable, so runtimes
+that reserve large virtual memory still run). CPU time and peak RSS come from wait4 in
+the launcher's init, whose child was forked from the tiny launcher, not from the big
+judge.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pwd
+import signal
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from pipeline.program.execution import ExecutionResult, Limits
+from pipeline.program.sandbox import cgroups
+from pipeline.program.sandbox.base import (
+    SANDBOX_PATH,
+    FileSpec,
+    Workspace,
+    collect_output,
+    decode_status,
+    kill_group,
+    missing_program,
+    private_open,
+    sweep_stale_runs,
+    wait_with_deadline,
+)
+from pipeline.program.sandbox.launcher import launcher_path
+
+ENV = {
+    "PATH": SANDBOX_PATH,
+    "HOME": "/tmp",
+    "LANG": "C.UTF-8",
+    "LC_ALL": "C.UTF-8",
+    "PYTHONDONTWRITEBYTECODE": "1",
+}
+NOFILE = 256
+# the launcher kills a program this long after it used up its CPU limit (verdicts
+# compare the measured CPU time with the limit). No RLIMIT_CPU: it would make the
+# program's own CPU clock tick-granular (launcher.c); the wall limit is the backstop.
+CPU_KILL_MARGIN_MS = 50
+# world-writable places other than /tmp, replaced by private tmpfs mounts as well
+EXTRA_HIDDEN = ("/var/tmp", "/dev/shm", "/var/lock", "/run/lock")
+
+
+def nobody_ids() -> tuple[int, int]:
+    try:
+        entry = pwd.getpwnam("nobody")
+        return entry.pw_uid, entry.pw_gid
+    except KeyError:
+        return 65534, 65534
+
+
+def parse_report(path: Path) -> dict[str, str]:
+    info: dict[str, str] = {}
+    with contextlib.suppress(OSError):
+        for line in path.read_text(errors="replace").splitlines():
+            key, _, value = line.partition(" ")
+            info.setdefault(key, value)
+    return info
+
+
+class RlimitSandbox:
+    """See the module docstring. Features default to what this machine allows."""
+
+    name = "rlimit"
+
+    def __init__(
+        self,
+        *,
+        namespaces: bool | None = None,
+        drop_uid: bool | None = None,
+        use_cgroups: bool | None = None,
+        hide_fs: bool = True,
+    ) -> None:
+        root = os.geteuid() == 0
+        self.launcher = str(launcher_path())
+        self.owner = nobody_ids() if (root if drop_uid is None else drop_uid) else None
+        want_cg = root if use_cgroups is None else use_cgroups
+        self.pool = cgroups.SlotPool() if want_cg and cgroups.available() else None
+        self.namespaces = root if namespaces is None else namespaces
+        self.hide_fs = hide_fs
+        # without a memory cgroup, RLIMIT_AS is the memory limit (the `none` backend
+        # sets neither)
+        self.limit_address_space = True
+        self.notes: list[str] = []
+        sweep_stale_runs()
+        if self.namespaces and not self._probe_namespaces():
+            self.namespaces = False
+
+    def _probe_namespaces(self) -> bool:
+        probe = self.run(["true"], limits=Limits(time_s=5.0))
+        if probe.judge_error or probe.exit_code != 0:
+            self.notes.append(f"namespaces unavailable: {probe.judge_error or probe.exit_code}")
+            return False
+        return True
+
+    def _command(
+        self, ws: Workspace, argv: Sequence[str], limits: Limits, slot: cgroups.Slot | None
+    ) -> list[str]:
+        memory = limits.memory_mb << 20
+        args = [
+            self.launcher,
+            "--report", str(ws.report),
+            "--box", str(ws.box),
+            "--cpu-ms", str(int(limits.time_s * 1000) + CPU_KILL_MARGIN_MS),
+            "--stack", str(memory),
+            "--fsize", str(limits.output_kb * 1024 + 1),
+            "--nofile", str(NOFILE),
+        ]  # fmt: skip
+        if slot is None and self.limit_address_space:
+            args += ["--as", str(memory)]
+        if slot is not None:
+            for path in slot.join_dirs:
+                args += ["--cg", path]
+            # the watchdog counts the CPU of every process of the run, children too
+            args += ["--cpu-file", str(slot.dirs["cpuacct"] / "cpuacct.usage")]
+            if not self.namespaces:  # INIT cleans up the run's processes itself
+                args += ["--procs", str(slot.dirs["pids"] / "cgroup.procs")]
+        if self.owner is not None:
+            args += ["--uid", str(self.owner[0]), "--gid", str(self.owner[1])]
+        if self.namespaces:
+            args.append("--ns")
+            if self.hide_fs:
+                args.append("--hide-all")
+                for path in EXTRA_HIDDEN:
+                    if os.path.isdir(path) and not os.path.islink(path):
+                        args += ["--hide", path]
+        return [*args, "--", *argv]
+
+    def run(
+        self,
+        argv: Sequence[str],
+        *,
+        limits: Limits,
+        stdin: bytes = b"",
+        files: Mapping[str, FileSpec] | None = None,
+        output_file: str | None = None,
+    ) -> ExecutionResult:
+        result = ExecutionResult()
+        try:
+            ws = Workspace.create(stdin, files, self.owner)
+        except (OSError, ValueError) as exc:
+            result.judge_error = f"sandbox setup failed: {exc}"
+            return result
+        missing = missing_program(argv, ws.box)
+        if missing:
+            ws.remove()
+            result.judge_error = missing
+            return result
+        slot = self.pool.acquire() if self.pool is not None else None
+        try:
+            if slot is not None:
+                slot.prepare(limits.processes, limits.memory_mb << 20)
+            self._execute(ws, argv, limits, slot, result)
+            if not result.judge_error:
+                collect_output(ws, result, limits, output_file)
+        except OSError as exc:
+            result.judge_error = f"sandbox failed: {exc}"
+        finally:
+            if slot is not None and self.pool is not None:
+                if slot.kill_all():
+                    self.pool.release(slot)
+                else:
+                    result.judge_error = result.judge_error or "processes of the run survived"
+            ws.remove()
+        return result
+
+    def _execute(
+        self,
+        ws: Workspace,
+        argv: Sequence[str],
+        limits: Limits,
+        slot: cgroups.Slot | None,
+        result: ExecutionResult,
+    ) -> None:
+        command = self._command(ws, argv, limits, slot)
+        with (
+            open(ws.stdin, "rb") as fin,
+            private_open(ws.stdout) as fout,
+            private_open(ws.stderr) as ferr,
+        ):
+            start = time.monotonic()
+            # posix_spawn (vfork-like): no copy of the big judge process is ever made
+            pid = os.posix_spawn(
+                command[0],
+                command,
+                ENV,
+                file_actions=[
+                    (os.POSIX_SPAWN_DUP2, fin.fileno(), 0),
+                    (os.POSIX_SPAWN_DUP2, fout.fileno(), 1),
+                    (os.POSIX_SPAWN_DUP2, ferr.fileno(), 2),
+                ],
+                setsid=True,
+            )
+        status, _, hit = wait_with_deadline(pid, limits.wall_limit_s)
+        result.wall_ms = (time.monotonic() - start) * 1000
+        kill_group(pid)  # whatever is left of the session (no pid namespace)
+        report = parse_report(ws.report)
+        group_cpu_ms, group_peak_kb = 0.0, 0
+        if slot is not None:
+            slot.kill_all()
+            peak, cpu_ns, oom = slot.measure()
+            group_cpu_ms, group_peak_kb = cpu_ns / 1e6, peak // 1024
+            result.peak_rss_kb = group_peak_kb
+            result.memory_exceeded = oom
+        result.wall_exceeded = hit
+        if "status" in report:
+            decode_status(result, int(report["status"]))
+            result.cpu_ms = int(report["cpu_us"]) / 1000
+            result.peak_rss_kb = int(report["maxrss_kb"])
+        elif hit:
+            result.cpu_ms = group_cpu_ms
+            result.signal = signal.SIGKILL
+        if "error" in report and not hit:
+            result.judge_error = report["error"]
+            return
+        if "status" not in report and not hit:
+            result.judge_error = f"launcher failed (wait status {status})"
+            return
+        self._measured(result, group_cpu_ms, group_peak_kb, slot is not None)
+        cpu_limit_ms = limits.time_s * 1000
+        result.cpu_exceeded = (
+            result.cpu_ms > cpu_limit_ms
+            or group_cpu_ms > cpu_limit_ms
+            or result.signal == signal.SIGXCPU
+            or report.get("cpu_killed") == "1"
+        )
+        if result.peak_rss_kb > limits.memory_mb * 1024:
+            result.memory_exceeded = True
+        result.extra["backend"] = self.name
+
+    def _measured(
+        self, result: ExecutionResult, group_cpu_ms: float, group_peak_kb: int, grouped: bool
+    ) -> None:
+        """Hook for backends whose wait4 figures are not the program's (bwrap)."""

@@ -1,0 +1,282 @@
+"""The self-contained HTML report of a run folder (RUN_DIR/report.html).
+
+One file: inline CSS, inline SVG charts (pipeline.report.svg), no scripts, no fonts, no links
+to anything outside the file. Every value that comes from a run (submission labels,
+case ids, checker messages, program output) is HTML-escaped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timezone
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline.report.svg import VERDICT_COLOURS, timing_boxes, verdict_bars
+from pipeline.results.store import RUN_JSON, load_results, read_run_json
+from pipeline.results.summary import summarize
+from pipeline.schemas import PROGRAM_VERDICTS, VERDICTS
+
+REPORT_FILE = "report.html"
+SLOWEST = 20
+FAILING_PER_SUBMISSION = 25
+OUTPUT_HEAD_CHARS = 400
+
+_COLUMNS = [
+    "submission",
+    "problem",
+    "case_id",
+    "family",
+    "verdict",
+    "cpu_ms",
+    "wall_ms",
+    "peak_rss_kb",
+    "exit_code",
+    "signal",
+    "output_head",
+    "checker_msg",
+    "batch_size",
+]
+_TEXT_COLUMNS = ("output_head", "checker_msg")
+
+_CSS = """
+body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
+h1{font-size:1.6em;margin-bottom:.2em}h2{margin-top:1.6em;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;margin:.5em 0;font-size:.9em}
+th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top}
+th{background:#f3f5f7}td.num{text-align:right;font-variant-numeric:tabular-nums}
+pre{margin:0;max-width:420px;max-height:9em;overflow:auto;white-space:pre-wrap;
+font-size:.85em;background:#f8f8f8}
+.muted{color:#777}.v{font-weight:600}
+.chart{display:block;margin:.5em 0 1em 0}
+details summary{cursor:pointer;margin:.5em 0}
+""" + "".join(f".v-{v}{{color:{c}}}" for v, c in VERDICT_COLOURS.items())
+
+
+def _e(value: Any) -> str:
+    if value is None or (isinstance(value, float) and pd.isna(value)):
+        return '<span class="muted">—</span>'
+    return escape(str(value))
+
+
+def _num(value: Any, digits: int = 3) -> str:
+    if value is None or pd.isna(value):
+        return '<td class="num muted">—</td>'
+    if isinstance(value, float):
+        return f'<td class="num">{value:.{digits}f}</td>'
+    return f'<td class="num">{escape(str(value))}</td>'
+
+
+def _verdict(v: str) -> str:
+    return f'<span class="v v-{escape(v)}">{escape(v)}</span>'
+
+
+def _table(headers: Sequence[str], rows: Iterable[str]) -> str:
+    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def _run_info(info: dict[str, Any]) -> str:
+    if not info:
+        return f'<p class="muted">no {RUN_JSON} in this run folder</p>'
+    rows = []
+    for key in sorted(info):
+        value = info[key]
+        text = value if isinstance(value, str) else json.dumps(value, sort_keys=True, default=str)
+        if len(text) > 600:
+            text = text[:599] + "…"
+        rows.append(f"<tr><th>{escape(str(key))}</th><td>{escape(text)}</td></tr>")
+    return f"<table>{''.join(rows)}</table>"
+
+
+def _summary_rows(summary: list[dict[str, Any]], families: bool) -> tuple[list[str], list[str]]:
+    shown = [v for v in VERDICTS if v == "AC" or any(r[f"n_{v}"] for r in summary)]
+    headers = ["submission", "problem"] + (["family"] if families else []) + ["cases"]
+    headers += [*shown, "pass", "cpu p50 ms", "cpu p95 ms", "cpu max ms", "first failing case"]
+    rows = []
+    for r in summary:
+        cells = [f"<td>{_e(r['submission'])}</td>", f"<td>{_e(r['problem'])}</td>"]
+        if families:
+            cells.append(f"<td>{_e(r['family'] if r['family'] is not None else '(all)')}</td>")
+        cells.append(_num(r["cases"]))
+        cells += [_num(r[f"n_{v}"]) for v in shown]
+        rate = r["pass_rate"]
+        cells.append(_num(None) if rate is None else f'<td class="num">{100 * rate:.1f}%</td>')
+        cells += [_num(r["cpu_ms_p50"]), _num(r["cpu_ms_p95"]), _num(r["cpu_ms_max"])]
+        cells.append(f"<td>{_e(r['first_failing_case'])}</td>")
+        rows.append(f"<tr>{''.join(cells)}</tr>")
+    return headers, rows
+
+
+def _case_cells(r: Mapping[Any, Any]) -> list[str]:
+    return [
+        f"<td>{_e(r['submission'])}</td>",
+        f"<td>{_e(r['case_id'])}</td>",
+        f"<td>{_verdict(r['verdict'])}</td>",
+    ]
+
+
+def _slowest(df: pd.DataFrame) -> str:
+    timed = df[df["verdict"].isin(PROGRAM_VERDICTS) & df["cpu_ms"].notna()]
+    if timed.empty:
+        return '<p class="muted">no timed cases</p>'
+    top = timed.nlargest(SLOWEST, "cpu_ms").to_dict("records")
+    rows = [
+        "<tr>"
+        + "".join(_case_cells(r))
+        + _num(r["cpu_ms"])
+        + _num(r["wall_ms"])
+        + _num(r["peak_rss_kb"])
+        + _num(r["batch_size"])
+        + "</tr>"
+        for r in top
+    ]
+    headers = ["submission", "case", "verdict", "cpu ms", "wall ms", "peak RSS KB", "batch"]
+    return _table(headers, rows)
+
+
+def _head(text: Any) -> str:
+    if text is None or (isinstance(text, float) and pd.isna(text)):
+        return _e(None)
+    s = str(text)
+    return (
+        f"<pre>{escape(s[:OUTPUT_HEAD_CHARS] + ('…' if len(s) > OUTPUT_HEAD_CHARS else ''))}</pre>"
+    )
+
+
+def _failing(df: pd.DataFrame) -> str:
+    bad = df[df["verdict"].isin(PROGRAM_VERDICTS) & (df["verdict"] != "AC")]
+    if bad.empty:
+        return "<p>every case with a program verdict is AC.</p>"
+    parts = []
+    for (sub, prob), group in bad.sort_values("case_id").groupby(
+        ["submission", "problem"], sort=True
+    ):
+        shown = group.head(FAILING_PER_SUBMISSION).to_dict("records")
+        rows = []
+        for r in shown:
+            exit_info = f"exit {int(r['exit_code'])}" if pd.notna(r["exit_code"]) else ""
+            if pd.notna(r["signal"]):
+                exit_info += f" signal {int(r['signal'])}"
+            rows.append(
+                "<tr>"
+                + "".join(_case_cells(r))
+                + f"<td>{_e(exit_info.strip() or None)}</td>"
+                + f"<td>{_e(r['checker_msg'])}</td><td>{_head(r['output_head'])}</td></tr>"
+            )
+        more = len(group) - len(shown)
+        note = f' <span class="muted">(first {len(shown)} of {len(group)})</span>' if more else ""
+        parts.append(
+            f"<h3>{escape(str(sub))} · {escape(str(prob))}: {len(group)} failing{note}</h3>"
+            + _table(
+                ["submission", "case", "verdict", "exit", "checker message", "output head"], rows
+            )
+        )
+    return "".join(parts)
+
+
+def _short(label: str) -> str:
+    """A submission path by its file name (charts have little room; tables show it all)."""
+    return label.rsplit("/", 1)[-1] if "/" in label and not label.startswith("cmd:") else label
+
+
+def _timing_charts(df: pd.DataFrame) -> str:
+    timed = df[df["verdict"].isin(PROGRAM_VERDICTS) & df["cpu_ms"].notna()]
+    if timed.empty:
+        return '<p class="muted">no timings</p>'
+    parts = []
+    for prob, group in timed.groupby("problem", sort=True):
+        boxes = [
+            (f"{_short(str(sub))} · {fam}", g["cpu_ms"].tolist())
+            for (sub, fam), g in group.groupby(["submission", "family"], sort=True)
+        ]
+        parts.append(f"<h3>{escape(str(prob))}</h3>{timing_boxes(boxes)}")
+    legend = (
+        '<p class="muted">whiskers min..max, box p25..p75, bar median, red dot p95; log scale.</p>'
+    )
+    return legend + "".join(parts)
+
+
+def render_report(
+    results: pa.Table, run_info: dict[str, Any] | None = None, summary: pa.Table | None = None
+) -> str:
+    """The whole HTML page for a run's results (RESULTS_SCHEMA) and run.json data."""
+    info = run_info or {}
+    summary = summary if summary is not None else summarize(results)
+    srows = summary.to_pylist()
+    overall = [r for r in srows if r["family"] is None]
+    # the text columns only for the failing rows: a big run stays light in memory
+    light = [c for c in _COLUMNS if c not in _TEXT_COLUMNS]
+    df = results.select(light).to_pandas()
+    failing_mask = pc.invert(pc.is_in(results["verdict"], pa.array(["AC", "IE", "JE"])))
+    failing = results.filter(failing_mask).select(_COLUMNS).to_pandas()
+    title = f"gridjudge report — {info.get('run_id', 'run')}"
+    bars = verdict_bars(
+        [
+            (f"{r['submission']} · {r['problem']}", {v: r[f"n_{v}"] for v in VERDICTS})
+            for r in overall
+        ]
+    )
+    h_all, r_all = _summary_rows(overall, families=False)
+    h_fam, r_fam = _summary_rows(srows, families=True)
+    generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    body = [
+        f"<h1>{escape(title)}</h1>",
+        f'<p class="muted">{len(df)} results rows, {len(overall)} submission × problem '
+        f"pairs; generated {generated}.</p>",
+        "<h2>Run</h2>",
+        _run_info(info),
+        "<h2>Summary</h2>",
+        _table(h_all, r_all) if overall else '<p class="muted">no results yet</p>',
+        "<h2>Verdicts per submission</h2>",
+        bars if overall else "",
+        "<h2>CPU time per family</h2>",
+        _timing_charts(df),
+        "<details><summary>Summary per family</summary>",
+        _table(h_fam, r_fam),
+        "</details>",
+        f"<h2>Slowest {SLOWEST} cases</h2>",
+        _slowest(df),
+        "<h2>Failing cases</h2>",
+        _failing(failing),
+    ]
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{escape(title)}</title><style>{_CSS}</style></head>"
+        f"<body>{''.join(body)}</body></html>\n"
+    )
+
+
+def write_report(run_dir: Path, out: Path | None = None, summary: pa.Table | None = None) -> Path:
+    """Render RUN_DIR's report into `out` (default RUN_DIR/report.html), atomically."""
+    run_dir = Path(run_dir)
+    needed = list(
+        dict.fromkeys(
+            [
+                "run_id",
+                "submission",
+                "problem",
+                "family",
+                "case_id",
+                "verdict",
+                "cpu_ms",
+                "attempt",
+                *_COLUMNS,
+            ]
+        )
+    )
+    results = load_results(run_dir, columns=needed)
+    info = read_run_json(run_dir) if (run_dir / RUN_JSON).is_file() else {}
+    target = Path(out) if out is not None else run_dir / REPORT_FILE
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.tmp")
+    tmp.write_text(render_report(results, info, summary), encoding="utf-8")
+    os.replace(tmp, target)
+    return target
