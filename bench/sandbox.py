@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pipeline.program.execution import Limits
+from pipeline.limits import Limits
 from pipeline.program.sandbox import make
 from pipeline.program.sandbox.rlimit import RlimitSandbox
 
@@ -45,7 +45,7 @@ def bare(binary: Path) -> Callable[[], None]:
 
 
 def sandboxed(sandbox: object, binary: Path) -> Callable[[], None]:
-    limits = Limits(time_s=1.0)
+    limits = Limits.from_seconds(1.0)
     files = {"tiny": binary}
 
     def run() -> None:

@@ -20,7 +20,6 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
 from pipeline.problem.registry import get_problem  # noqa: E402
-from pipeline.program.execution import Limits  # noqa: E402
 from pipeline.program.submission import parse_spec, prepare  # noqa: E402
 from pipeline.stress.search import stress  # noqa: E402
 
@@ -31,7 +30,7 @@ SUBMISSIONS = ROOT / "tests" / "submissions"
 def throughput(name: str, program: Path, cases: int) -> None:
     problem = get_problem(name)
     sub = prepare(parse_spec(str(program)), problem)
-    limits = Limits(time_s=problem.time_limit_s, memory_mb=problem.memory_limit_mb)
+    limits = problem.limits
     families = list(problem.families)
     texts = [
         problem.generate(random.Random(f"0:{i}"), families[i % len(families)]) for i in range(cases)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from pipeline.limits import Limits
 from pipeline.problem.checkers import token_check
 from pipeline.problem.contract import IOMode, Problem
 
@@ -34,8 +35,7 @@ def make_problem(name: str = "sum", io: IOMode | None = None) -> Problem:
     return Problem(
         name=name,
         title="Sum",
-        time_limit_s=1.0,
-        memory_limit_mb=256,
+        limits=Limits.from_seconds(1.0, memory_mb=256),
         parse=_parse,
         validate=lambda text: [] if text.split() else ["empty input"],
         solvers={"1": _solve, "2": _solve_slow},

@@ -17,6 +17,7 @@ from pipeline.corpus.store import (
     read_manifest,
     read_table,
 )
+from pipeline.limits import Limits
 from pipeline.problem.checkers import token_check
 from pipeline.problem.contract import Problem
 from pipeline.schemas import CORPUS_SCHEMA
@@ -30,8 +31,7 @@ def _split_games(text: str) -> list[str]:
 TOY = Problem(
     name="toy",
     title="Sum",
-    time_limit_s=1.0,
-    memory_limit_mb=64,
+    limits=Limits.from_seconds(1.0, memory_mb=64),
     parse=lambda t: [tuple(map(int, c.split())) for c in _split_games(t)],
     validate=lambda t: [],
     solvers={"1": lambda cases: [a + b for a, b in cases]},

@@ -21,6 +21,7 @@ from pipeline.corpus.generate import (
     serial_runner,
 )
 from pipeline.corpus.store import read_table, verify
+from pipeline.limits import Limits
 from pipeline.problem.contract import InvalidInput, Problem
 
 
@@ -48,8 +49,7 @@ def _gen(rng: random.Random, family: str, **_: Any) -> str:
 FAKE = Problem(
     name="fake",
     title="Fake",
-    time_limit_s=1.0,
-    memory_limit_mb=64,
+    limits=Limits.from_seconds(1.0, memory_mb=64),
     parse=_parse,
     validate=_validate,
     solvers={"1": lambda x: 2 * x},

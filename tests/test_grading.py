@@ -1,21 +1,26 @@
-"""grading.py: the verdict order and the shape of result rows (pure, no processes)."""
+"""grade.verdict and grade.rows: the verdict order and the shape of result rows (pure, no
+processes)."""
 
 from __future__ import annotations
 
 import signal
 
+import pyarrow as pa
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.grade.verdict import ce_row, ie_row, judge, result_row
-from pipeline.program.execution import ExecutionResult, Limits
+from pipeline.grade import rows
+from pipeline.grade.rows import RowContext
+from pipeline.grade.verdict import judge
+from pipeline.limits import Limits
+from pipeline.program.execution import ExecutionResult
 from pipeline.program.submission import PreparedSubmission
 from pipeline.schemas import RESULTS_SCHEMA, Verdict
 from tests._fake_problem import make_problem
 
 PROBLEM = make_problem()
-LIMITS = Limits(time_s=1.0, memory_mb=64)
+LIMITS = Limits.from_seconds(1.0, memory_mb=64)
 CASE = {"case_id": "c1", "family": "random", "input": "1 2\n", "expected": "3\n"}
 
 
@@ -97,40 +102,46 @@ def test_missing_expected_and_checker_crash_are_judge_errors() -> None:
     assert got.verdict == Verdict.JE and "KeyError" in got.message
 
 
-def test_result_row_has_exactly_the_schema_keys() -> None:
+def _table(graded: pa.Table, sub: PreparedSubmission) -> list[dict[str, object]]:
+    case_id, family = pa.array([CASE["case_id"]]), pa.array([CASE["family"]])
+    context = RowContext("r", "sum", 1, "n1")
+    return rows.results_table(case_id, family, [sub], [graded], context).to_pylist()
+
+
+def test_a_run_makes_one_row_of_the_results_schema() -> None:
     check = judge(PROBLEM, "1 2\n", "3\n", _ok(b"4\n"), LIMITS)
-    row = result_row(
-        run_id="r",
-        submission=_sub(),
-        problem=PROBLEM,
-        case=CASE,
-        result=_ok(b"4\n"),
-        check=check,
-        attempt=1,
-        node="n1",
-        batch_size=1,
-    )
+    (row,) = _table(rows.from_runs([rows.Run(_ok(b"4\n"), check)]), _sub())
     assert list(row) == RESULTS_SCHEMA.names
     assert row["verdict"] == "WA" and row["submission"] == "x.c" and row["submission_sha"] == "abc"
     assert row["cpu_ms_runs"] == [5.0] and row["wall_ms_runs"] == [7.0]
     assert row["output_head"] == "4\n" and len(row["output_sha256"]) == 64
-    import pyarrow as pa
-
-    pa.Table.from_pylist([row], schema=RESULTS_SCHEMA)  # types fit the schema
+    assert row["run_id"] == "r" and row["node"] == "n1" and row["attempt"] == 1
 
 
-@pytest.mark.parametrize("kind", ["ie", "ce"])
-def test_ie_and_ce_rows(kind: str) -> None:
-    import pyarrow as pa
-
-    if kind == "ie":
-        row = ie_row(run_id="r", submission=_sub(), problem=PROBLEM, case=CASE, message="bad N")
-        assert row["verdict"] == "IE" and row["checker_msg"] == "bad N"
-    else:
-        row = ce_row(
-            run_id="r", submission=_sub("x.c:1: error: expected ';'"), problem=PROBLEM, case=CASE
-        )
-        assert row["verdict"] == "CE" and "expected ';'" in row["checker_msg"]
+@pytest.mark.parametrize("kind", ["IE", "CE"])
+def test_rows_of_cases_not_run(kind: str) -> None:
+    message = "bad N" if kind == "IE" else "x.c:1: error: expected ';'" + "!" * 600
+    (row,) = _table(rows.from_verdicts([kind], [message]), _sub())
+    assert row["verdict"] == kind and row["checker_msg"] == message  # CE keeps all of it
     assert list(row) == RESULTS_SCHEMA.names
-    assert row["cpu_ms"] is None
-    pa.Table.from_pylist([row], schema=RESULTS_SCHEMA)
+    assert row["cpu_ms"] is None and row["cpu_ms_runs"] is None and row["batch_size"] == 1
+
+
+def test_over_each_limit_and_the_verdict_order() -> None:
+    limits = Limits(cpu_ms=100, memory_mb=1, wall_ms=200, output_kb=1)
+    everything = ExecutionResult(
+        exit_code=1, cpu_ms=150, wall_ms=250, peak_rss_kb=2048, output=b"x" * 2000
+    )
+    order = []
+    for _ in range(5):
+        check = judge(PROBLEM, "1 2\n", "3\n", everything, limits)
+        order.append(str(check.verdict))
+        if check.verdict == Verdict.TLE and everything.cpu_ms > 100:
+            everything.cpu_ms = 50
+        elif check.verdict == Verdict.TLE:
+            everything.wall_ms = 100
+        elif check.verdict == Verdict.MLE:
+            everything.peak_rss_kb = 10
+        elif check.verdict == Verdict.OLE:
+            everything.output = b"3\n"
+    assert order == ["TLE", "TLE", "MLE", "OLE", "RE"]

@@ -16,8 +16,9 @@ import psutil
 import pytest
 
 from pipeline.grade.verdict import judge
+from pipeline.limits import Limits
 from pipeline.problem.checkers import CheckResult
-from pipeline.program.execution import ExecutionResult, Limits
+from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import make
 from pipeline.program.submission import parse_spec, prepare
 from tests._fake_problem import make_problem
@@ -25,7 +26,7 @@ from tests._fake_problem import make_problem
 HOSTILE = Path(__file__).resolve().parent / "submissions" / "hostile"
 FILES = sorted(p for p in HOSTILE.iterdir() if p.suffix in (".c", ".cpp", ".py"))
 # CPU 1 s: room for the memory hog to fault in 256 MB before its limit, even on a loaded machine
-LIMITS = Limits(time_s=1.0, memory_mb=256, wall_s=4.0, output_kb=1024, processes=32)
+LIMITS = Limits.from_seconds(1.0, memory_mb=256, wall_ms=4000, output_kb=1024, processes=32)
 PROBLEM = make_problem()
 BACKENDS = ["rlimit"] + (["bwrap"] if shutil.which("bwrap") else [])
 
@@ -99,7 +100,7 @@ def test_details(outcomes: dict[str, Outcome], port: int) -> None:
     # killed by the CPU limit, or by the wall clock on a machine too loaded to reach it
     assert loop.cpu_exceeded or loop.wall_exceeded
     flood, _ = outcomes["ole_print_1gb.c"]
-    assert len(flood.output) == LIMITS.output_kb * 1024
+    assert len(flood.output) == LIMITS.output_bytes
     hog, _ = outcomes["mle_allocate_2gb.c"]
     assert hog.memory_exceeded
     net, _ = outcomes["ac_no_network.py"]

@@ -14,7 +14,6 @@ import pytest
 
 from pipeline.grade.verdict import judge
 from pipeline.problem.registry import RegistryError, get_problem
-from pipeline.program.execution import Limits
 from pipeline.program.submission import parse_spec, prepare
 
 HERE = Path(__file__).resolve().parent
@@ -82,7 +81,7 @@ def test_submission_gets_the_verdict_its_name_says(path: Path) -> None:
     spec = parse_spec(str(path))
     sub = prepare(spec, problem)
     assert sub.compile_error is None, sub.compile_error
-    limits = Limits(time_s=problem.time_limit_s, memory_mb=problem.memory_limit_mb)
+    limits = problem.limits
 
     def grade(case: dict[str, str]) -> tuple[str, str]:
         result = sub.run(case["input"], limits)

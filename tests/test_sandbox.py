@@ -10,16 +10,17 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.limits import Limits
 from pipeline.problem.contract import IOMode
 from pipeline.program import sandbox as sandbox_module
-from pipeline.program.execution import ExecutionResult, Limits
+from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import Sandbox, SandboxError, cgroups, get_sandbox, make
 from pipeline.program.sandbox.base import runs_root, sweep_stale_runs
 from pipeline.program.sandbox.fake import FakeSandbox
 from pipeline.program.submission import PreparedSubmission
 
 BACKENDS = ["rlimit", "none"] + (["bwrap"] if shutil.which("bwrap") else [])
-LIMITS = Limits(time_s=2.0, memory_mb=256, output_kb=64)
+LIMITS = Limits.from_seconds(2.0, memory_mb=256, output_kb=64)
 
 RESERVE = r"""
 #include <stdio.h>
@@ -51,7 +52,7 @@ def test_big_unread_stdin_does_not_block(box: Sandbox) -> None:
 
 
 def test_output_cap_is_exact_and_stderr_is_kept(box: Sandbox) -> None:
-    cap = LIMITS.output_kb * 1024
+    cap = LIMITS.output_bytes
     exact = box.run(["head", "-c", str(cap), "/dev/zero"], limits=LIMITS)
     assert len(exact.output) == cap and not exact.output_exceeded
     over = box.run(["head", "-c", str(cap + 1), "/dev/zero"], limits=LIMITS)
@@ -141,7 +142,7 @@ def test_runs_leave_nothing_charged_in_their_slot(name: str) -> None:
     if not cgroups.available():
         pytest.skip("cgroup v1 is not writable here")
     box = make(name)
-    limits = Limits(time_s=1.0, processes=4)
+    limits = Limits.from_seconds(1.0, processes=4)
     for _ in range(12):  # 3x the process limit
         result = box.run(["sh", "-c", "sleep 5 & echo ok"], limits=limits)
         assert result.output == b"ok\n", (result.stderr_head, result.judge_error)

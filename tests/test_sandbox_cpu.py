@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.program.execution import Limits
+from pipeline.limits import Limits
 from pipeline.program.sandbox import make
 
 BACKENDS = ["rlimit", "none"] + (["bwrap"] if shutil.which("bwrap") else [])
@@ -59,7 +59,7 @@ def test_reported_cpu_is_what_the_program_burned_on_a_precise_clock(
 ) -> None:
     box = make(name)
     for _ in range(5):  # a 4 ms tick cache overshoots by < 0.5 ms once in 8 runs
-        result = box.run(["./burn"], limits=Limits(time_s=2.0), files={"burn": burner})
+        result = box.run(["./burn"], limits=Limits.from_seconds(2.0), files={"burn": burner})
         assert result.exit_code == 0 and result.judge_error is None, result
         own_ms = float(result.output)
         # the program stopped as soon as its clock said BURN_MS: the clock is exact

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.program.execution import ExecutionResult, Limits
+from pipeline.limits import Limits
+from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import cgroups
 from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
 from tests._fake_problem import make_problem
@@ -81,7 +82,7 @@ def _runner(num_cpus: float):  # type: ignore[no-untyped-def]
         if runs:
             os.environ["GRIDJUDGE_RUNS"] = runs
         try:
-            result = sub.run(text, Limits(time_s=5.0, memory_mb=512, wall_s=30.0))
+            result = sub.run(text, Limits.from_seconds(5.0, memory_mb=512, wall_ms=30000))
         finally:
             for key, value in saved.items():
                 if value is None:

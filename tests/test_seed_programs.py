@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from pipeline.grade.verdict import judge
+from pipeline.limits import Limits
 from pipeline.problem.contract import STDIO
 from pipeline.problem.registry import RegistryError, get_problem
-from pipeline.program.execution import Limits
 from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
@@ -74,7 +74,7 @@ def _grade(
         pytest.skip(f"problem not registered yet: {exc}")
     sub: PreparedSubmission = prepare(parse_spec(spec), problem)
     assert sub.compile_error is None, sub.compile_error
-    limits = Limits(time_s=time_s or problem.time_limit_s, memory_mb=problem.memory_limit_mb)
+    limits = Limits.from_seconds(time_s, problem.limits.memory_mb) if time_s else problem.limits
 
     def one(case: dict[str, str]) -> str:
         result = sub.run(case["input"], limits)
@@ -113,7 +113,7 @@ def test_clocks_seed_uses_files_and_fails_only_all12() -> None:
     problem = dataclasses.replace(get_problem("clocks"), io=STDIO)
     sub = prepare(parse_spec(str(SEEDS / "clocks.cpp")), problem)
     (case,) = _cases("clocks", {"sample/0001"})
-    limits = Limits(time_s=problem.time_limit_s, memory_mb=problem.memory_limit_mb)
+    limits = problem.limits
     result = sub.run(case["input"], limits)
     assert judge(problem, case["input"], case["expected"], result, limits).verdict != "AC"
 

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline.problem.registry import get_problem
-from pipeline.stress.search import shrink, shrink_trace
+from pipeline.stress.shrink import shrink, shrink_trace
 from solvers.clocks.shrink import measure as clocks_measure
 from solvers.gomoku.shrink import measure as gomoku_measure
 from solvers.mine.shrink import measure as mine_measure

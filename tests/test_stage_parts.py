@@ -15,18 +15,12 @@ import pytest
 from pipeline.corpus.generate import generate_corpus
 from pipeline.corpus.store import iter_batches
 from pipeline.distribute.cluster import Cluster
-from pipeline.grade.job import (
-    IN_PROCESS_CHUNK,
-    GradeChunk,
-    grade_and_stage,
-    grade_chunk,
-    iter_chunks,
-    run_grade,
-    tapered_size,
-)
+from pipeline.grade.engine import Settings
+from pipeline.grade.job import IN_PROCESS_CHUNK, iter_chunks, run_grade, tapered_size
 from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.grade.task import GradeChunk, grade_and_stage, grade_chunk
+from pipeline.limits import Limits
 from pipeline.problem.registry import get_problem
-from pipeline.program.execution import Limits
 from pipeline.program.submission import parse_spec, prepare
 from pipeline.results import store as report
 from pipeline.results.summary import summarize
@@ -44,7 +38,13 @@ def _chunk(run_dir: Path, stage_node: str) -> GradeChunk:
     )
     subs = [prepare(parse_spec("solver:clocks"), problem)]
     return GradeChunk(
-        "clocks", subs, cases, Limits(), 1, 1, "r", stage_dir=str(run_dir), stage_node=stage_node
+        "clocks",
+        subs,
+        cases,
+        Settings(Limits()),
+        "r",
+        stage_dir=str(run_dir),
+        stage_node=stage_node,
     )
 
 

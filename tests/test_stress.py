@@ -15,7 +15,6 @@ from typer.testing import CliRunner
 from pipeline.cli.app import app
 from pipeline.grade.verdict import judge
 from pipeline.problem.registry import get_problem
-from pipeline.program.execution import Limits
 from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
 from pipeline.schemas import Verdict
 from pipeline.stress.search import StressError, stress
@@ -80,7 +79,7 @@ def test_wrong_c_clocks_is_caught_and_shrunk_to_a_local_minimum(cache: Path) -> 
     assert len(set(failure.expected.split())) >= 2
     assert failure.actual.split() == sorted(failure.expected.split(), key=int, reverse=True)
     # a local minimum: the program is right on every smaller candidate
-    limits = Limits(time_s=clocks.time_limit_s, memory_mb=clocks.memory_limit_mb)
+    limits = clocks.limits
     assert clocks.shrink is not None
     smaller = list(clocks.shrink(failure.shrunk))
     assert smaller

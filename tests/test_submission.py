@@ -8,14 +8,16 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.grade.engine import Settings, grade_cases
+from pipeline.grade.rows import RowContext
+from pipeline.limits import Limits
 from pipeline.problem import registry
 from pipeline.problem.contract import IOMode
-from pipeline.program.execution import Limits
 from pipeline.program.submission import SubmissionError, parse_spec, prepare
 from tests._fake_problem import make_problem
 
 PROBLEM = make_problem()
-LIMITS = Limits(time_s=2.0, memory_mb=256)
+LIMITS = Limits.from_seconds(2.0, memory_mb=256)
 
 C_SUM = (
     "#include <stdio.h>\n"
@@ -138,10 +140,16 @@ def test_solver_in_process(cache: Path, monkeypatch) -> None:  # type: ignore[no
     monkeypatch.setattr(registry, "get_problem", lambda name: PROBLEM)
     sub = prepare(parse_spec("solver:sum"), PROBLEM, cache)
     assert sub.version == "1"
-    result = sub.run("1 2 3\n", LIMITS)
-    assert (result.exit_code, result.output) == (0, b"6\n")
-    crashed = sub.run("\n", LIMITS)
-    assert crashed.exit_code == 1 and b"nothing to add" in crashed.stderr_head
+    cases = [
+        {"case_id": "ok", "input": "1 2 3\n", "expected": "6\n"},
+        {"case_id": "crash", "input": "\n", "expected": "0\n"},
+    ]
+    context = RowContext("r", PROBLEM.name, 1, "n")
+    graded = grade_cases(PROBLEM, [sub], cases, Settings(LIMITS, validate=False), context)
+    ok, crashed = graded.table.to_pylist()
+    assert (ok["verdict"], ok["exit_code"], ok["output_head"]) == ("AC", 0, "6\n")
+    assert crashed["verdict"] == "RE" and "nothing to add" in crashed["checker_msg"]
+    assert sub.run("1 2 3\n", LIMITS).judge_error  # solvers run in the grading process only
     assert prepare(parse_spec("solver:sum@2"), PROBLEM, cache).sha != sub.sha
     with pytest.raises(SubmissionError):
         prepare(parse_spec("solver:sum@9"), PROBLEM, cache)

@@ -1,4 +1,4 @@
-"""execution.timed_calls: per-call CPU times from a thread clock read once per stretch.
+"""grade.runners.timing.timed_calls: per-call CPU times from a thread clock read once per stretch.
 
 Most tests drive it with a fake pair of clocks: each input says how many microseconds the
 call computes and how long, on its first run only, the thread is descheduled meanwhile
@@ -13,7 +13,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from pipeline.program.execution import GAP_S, STRETCH_S, timed_calls
+from pipeline.grade.runners.timing import GAP_S, STRETCH_S, timed_calls
 
 
 class FakeThread:

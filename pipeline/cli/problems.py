@@ -20,7 +20,7 @@ def problems() -> None:
         table.add_row(
             name,
             p.title,
-            f"{p.time_limit_s:g} s, {p.memory_limit_mb} MB",
+            f"{p.limits.time_s:g} s, {p.limits.memory_mb} MB",
             p.io.describe(),
             str(p.multi_case),
             versions,

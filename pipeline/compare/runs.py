@@ -18,6 +18,7 @@ from pipeline.compare.pair import (
     submissions_of,
 )
 from pipeline.errors import GridjudgeError
+from pipeline.limits import Limits
 from pipeline.problem.registry import get_problem
 from pipeline.results.store import RUN_JSON, RunDirError, load_results, read_run_json, results_dir
 
@@ -44,6 +45,18 @@ def load_run(run_dir: Path) -> tuple[pa.Table, dict[str, Any]]:
     return table, info
 
 
+def _cpu_ms(limits: Any) -> float | None:
+    """The CPU limit recorded in run.json: `cpu_ms`, or `time_s` in runs of gridjudge
+    before limits were held in milliseconds."""
+    if not isinstance(limits, dict):
+        return None
+    if isinstance(limits.get("cpu_ms"), int | float):
+        return float(limits["cpu_ms"])
+    if isinstance(limits.get("time_s"), int | float):
+        return Limits.from_seconds(limits["time_s"]).cpu_ms
+    return None
+
+
 def time_limits_ms(info: dict[str, Any], results: pa.Table) -> dict[str, float]:
     """Each problem's CPU time limit in ms: from run.json (the limits of each corpus, or a
     top-level `limits`), else the problem's own limit from the registry; problems with
@@ -51,19 +64,18 @@ def time_limits_ms(info: dict[str, Any], results: pa.Table) -> dict[str, float]:
     limits: dict[str, float] = {}
     for corpus in info.get("corpora") or []:
         if isinstance(corpus, dict):
-            time_s = (corpus.get("limits") or {}).get("time_s")
-            if isinstance(corpus.get("problem"), str) and isinstance(time_s, int | float):
-                limits.setdefault(corpus["problem"], float(time_s) * 1000.0)
-    top = info.get("limits")
-    top_s = top.get("time_s") if isinstance(top, dict) else None
+            cpu_ms = _cpu_ms(corpus.get("limits"))
+            if isinstance(corpus.get("problem"), str) and cpu_ms is not None:
+                limits.setdefault(corpus["problem"], cpu_ms)
+    top_ms = _cpu_ms(info.get("limits"))
     for problem in set(results.column("problem").to_pylist()):
         if problem in limits:
             continue
-        if isinstance(top_s, int | float):
-            limits[problem] = float(top_s) * 1000.0
+        if top_ms is not None:
+            limits[problem] = top_ms
             continue
         with contextlib.suppress(GridjudgeError):  # unknown problem: no limit known
-            limits[problem] = float(get_problem(problem).time_limit_s) * 1000.0
+            limits[problem] = get_problem(problem).limits.cpu_ms
     return limits
 
 

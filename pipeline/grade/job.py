@@ -13,28 +13,25 @@ keeps the run's id and skips every (submission, case) that already has a row.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from pipeline.corpus.store import (
     iter_batches,
 )
-from pipeline.distribute.cluster import Cluster, current_attempt, current_node, current_node_id
-from pipeline.grade.engine import grade_batch
-from pipeline.grade.inprocess import chunk_fast_path_applies, grade_columns
+from pipeline.distribute.cluster import Cluster
+from pipeline.grade.cases import CASE_COLUMNS
+from pipeline.grade.engine import Settings
 from pipeline.grade.plan import (
     CorpusPlan,
     GradeOutcome,
     GradePlan,
     run_info,
 )
-from pipeline.problem.registry import get_problem
-from pipeline.program.execution import Limits
+from pipeline.grade.task import GradeChunk, grade_and_stage
 from pipeline.program.submission import PreparedSubmission
 from pipeline.results import store as report
 from pipeline.results.summary import SUMMARY_INPUT, SummaryParts, last_attempts
@@ -44,91 +41,6 @@ MAX_IN_PROCESS_CHUNK = 50000  # ... up to this many in large corpora
 CHUNKS_PER_CPU = 4  # ... and about this many chunks per CPU of the cluster
 SUBPROCESS_CHUNK = 32  # cases per Ray task when submissions spawn processes
 MAX_BATCHED_CHUNK = 2000
-CASE_COLUMNS = ["case_id", "family", "input", "expected"]
-
-
-@dataclass
-class GradeChunk:
-    """One Ray task: cases of one problem x the submissions still to grade on them."""
-
-    problem: str
-    submissions: list[PreparedSubmission]
-    cases: list[dict[str, Any]] | pa.RecordBatch  # CASE_COLUMNS; a batch pickles cheaply
-    limits: Limits
-    batch_k: int
-    repeat: int
-    run_id: str
-    validate: bool = True
-    # Where a worker on the driver's node (Cluster.node_id) stages the chunk's results
-    # part itself (RUN_DIR); the driver commits it. Elsewhere the rows travel back.
-    stage_dir: str | None = None
-    stage_node: str = ""
-
-
-@dataclass
-class ChunkResult:
-    """What a chunk's task sends back: its rows' verdict counts and summary, and either
-    the rows or the part they were staged in (report.stage_results_part)."""
-
-    rows: int
-    verdicts: Counter[str]
-    summary: SummaryParts
-    table: pa.Table | None = None
-    staged: Path | None = None
-
-
-def grade_and_stage(chunk: GradeChunk) -> ChunkResult:
-    """The Ray task of `grade`: grade_chunk, then, on the driver's node, write the rows
-    as a staged part here (so they do not travel through the object store and the driver
-    only renames a file); otherwise send them back. Only the driver commits a part: a
-    chunk run twice (its worker died after staging) leaves an uncommitted file behind,
-    never a second row."""
-    table = grade_chunk(chunk)
-    summary = SummaryParts()
-    summary.add(table)
-    result = ChunkResult(table.num_rows, verdict_counts(table), summary)
-    if chunk.stage_dir is not None and current_node_id() == chunk.stage_node:
-        result.staged = report.stage_results_part(Path(chunk.stage_dir), table)
-    else:
-        result.table = table
-    return result
-
-
-def grade_chunk(chunk: GradeChunk) -> pa.Table:
-    """What runs inside a Ray task (or in-process in serial mode): the chunk's rows as a
-    RESULTS_SCHEMA table, built here so the driver only writes it."""
-    problem = get_problem(chunk.problem)
-
-    def general(subs: Sequence[PreparedSubmission], cases: list[dict[str, Any]]) -> pa.Table:
-        return grade_batch(
-            problem,
-            subs,
-            cases,
-            chunk.limits,
-            batch_k=chunk.batch_k,
-            repeat=chunk.repeat,
-            run_id=chunk.run_id,
-            attempt=current_attempt(),
-            node=current_node(),
-            validate=chunk.validate,
-        )
-
-    if isinstance(chunk.cases, pa.RecordBatch) and chunk_fast_path_applies(
-        chunk.submissions, chunk.repeat
-    ):
-        return grade_columns(
-            problem,
-            chunk.submissions,
-            chunk.cases,
-            chunk.limits,
-            run_id=chunk.run_id,
-            attempt=current_attempt(),
-            node=current_node(),
-            validate=chunk.validate,
-            general=general,
-        )
-    cases = chunk.cases if isinstance(chunk.cases, list) else case_dicts(chunk.cases)
-    return general(chunk.submissions, cases)
 
 
 def case_dicts(batch: pa.RecordBatch) -> list[dict[str, Any]]:
@@ -239,14 +151,8 @@ def _chunk(
 ) -> GradeChunk:
     o = plan.options
     subs = [c.submissions[i] for i in sub_ids]
-    return GradeChunk(
-        c.problem.name, subs, cases, c.limits, o.batch_k, o.repeat, plan.run_id, c.validate
-    )
-
-
-def verdict_counts(table: pa.Table) -> Counter[str]:
-    counts = pc.value_counts(table.column("verdict")).to_pylist()
-    return Counter({c["values"]: c["counts"] for c in counts})
+    settings = Settings(c.limits, batch_k=o.batch_k, repeat=o.repeat, validate=c.validate)
+    return GradeChunk(c.problem.name, subs, cases, settings, plan.run_id)
 
 
 def run_grade(

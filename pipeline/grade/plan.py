@@ -22,9 +22,9 @@ from pipeline.corpus.store import (
     validator_fingerprint,
 )
 from pipeline.errors import GridjudgeError
+from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
 from pipeline.problem.registry import get_problem
-from pipeline.program.execution import Limits
 from pipeline.program.submission import PreparedSubmission, SubmissionSpec, parse_spec, prepare
 from pipeline.results import store as report
 
@@ -117,11 +117,11 @@ def needs_validation(manifest: Manifest, problem: Problem) -> bool:
 
 
 def _limits(problem: Problem, options: GradeOptions) -> Limits:
-    time_s = options.time_limit_s if options.time_limit_s is not None else problem.time_limit_s
-    memory = options.memory_limit_mb or problem.memory_limit_mb
-    if time_s <= 0 or memory <= 0:
+    if (options.time_limit_s is not None and options.time_limit_s <= 0) or (
+        options.memory_limit_mb is not None and options.memory_limit_mb <= 0
+    ):
         raise GradeError("--time-limit and --memory-limit must be positive")
-    return Limits(time_s=time_s, memory_mb=memory)
+    return problem.limits.override(options.time_limit_s, options.memory_limit_mb)
 
 
 def _prepare_all(

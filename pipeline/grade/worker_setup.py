@@ -1,10 +1,8 @@
 """What Ray runs in each worker process as it starts (the job's runtime_env
 `worker_process_setup_hook`, set by distribute.Cluster): the imports every chunk needs,
-paid while the driver is still planning instead of inside the first chunk.
-
-Measured (2 cores): pyarrow imports pandas on its first conversion of a Python list,
-~0.2 s of CPU per worker: on 200,000 in-process cases, ~8 % of the run. Problem plugins
-are left to the first chunk that needs one (mine's imports scipy)."""
+paid while the driver is still planning instead of inside the first chunk (pyarrow
+imports pandas on its first conversion of a Python list). Problem plugins are left to the
+first chunk that needs one (mine's imports scipy)."""
 
 from __future__ import annotations
 
@@ -17,7 +15,7 @@ def setup() -> None:
         import pyarrow as pa
 
         import pipeline.corpus.generate
-        import pipeline.grade.job  # noqa: F401  (imported for its cost, now)
+        import pipeline.grade.task  # noqa: F401  (imported for its cost, now)
 
         pa.array([""])  # the pandas import, now
     except Exception:  # pragma: no cover - a warm-up must never stop a worker starting

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pipeline.limits import Limits
 from pipeline.problem.checkers import CheckResult, token_check
 
 Solver = Callable[[Any], Any]
@@ -44,8 +45,7 @@ class InvalidInput(ValueError):
 class Problem:
     name: str
     title: str
-    time_limit_s: float
-    memory_limit_mb: int
+    limits: Limits  # of one case, from the statement
     parse: Callable[[str], Any]
     validate: Callable[[str], list[str]]  # empty list = valid; else one message per rule
     solvers: Mapping[str, Solver]

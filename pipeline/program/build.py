@@ -13,7 +13,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.program.execution import Limits
+from pipeline.limits import Limits
 
 COMPILE_TIMEOUT_S = 120.0
 MESSAGE_LIMIT = 2000
@@ -124,7 +124,8 @@ def build(language: str, source: bytes, cache_dir: Path, display_name: str = "")
 # The compiler runs in the sandbox too: a source that #includes a file outside its
 # scratch dir (an answer file, a key) must not see it, in its binary or in its CE message.
 COMPILE_LIMITS = Limits(
-    time_s=COMPILE_TIMEOUT_S, memory_mb=2048, wall_s=COMPILE_TIMEOUT_S, output_kb=256 * 1024,
+    cpu_ms=COMPILE_TIMEOUT_S * 1000, memory_mb=2048, wall_ms=COMPILE_TIMEOUT_S * 1000,
+    output_kb=256 * 1024,
     processes=32,
 )  # fmt: skip
 

@@ -8,15 +8,15 @@ from __future__ import annotations
 import hashlib
 import os
 import shlex
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pipeline.errors import GridjudgeError
+from pipeline.limits import Limits
 from pipeline.problem.contract import IOMode, Problem
 from pipeline.program.build import EXTENSIONS, LANGUAGES, Language, build, default_cache_dir
-from pipeline.program.execution import ExecutionResult, Limits, timed_call
+from pipeline.program.execution import ExecutionResult
 
 __all__ = [
     "EXTENSIONS",
@@ -147,8 +147,8 @@ class PreparedSubmission:
         """One run on one input; never raises for anything the program does."""
         if self.compile_error is not None:
             return ExecutionResult(judge_error="run() of a submission that did not compile")
-        if self.kind == "solver":
-            return self._run_solver(input_text, limits)
+        if self.kind == "solver":  # grade.runners.inprocess calls solvers in the judge itself
+            return ExecutionResult(judge_error="run() of an in-process solver")
         from pipeline.program.sandbox import get_sandbox
 
         try:
@@ -162,32 +162,6 @@ class PreparedSubmission:
             )
         except Exception as exc:  # the judge's own failure: JE, never the program's fault
             return ExecutionResult(judge_error=f"{type(exc).__name__}: {exc}")
-
-    def _run_solver(self, input_text: str, limits: Limits) -> ExecutionResult:
-        from pipeline.problem.registry import get_problem
-
-        result = ExecutionResult()
-        try:
-            problem = get_problem(self.problem)
-        except Exception as exc:
-            result.judge_error = f"{type(exc).__name__}: {exc}"
-            return result
-        text, error, result.cpu_ms, result.wall_ms = timed_call(
-            problem.solve, input_text, self.version
-        )
-        if error is not None or text is None:
-            result.exit_code = 1
-            result.stderr_head = "".join(
-                traceback.format_exception_only(type(error), error)
-            ).encode()[:4096]
-        else:
-            result.exit_code = 0
-            result.output = text.encode()
-        result.cpu_exceeded = result.cpu_ms > limits.time_s * 1000
-        cap = limits.output_kb * 1024
-        if len(result.output) > cap:
-            result.output, result.output_exceeded = result.output[:cap], True
-        return result
 
 
 def prepare(

@@ -8,22 +8,26 @@ the first failure, shrinks the case while the submission keeps the same verdict.
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from pipeline.errors import GridjudgeError
-from pipeline.grade.verdict import judge
+from pipeline.grade.engine import Settings, grade_cases
+from pipeline.grade.rows import RowContext
+from pipeline.grade.runners.spawn import SpawnRunner
+from pipeline.grade.verdict import decide
+from pipeline.limits import Limits
+from pipeline.problem.checkers import ACCEPTED
 from pipeline.problem.contract import Problem
-from pipeline.program.execution import Limits
 from pipeline.program.submission import PreparedSubmission
 from pipeline.schemas import Verdict
+from pipeline.stress.shrink import DEFAULT_MAX_STEPS, shrink_trace
 
 HEAD_CHARS = 2000
-DEFAULT_MAX_STEPS = 200
-DEFAULT_MAX_TRIES = 5000
 
 
 # (verdict, checker message, expected answer, the submission's output head)
@@ -32,57 +36,6 @@ Outcome = tuple[Verdict, str, str, str]
 
 class StressError(GridjudgeError):
     """A stress run that cannot start (bad family, solver, submission); one line."""
-
-
-@dataclass(frozen=True)
-class ShrinkOutcome:
-    text: str
-    steps: int  # accepted reductions
-    tries: int  # predicate calls (valid candidates not seen before)
-
-
-def shrink_trace(
-    input_text: str,
-    still_fails: Callable[[str], bool],
-    candidates: Callable[[str], Iterable[str]],
-    validate: Callable[[str], list[str]] | None = None,
-    max_steps: int = DEFAULT_MAX_STEPS,
-    max_tries: int = DEFAULT_MAX_TRIES,
-    deadline: float | None = None,
-) -> ShrinkOutcome:
-    """Greedy shrinking: take the first candidate (of the current text) that is valid and
-    still fails, repeat until none does, or `max_steps` reductions, `max_tries` predicate
-    calls or the `deadline` (time.monotonic()) are reached. No text is tried twice.
-    `validate` returns the broken rules (empty list = valid), like Problem.validate."""
-    current, steps, tries = input_text, 0, 0
-    seen = {input_text}
-    while steps < max_steps:
-        for candidate in candidates(current):
-            if tries >= max_tries or (deadline is not None and time.monotonic() > deadline):
-                return ShrinkOutcome(current, steps, tries)
-            if candidate in seen:
-                continue
-            seen.add(candidate)
-            if validate is not None and validate(candidate):
-                continue
-            tries += 1
-            if still_fails(candidate):
-                current, steps = candidate, steps + 1
-                break
-        else:
-            break
-    return ShrinkOutcome(current, steps, tries)
-
-
-def shrink(
-    input_text: str,
-    still_fails: Callable[[str], bool],
-    candidates: Callable[[str], Iterable[str]],
-    validate: Callable[[str], list[str]] | None = None,
-    max_steps: int = DEFAULT_MAX_STEPS,
-) -> str:
-    """The smallest failing input the greedy loop reaches (see `shrink_trace`)."""
-    return shrink_trace(input_text, still_fails, candidates, validate, max_steps).text
 
 
 @dataclass(frozen=True)
@@ -150,11 +103,29 @@ class _Reference:
                 return self.problem.solve(input_text, self.version)
             except Exception:
                 return None
-        result = self.other.run(input_text, self.limits)
-        verdict = judge(self.problem, input_text, "", result, self.limits).verdict
-        if verdict not in (Verdict.AC, Verdict.WA, Verdict.PE):  # no clean answer
-            return None
+        runner = SpawnRunner(self.problem, self.other, self.limits)
+        result = runner.execute(input_text)
+        if decide(self.limits, result, lambda _: ACCEPTED).verdict != Verdict.AC:
+            return None  # it crashed or went over a limit: no answer to compare with
         return result.output.decode("utf-8", "replace")
+
+
+def _graded(
+    problem: Problem, submission: PreparedSubmission, text: str, expected: str, limits: Limits
+) -> Outcome:
+    """The submission's verdict on one case, by the grading engine."""
+    case = {"case_id": "stress", "family": "", "input": text, "expected": expected}
+    outcome = grade_cases(
+        problem,
+        [submission],
+        [case],
+        Settings(limits, validate=False),
+        RowContext("stress", problem.name, 1, ""),
+        keep_outputs=True,
+    )
+    row = outcome.table.to_pylist()[0]
+    output = (outcome.outputs or [None])[0] or b""
+    return Verdict(row["verdict"]), row["checker_msg"] or "", expected, _head(output)
 
 
 def _shrunk_failure(
@@ -259,26 +230,16 @@ def stress(
     judge failed) is counted and never shrunk. `shrink_time_s` defaults to the budget."""
     chosen = list(families) or list(problem.families)
     _check_setup(problem, submission, chosen, solver, against)
-    limits = Limits(time_s=problem.time_limit_s, memory_mb=problem.memory_limit_mb)
-    reference = _Reference(problem, limits, solver, against)
+    reference = _Reference(problem, problem.limits, solver, against)
     result = StressResult(problem.name, submission.label, reference.label, seed)
-    start = time.monotonic()
+    start = last_report = time.monotonic()
 
-    def verdict_on(text: str) -> Outcome | None:
-        expected = reference.answer(text)
-        if expected is None:
-            return None
-        run = submission.run(text, limits)
-        check = judge(problem, text, expected, run, limits)
-        return check.verdict, check.message, expected, _head(run.output)
-
-    last_report = start
-    for index in range(max_cases):
+    verdict_on = functools.partial(_verdict_on, problem, submission, reference)
+    result.stopped_by = "max_cases"
+    for index, family, text in _generated(problem, chosen, seed, max_cases):
         if time.monotonic() - start > time_budget_s:
             result.stopped_by = "time_budget"
             break
-        family = chosen[index % len(chosen)]
-        text = problem.generate(random.Random(f"{seed}:{index}"), family)
         if problem.validate(text):
             result.invalid += 1
             continue
@@ -286,29 +247,47 @@ def stress(
         if outcome is None:
             result.reference_failed += 1
             continue
-        verdict, message, expected, actual = outcome
         result.cases += 1
-        result.verdicts[str(verdict)] += 1
+        result.verdicts[str(outcome[0])] += 1
         if progress is not None and time.monotonic() - last_report >= 1.0:
             last_report = time.monotonic()
             result.elapsed_s = last_report - start
             progress(result)
-        if verdict in (Verdict.AC, Verdict.JE):
+        if outcome[0] in (Verdict.AC, Verdict.JE):
             continue
-
+        budget = time_budget_s if shrink_time_s is None else shrink_time_s
         result.failure = _shrunk_failure(
             problem,
             verdict_on,
             index=index,
             family=family,
             text=text,
-            first=(verdict, message, expected, actual),
+            first=outcome,
             max_steps=max_shrink_steps,
-            deadline=time.monotonic() + (time_budget_s if shrink_time_s is None else shrink_time_s),
+            deadline=time.monotonic() + budget,
         )
         result.stopped_by = "failure"
         break
-    else:
-        result.stopped_by = "max_cases"
     result.elapsed_s = time.monotonic() - start
     return result
+
+
+def _verdict_on(
+    problem: Problem, submission: PreparedSubmission, reference: _Reference, text: str
+) -> Outcome | None:
+    """The submission's outcome on `text` against the reference's answer (None: the
+    reference has no answer for it)."""
+    expected = reference.answer(text)
+    if expected is None:
+        return None
+    return _graded(problem, submission, text, expected, problem.limits)
+
+
+def _generated(
+    problem: Problem, families: Sequence[str], seed: int, count: int
+) -> Iterator[tuple[int, str, str]]:
+    """(index, family, input) of the seeded cases: case i of family families[i % len],
+    from random.Random(f"{seed}:{i}")."""
+    for index in range(count):
+        family = families[index % len(families)]
+        yield index, family, problem.generate(random.Random(f"{seed}:{index}"), family)

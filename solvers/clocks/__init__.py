@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pipeline.limits import Limits
 from pipeline.problem.contract import IOMode, Problem
 from solvers.clocks.check import check, validate
 from solvers.clocks.generate import FAMILIES, generate
@@ -12,8 +13,7 @@ from solvers.clocks.solve import SOLVERS
 PROBLEM = Problem(
     name="clocks",
     title="The Clocks (IOI'94, USACO 1.4)",
-    time_limit_s=1.0,
-    memory_limit_mb=256,
+    limits=Limits.from_seconds(1.0, memory_mb=256),
     parse=parse,
     validate=validate,
     solvers=SOLVERS,

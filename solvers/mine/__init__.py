@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pipeline.limits import Limits
 from pipeline.problem.checkers import token_check
 from pipeline.problem.contract import Problem
 from solvers.mine.check import validate
@@ -14,8 +15,7 @@ from solvers.mine.solve import plain_accepts, solve_plain, solve_sg
 PROBLEM = Problem(
     name="mine",
     title="Mine (HDU 4678)",
-    time_limit_s=2.0,
-    memory_limit_mb=256,
+    limits=Limits.from_seconds(2.0, memory_mb=256),
     parse=parse,
     validate=validate,
     solvers={"1": solve_plain, "2": solve_sg, "search": solve_search},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
 from solvers.spot.check import check, validate
 from solvers.spot.generate import FAMILIES, generate
@@ -12,8 +13,7 @@ from solvers.spot.solve import SOLVERS
 PROBLEM = Problem(
     name="spot",
     title="The Spot Game (UVa 141)",
-    time_limit_s=1.0,
-    memory_limit_mb=256,
+    limits=Limits.from_seconds(1.0, memory_mb=256),
     parse=parse,
     validate=validate,
     solvers=SOLVERS,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pipeline.limits import Limits
 from pipeline.problem.checkers import token_check
 from pipeline.problem.contract import Problem
 from solvers.tetris.generate import FAMILIES, generate
@@ -12,8 +13,7 @@ from solvers.tetris.solve import solve_grundy, solve_plain
 PROBLEM = Problem(
     name="tetris",
     title="A New Tetris Game (HDU 1760)",
-    time_limit_s=1.0,
-    memory_limit_mb=256,
+    limits=Limits.from_seconds(1.0, memory_mb=256),
     parse=parse,
     validate=validate,
     solvers={"1": solve_plain, "2": solve_grundy},

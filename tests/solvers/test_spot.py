@@ -40,7 +40,7 @@ def _board_after(game: Game, count: int) -> set[tuple[int, int]]:
 def test_registered() -> None:
     assert get_problem("spot") is PROBLEM
     assert PROBLEM.default_solver == "2" and PROBLEM.rule_variants == {"seed-reading"}
-    assert PROBLEM.multi_case > 1 and PROBLEM.time_limit_s == 1.0
+    assert PROBLEM.multi_case > 1 and PROBLEM.limits.cpu_ms == 1000
 
 
 def test_golden_every_version(golden_dir: Path) -> None:

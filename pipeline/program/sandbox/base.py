@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Protocol, runtime_checkable
 
-from pipeline.program.execution import ExecutionResult, Limits
+from pipeline.limits import Limits
+from pipeline.program.execution import ExecutionResult
 
 STDERR_HEAD_BYTES = 4096
 BOX = "box"
@@ -186,7 +187,7 @@ def collect_output(
     ws: Workspace, result: ExecutionResult, limits: Limits, output_file: str | None
 ) -> None:
     """Fills output, output_exceeded and stderr_head from the workspace files."""
-    cap = limits.output_kb * 1024
+    cap = limits.output_bytes
     source = ws.stdout
     if output_file is not None:
         candidate = ws.box / output_file
@@ -223,10 +224,10 @@ def kill_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
 
 
-def wait_with_deadline(pid: int, wall_s: float) -> tuple[int, resource.struct_rusage | None, bool]:
-    """Waits for child `pid` (a session leader) at most `wall_s` seconds; past that its
+def wait_with_deadline(pid: int, wall_ms: float) -> tuple[int, resource.struct_rusage | None, bool]:
+    """Waits for child `pid` (a session leader) at most `wall_ms` milliseconds; past that its
     whole process group is killed. Returns (wait status, rusage, wall limit hit)."""
-    deadline = time.monotonic() + wall_s
+    deadline = time.monotonic() + wall_ms / 1000
     hit = False
     try:
         pidfd: int | None = os.pidfd_open(pid)

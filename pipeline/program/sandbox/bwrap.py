@@ -15,7 +15,8 @@ import os
 import shutil
 from collections.abc import Sequence
 
-from pipeline.program.execution import ExecutionResult, Limits
+from pipeline.limits import Limits
+from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import cgroups
 from pipeline.program.sandbox.base import Workspace
 from pipeline.program.sandbox.rlimit import RlimitSandbox

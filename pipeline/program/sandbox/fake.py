@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from pipeline.program.execution import ExecutionResult, Limits
+from pipeline.limits import Limits
+from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox.base import FileSpec
 
 

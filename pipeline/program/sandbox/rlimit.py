@@ -22,7 +22,8 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from pipeline.program.execution import ExecutionResult, Limits
+from pipeline.limits import Limits
+from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import cgroups
 from pipeline.program.sandbox.base import (
     SANDBOX_PATH,
@@ -100,7 +101,7 @@ class RlimitSandbox:
             self.namespaces = False
 
     def _probe_namespaces(self) -> bool:
-        probe = self.run(["true"], limits=Limits(time_s=5.0))
+        probe = self.run(["true"], limits=Limits.from_seconds(5.0))
         if probe.judge_error or probe.exit_code != 0:
             self.notes.append(f"namespaces unavailable: {probe.judge_error or probe.exit_code}")
             return False
@@ -109,14 +110,14 @@ class RlimitSandbox:
     def _command(
         self, ws: Workspace, argv: Sequence[str], limits: Limits, slot: cgroups.Slot | None
     ) -> list[str]:
-        memory = limits.memory_mb << 20
+        memory = limits.memory_bytes
         args = [
             self.launcher,
             "--report", str(ws.report),
             "--box", str(ws.box),
-            "--cpu-ms", str(int(limits.time_s * 1000) + CPU_KILL_MARGIN_MS),
+            "--cpu-ms", str(int(limits.cpu_ms) + CPU_KILL_MARGIN_MS),
             "--stack", str(memory),
-            "--fsize", str(limits.output_kb * 1024 + 1),
+            "--fsize", str(limits.output_bytes + 1),
             "--nofile", str(NOFILE),
         ]  # fmt: skip
         if slot is None and self.limit_address_space:
@@ -162,7 +163,7 @@ class RlimitSandbox:
         slot = self.pool.acquire() if self.pool is not None else None
         try:
             if slot is not None:
-                slot.prepare(limits.processes, limits.memory_mb << 20)
+                slot.prepare(limits.processes, limits.memory_bytes)
             self._execute(ws, argv, limits, slot, result)
             if not result.judge_error:
                 collect_output(ws, result, limits, output_file)
@@ -204,7 +205,7 @@ class RlimitSandbox:
                 ],
                 setsid=True,
             )
-        status, _, hit = wait_with_deadline(pid, limits.wall_limit_s)
+        status, _, hit = wait_with_deadline(pid, limits.wall_limit_ms)
         result.wall_ms = (time.monotonic() - start) * 1000
         kill_group(pid)  # whatever is left of the session (no pid namespace)
         report = parse_report(ws.report)
@@ -230,14 +231,13 @@ class RlimitSandbox:
             result.judge_error = f"launcher failed (wait status {status})"
             return
         self._measured(result, group_cpu_ms, group_peak_kb, slot is not None)
-        cpu_limit_ms = limits.time_s * 1000
         result.cpu_exceeded = (
-            result.cpu_ms > cpu_limit_ms
-            or group_cpu_ms > cpu_limit_ms
+            limits.cpu_over(result.cpu_ms)
+            or limits.cpu_over(group_cpu_ms)
             or result.signal == signal.SIGXCPU
             or report.get("cpu_killed") == "1"
         )
-        if result.peak_rss_kb > limits.memory_mb * 1024:
+        if limits.memory_over(result.peak_rss_kb):
             result.memory_exceeded = True
         result.extra["backend"] = self.name
 

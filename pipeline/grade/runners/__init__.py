@@ -1,0 +1,54 @@
+"""Runners: how the outputs of one submission on a group of cases are produced.
+
+A runner is the only thing that varies between ways of grading: it runs a submission on
+cases and judges each run (grade.verdict), giving the graded rows (grade.rows). The engine
+(grade.engine) picks one per submission with `runner_for`; a new way of running programs
+(a fork server, interactive problems, checker programs) is a new runner here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import pyarrow as pa
+
+from pipeline.grade.cases import Cases
+from pipeline.limits import Limits
+from pipeline.problem.contract import Problem
+from pipeline.program.submission import PreparedSubmission
+
+
+@dataclass
+class Graded:
+    """A runner's rows for n cases (GRADED_SCHEMA), and, when asked for, each case's
+    whole output."""
+
+    table: pa.Table
+    outputs: list[bytes] | None = None
+
+
+class Runner(Protocol):
+    def grade(self, cases: Cases) -> Graded: ...
+
+
+def runner_for(
+    problem: Problem,
+    submission: PreparedSubmission,
+    limits: Limits,
+    *,
+    batch_k: int = 1,
+    keep_outputs: bool = False,
+) -> Runner:
+    """In-process reference solvers run in this process; programs run in the sandbox, K
+    cases per process where the problem's format holds several and `batch_k` asks for it,
+    else one process per case."""
+    from pipeline.grade.runners.batch import BatchRunner
+    from pipeline.grade.runners.inprocess import InProcessRunner
+    from pipeline.grade.runners.spawn import SpawnRunner
+
+    if submission.kind == "solver":
+        return InProcessRunner(problem, submission, limits, keep_outputs)
+    k = min(batch_k, problem.multi_case) if problem.join and problem.split else 1
+    spawn = SpawnRunner(problem, submission, limits, keep_outputs)
+    return BatchRunner(spawn, k) if k > 1 else spawn

@@ -1,0 +1,92 @@
+"""Several cases per process, where the problem's file format holds several.
+
+Up to K cases are joined into one file and run in one process; the output is split back
+per case. A batch that fails in any way (a crash, a limit, a split that does not give one
+part per case, a case not AC, a judge error) is bisected down to single cases, so each case
+still gets its own honest verdict. The whole batch runs under ONE case's time and memory
+limit: a case that would exceed the limit alone makes its batch exceed it too, so batching
+never turns a TLE into an AC. The time of a passing batch is divided among its cases
+(the batch_size column says so).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pipeline.grade import rows
+from pipeline.grade.cases import Cases
+from pipeline.grade.runners import Graded
+from pipeline.grade.runners.spawn import SpawnRunner
+from pipeline.grade.verdict import decide, judge
+from pipeline.limits import Limits
+from pipeline.problem.checkers import ACCEPTED
+from pipeline.program.execution import ExecutionResult
+from pipeline.schemas import Verdict
+
+BATCH_OUTPUT_CAP_KB = 256 * 1024
+
+
+def batch_limits(limits: Limits, k: int) -> Limits:
+    """A batch of k cases runs under one case's CPU and memory limit but may print k
+    cases' worth of output (capped: a batch over the cap is bisected)."""
+    return limits.with_output_kb(
+        max(limits.output_kb, min(limits.output_kb * k, BATCH_OUTPUT_CAP_KB))
+    )
+
+
+@dataclass
+class BatchRunner:
+    single: SpawnRunner
+    k: int
+
+    def grade(self, cases: Cases) -> Graded:
+        texts = [t or "" for t in cases.inputs]
+        expected = cases.expected.to_pylist()
+        runs: list[rows.Run] = []
+        for start in range(0, len(texts), self.k):
+            stop = min(start + self.k, len(texts))
+            runs += self._group(texts[start:stop], expected[start:stop])
+        return self.single.graded(runs)
+
+    def _group(self, texts: list[str], expected: list[str | None]) -> list[rows.Run]:
+        if len(texts) == 1:
+            return [self.single.run(texts[0], expected[0])]
+        got = self._once(texts, expected)
+        if got is not None:
+            return got
+        half = len(texts) // 2
+        return self._group(texts[:half], expected[:half]) + self._group(
+            texts[half:], expected[half:]
+        )
+
+    def _once(self, texts: list[str], expected: list[str | None]) -> list[rows.Run] | None:
+        """One run of the cases joined in one file; None when it must be bisected."""
+        problem, limits, n = self.single.problem, self.single.limits, len(texts)
+        assert problem.join is not None and problem.split is not None
+        try:
+            joined = problem.join(texts)
+        except Exception:
+            return None
+        whole = batch_limits(limits, n)
+        result = self.single.execute(joined, whole)
+        if decide(whole, result, lambda _: ACCEPTED).verdict != Verdict.AC:  # crashed, or a limit
+            return None
+        try:
+            parts = problem.split(result.output.decode("utf-8", "replace"), n)
+        except Exception:
+            return None
+        if len(parts) != n:
+            return None
+        out: list[rows.Run] = []
+        for text, want, part in zip(texts, expected, parts, strict=True):
+            # a shallow copy; copy.copy and dataclasses.replace cost several us per case
+            per_case = ExecutionResult.__new__(ExecutionResult)
+            per_case.__dict__.update(result.__dict__)
+            per_case.output = part.encode()
+            per_case.cpu_ms = result.cpu_ms / n
+            per_case.wall_ms = result.wall_ms / n
+            check = judge(problem, text, want, per_case, limits)
+            if check.verdict != Verdict.AC:
+                return None
+            out.append(rows.Run(per_case, check, n))
+        return out

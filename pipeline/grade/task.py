@@ -1,0 +1,77 @@
+"""The task of `grade` that runs on a worker: grade one chunk of cases with the engine,
+and stage its rows where the driver can commit them."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline.distribute.cluster import current_attempt, current_node, current_node_id
+from pipeline.grade.engine import Settings, grade_cases
+from pipeline.grade.rows import RowContext
+from pipeline.problem.registry import get_problem
+from pipeline.program.submission import PreparedSubmission
+from pipeline.results import store as report
+from pipeline.results.summary import SummaryParts
+
+
+@dataclass
+class GradeChunk:
+    """One Ray task: cases of one problem x the submissions still to grade on them."""
+
+    problem: str
+    submissions: list[PreparedSubmission]
+    cases: list[dict[str, Any]] | pa.RecordBatch  # CASE_COLUMNS; a batch pickles cheaply
+    settings: Settings
+    run_id: str
+    # Where a worker on the driver's node (Cluster.node_id) stages the chunk's results
+    # part itself (RUN_DIR); the driver commits it. Elsewhere the rows travel back.
+    stage_dir: str | None = None
+    stage_node: str = ""
+
+
+@dataclass
+class ChunkResult:
+    """What a chunk's task sends back: its rows' verdict counts and summary, and either
+    the rows or the part they were staged in (report.stage_results_part)."""
+
+    rows: int
+    verdicts: Counter[str]
+    summary: SummaryParts
+    table: pa.Table | None = None
+    staged: Path | None = None
+
+
+def grade_and_stage(chunk: GradeChunk) -> ChunkResult:
+    """The Ray task of `grade`: grade_chunk, then, on the driver's node, write the rows
+    as a staged part here (so they do not travel through the object store and the driver
+    only renames a file); otherwise send them back. Only the driver commits a part: a
+    chunk run twice (its worker died after staging) leaves an uncommitted file behind,
+    never a second row."""
+    table = grade_chunk(chunk)
+    summary = SummaryParts()
+    summary.add(table)
+    result = ChunkResult(table.num_rows, verdict_counts(table), summary)
+    if chunk.stage_dir is not None and current_node_id() == chunk.stage_node:
+        result.staged = report.stage_results_part(Path(chunk.stage_dir), table)
+    else:
+        result.table = table
+    return result
+
+
+def grade_chunk(chunk: GradeChunk) -> pa.Table:
+    """What runs inside a Ray task (or in-process in serial mode): the chunk's rows as a
+    RESULTS_SCHEMA table, built here so the driver only writes it."""
+    problem = get_problem(chunk.problem)
+    context = RowContext(chunk.run_id, problem.name, current_attempt(), current_node())
+    return grade_cases(problem, chunk.submissions, chunk.cases, chunk.settings, context).table
+
+
+def verdict_counts(table: pa.Table) -> Counter[str]:
+    counts = pc.value_counts(table.column("verdict")).to_pylist()
+    return Counter({c["values"]: c["counts"] for c in counts})
