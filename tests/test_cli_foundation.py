@@ -94,7 +94,7 @@ def test_corrupt_corpus_is_one_line(tmp_path: Path, golden_dir: Path) -> None:
     assert ok.exit_code == 0 and "ok: parts match the manifest" in ok.output
     next(out.glob("part-*.parquet")).write_bytes(b"garbage")
     assert "corrupt parquet file" in _one_line_error(["inspect", str(out)])
-    assert "no corpus.json" in _one_line_error(["inspect", str(tmp_path)])
+    assert "no _corpus.json" in _one_line_error(["inspect", str(tmp_path)])
 
 
 def test_import_uncuttable_multicase_file(tmp_path: Path) -> None:

@@ -122,7 +122,7 @@ def test_corrupt_part_is_one_line_error(tmp_path: Path) -> None:
 
 
 def test_not_a_corpus(tmp_path: Path) -> None:
-    with pytest.raises(CorpusError, match=r"no corpus\.json"):
+    with pytest.raises(CorpusError, match=r"no _corpus\.json"):
         read_manifest(tmp_path)
 
 

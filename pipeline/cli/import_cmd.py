@@ -26,7 +26,7 @@ def import_corpus(
     out: Annotated[Path, typer.Option(help="Corpus folder to create (must be new or empty).")],
     answers: Annotated[Path | None, typer.Option(help="Answer file of a multi-case input.")] = None,
 ) -> None:
-    """Import test data into a corpus (parquet dataset + corpus.json)."""
+    """Import test data into a corpus (parquet dataset + _corpus.json)."""
     manifest = import_path(path, get_problem(problem), out, answers)
     families = ", ".join(f"{k}={v}" for k, v in manifest.families.items())
     typer.echo(f"imported {manifest.count} cases of {manifest.problem} into {out} ({families})")

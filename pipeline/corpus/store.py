@@ -1,5 +1,8 @@
-"""Corpora on disk: a parquet dataset directory plus a `corpus.json` manifest.
+"""Corpora on disk: a folder of `part-NNNNN.parquet` files plus a `_corpus.json` manifest.
 
+The manifest's leading `_` makes pyarrow and pandas skip it, so the folder is a plain
+parquet dataset (`pandas.read_parquet(DIR)`, `pyarrow.dataset.dataset(DIR)`, DuckDB's
+`'DIR/*.parquet'`). Corpora written before the rename hold `corpus.json` and still read.
 Writing and reading stream in record batches, so memory is bounded by the batch size,
 not the corpus size. Importers turn judge folders, Kattis packages and multi-case files
 into the same form.
@@ -24,7 +27,8 @@ from pipeline.errors import GridjudgeError
 from pipeline.problem.contract import InvalidInput, Problem
 from pipeline.schemas import CORPUS_SCHEMA, SCHEMA_VERSION
 
-MANIFEST = "corpus.json"
+MANIFEST = "_corpus.json"
+OLD_MANIFEST = "corpus.json"  # the manifest's name in corpora written before _corpus.json
 ROWS_PER_BATCH = 10_000
 ROWS_PER_FILE = 200_000
 
@@ -158,15 +162,27 @@ def _hash_case(h: Any, case_id: str, input_text: str, expected: str | None) -> N
         h.update(b"\x00")
 
 
+def manifest_path(corpus_dir: Path) -> Path | None:
+    """The folder's manifest: `_corpus.json`, else an older corpus's `corpus.json`; None
+    when the folder holds neither (it is not a corpus)."""
+    for name in (MANIFEST, OLD_MANIFEST):
+        path = Path(corpus_dir) / name
+        if path.is_file():
+            return path
+    return None
+
+
 def read_manifest(corpus_dir: Path) -> Manifest:
-    path = Path(corpus_dir) / MANIFEST
     if not Path(corpus_dir).is_dir():
         raise CorpusError(f"corpus folder {corpus_dir} does not exist")
+    path = manifest_path(corpus_dir)
+    if path is None:
+        raise CorpusError(f"{corpus_dir} is not a corpus: no {MANIFEST}")
     try:
         data = json.loads(path.read_text())
         manifest = Manifest(**data)
-    except FileNotFoundError:
-        raise CorpusError(f"{corpus_dir} is not a corpus: no {MANIFEST}") from None
+    except OSError as exc:
+        raise CorpusError(f"{path}: unreadable manifest ({exc.strerror})") from None
     except (json.JSONDecodeError, TypeError) as exc:
         raise CorpusError(f"{path}: unreadable manifest ({exc})") from None
     if manifest.schema_version != SCHEMA_VERSION:

@@ -12,7 +12,7 @@ from pipeline.compare.pair import CompareOptions, Comparison
 from pipeline.compare.render import write_comparison, write_junit
 from pipeline.compare.runs import compare_runs
 from pipeline.corpus.generate import auto_chunk_size, cluster_runner, generate_corpus
-from pipeline.corpus.store import MANIFEST, CorpusError, import_path, read_manifest
+from pipeline.corpus.store import CorpusError, import_path, manifest_path, read_manifest
 from pipeline.distribute.cluster import Cluster
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, GradeOutcome, plan_grade
@@ -46,7 +46,7 @@ def ensure_corpus(name: str, spec: CorpusSpec, path: Path, cluster: Cluster) -> 
     wanted = (
         spec.generate.problem if spec.generate else spec.import_.problem if spec.import_ else None
     )
-    if (path / MANIFEST).is_file():
+    if manifest_path(path) is not None:
         manifest = read_manifest(path)
         if wanted is not None and manifest.problem != wanted:
             raise CorpusError(
