@@ -56,11 +56,10 @@ def case_dicts(batch: pa.RecordBatch) -> list[dict[str, Any]]:
 def chunk_size_for(
     submissions: list[PreparedSubmission], batch_k: int, cases: int | None = None, cpus: int = 1
 ) -> int:
-    """Cases per Ray task. In-process solvers: large chunks, since a Ray task costs ~13 ms
-    of CPU (its arguments and results through the object store) whatever its size
-    (measured on 200,000 clocks cases, 2 cores: 25,000 cases per task ran ~4 % faster
-    than 12,500), but about CHUNKS_PER_CPU chunks per cluster CPU so that the CPUs share
-    the work and finish together: between IN_PROCESS_CHUNK and MAX_IN_PROCESS_CHUNK.
+    """Cases per Ray task. In-process solvers: large chunks, since a Ray task costs
+    milliseconds of CPU (its arguments and results through the object store) whatever its
+    size, but about CHUNKS_PER_CPU chunks per cluster CPU so that the CPUs share the work
+    and finish together: between IN_PROCESS_CHUNK and MAX_IN_PROCESS_CHUNK.
     Subprocess runs: a few dozen (each case costs milliseconds); with batching, enough
     cases for several full batches per task."""
     if in_process(submissions):
@@ -80,10 +79,8 @@ def in_process(submissions: list[PreparedSubmission]) -> bool:
 def tapered_size(size: int, left: int, cpus: int) -> int:
     """The next in-process chunk's size when `left` cases remain: `size`, and over the
     last cpus x size cases what is left shared among the CPUs, so the chunks halve down
-    to IN_PROCESS_CHUNK. Workers do not run at one speed: here one of two graded at
-    18.7 us/case and the other at 17.0 (whichever core Ray's daemons and the driver woke
-    on), and with equal chunks the faster one sat idle for the last 0.16 s of a 1.9 s
-    run; small last chunks let it take more of the tail."""
+    to IN_PROCESS_CHUNK. Workers do not run at one speed (whichever core Ray's daemons and
+    the driver woke on): small last chunks let the faster one take more of the tail."""
     return max(min(size, IN_PROCESS_CHUNK), min(size, -(-left // max(1, cpus))))
 
 

@@ -2,11 +2,10 @@
 the machine itself was at that moment, so `compare` can tell a slower program from a
 slower machine.
 
-Why: on this 2-vCPU VM, whole stretches of tens of milliseconds run 1.5-1.8x slower for
-everything (the floor of repeated timings included; measured: spot v2's fastest run
-0.146 ms, then 0.258 ms for a whole run, with this workload 0.046 -> 0.072 ms at the
-same moments). Two separate runs of the same program then differ by far more than any
-effect threshold; timings divided by the reference measured alongside them do not.
+Why: on a shared virtual machine whole stretches of tens of milliseconds run slower for
+everything, the floor of repeated timings included (docs/compare.md has the figures). Two
+separate runs of the same program then differ by far more than any effect threshold;
+timings divided by the reference measured alongside them do not.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ _MASK = (1 << 64) - 1
 
 
 def _workload() -> int:
-    """Integer hashing and dict traffic, as the reference solvers do: ~45 us here."""
+    """Integer hashing and dict traffic, as the reference solvers do (tens of microseconds)."""
     table: dict[int, tuple[int, int]] = {}
     h = 0
     for i in range(300):

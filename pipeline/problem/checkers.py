@@ -21,8 +21,8 @@ def normalize(text: str) -> str:
     return "\n".join(lines)
 
 
-# One shared accepted result (a NamedTuple is immutable): building one costs ~0.3 us,
-# a noticeable share of an in-process solver's ~10 us per case.
+# One shared accepted result (a NamedTuple is immutable): building one per case is a
+# noticeable share of an in-process solver's time per case.
 ACCEPTED = CheckResult(Verdict.AC)
 
 

@@ -2,8 +2,8 @@
 
 A plugin that fails to import, or whose object is not a Problem, fails loudly with its
 name: a judge silently missing a problem is worse than one that refuses to start.
-`get_problem(name)` loads only that plugin (mine's pulls in scipy: ~0.4 s that grading
-another problem need not pay); `all_problems()` loads, and checks, every one.
+`get_problem(name)` loads only that plugin (mine's pulls in scipy, which grading another
+problem need not pay for); `all_problems()` loads, and checks, every one.
 """
 
 from __future__ import annotations
