@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pipeline.program.execution import ExecutionResult, Limits
 from pipeline.program.sandbox import cgroups
 from pipeline.program.sandbox.base import Workspace
+from pipeline.program.sandbox.errors import SandboxError
 from pipeline.program.sandbox.rlimit import RlimitSandbox
 
 SYSTEM_DIRS = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc")
@@ -40,8 +41,6 @@ class BwrapSandbox(RlimitSandbox):
     def __init__(self) -> None:
         self.bwrap = shutil.which("bwrap")
         if self.bwrap is None:
-            from pipeline.program.sandbox import SandboxError
-
             raise SandboxError("the bwrap backend needs bubblewrap (apt-get install bubblewrap)")
         self.binds = system_binds()
         super().__init__(namespaces=False, hide_fs=False)
