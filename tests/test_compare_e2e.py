@@ -18,8 +18,6 @@ from pipeline.corpus.store import read_table
 from pipeline.results.store import load_results
 from pipeline.schemas import COMPARE_SCHEMA
 
-# Needs the grading pipeline (`gridjudge grade`, the session's ray_cluster fixture).
-pytest.importorskip("pipeline.grade.job", reason="gridjudge grade is not on this branch yet")
 pytestmark = pytest.mark.ray
 
 runner = CliRunner()

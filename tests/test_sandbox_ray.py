@@ -9,13 +9,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import ray
 
 from pipeline.program.execution import ExecutionResult, Limits
 from pipeline.program.sandbox import cgroups
 from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
 from tests._fake_problem import make_problem
 
-ray = pytest.importorskip("ray")
 pytestmark = pytest.mark.ray
 
 # touches N MB, then spins until the process has used T ms of CPU in all (page faults
