@@ -16,6 +16,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check pipeline solvers tests bench
 	$(BIN)/ruff format --check pipeline solvers tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache --no-logo
 
 test: lint
 	$(BIN)/python -m pytest -q

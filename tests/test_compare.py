@@ -376,6 +376,7 @@ def test_options_are_checked() -> None:
     ),
     seed=hs.integers(0, 2**16),
 )
+@pytest.mark.slow
 def test_swapping_sides_mirrors_the_comparison(verdicts: list[tuple[str, str]], seed: int) -> None:
     rng = np.random.default_rng(seed)
     a, b = [], []

@@ -18,9 +18,7 @@ from pipeline.corpus.store import read_table
 from pipeline.results.store import load_results
 from pipeline.schemas import COMPARE_SCHEMA
 
-# Needs the grading pipeline (`gridjudge grade`, the session's ray_cluster fixture).
-pytest.importorskip("pipeline.grade.job", reason="gridjudge grade is not on this branch yet")
-pytestmark = pytest.mark.ray
+pytestmark = [pytest.mark.ray, pytest.mark.slow]
 
 runner = CliRunner()
 V1, V2, SEED = "solver:spot@1", "solver:spot@2", "solver:spot@seed-reading"

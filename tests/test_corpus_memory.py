@@ -7,9 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parents[1] / "bench" / "corpus_memory.py"
 
 
+@pytest.mark.slow
 def test_million_case_corpus_streams() -> None:
     # Its own process, so that the peak RSS is this job's alone.
     out = subprocess.run(

@@ -228,8 +228,7 @@ def test_judge_error_is_retried() -> None:
 
 @pytest.mark.parametrize("batch_k", [1, 5])
 def test_solver_submission_on_a_real_problem(batch_k: int) -> None:
-    problems = all_problems()
-    name, problem = sorted(problems.items())[0]
+    name, problem = sorted(all_problems().items())[0]
     rng = random.Random(1)
     cases = [
         {"case_id": f"g{i}", "family": fam, "input": problem.generate(rng, fam), "expected": None}

@@ -74,6 +74,7 @@ for name, problem in sorted(all_problems().items()):
 """
 
 
+@pytest.mark.slow
 def test_corpus_does_not_depend_on_the_process(tmp_path: Path) -> None:
     """Workers are other processes with other str-hash seeds: same corpus all the same."""
     outputs = []

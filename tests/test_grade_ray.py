@@ -118,6 +118,7 @@ def test_grading_writes_one_row_per_pair_and_a_summary(
     assert all(n and "/" in n for n in nodes)  # host/ray-node-id: the task ran on Ray
 
 
+@pytest.mark.slow
 def test_killing_a_worker_mid_run_still_gives_one_row_per_pair(
     ray_cluster: Cluster, spot_corpus: Path, tmp_path: Path, counter: Path
 ) -> None:
@@ -177,6 +178,7 @@ def running_chunk_workers() -> list[int]:
     return found
 
 
+@pytest.mark.slow
 def test_removing_a_worker_node_mid_run_still_gives_one_row_per_pair(
     ray_cluster: Cluster, spot_corpus: Path, tmp_path: Path, counter: Path
 ) -> None:
@@ -208,6 +210,7 @@ def test_removing_a_worker_node_mid_run_still_gives_one_row_per_pair(
     assert all(n.endswith(info["survivor"][:8]) or info["node_id"][:8] in n for n in nodes)
 
 
+@pytest.mark.slow
 def test_killed_driver_then_resume_runs_only_the_missing_pairs(
     ray_cluster: Cluster, spot_corpus: Path, tmp_path: Path, counter: Path
 ) -> None:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import ray
 
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
@@ -16,8 +17,7 @@ from pipeline.program.sandbox import cgroups
 from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
 from tests._fake_problem import make_problem
 
-ray = pytest.importorskip("ray")
-pytestmark = pytest.mark.ray
+pytestmark = [pytest.mark.ray, pytest.mark.slow]
 
 # touches N MB, then spins until the process has used T ms of CPU in all (page faults
 # included), so the expected CPU figure does not depend on how fast faults are here

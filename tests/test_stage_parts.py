@@ -108,6 +108,7 @@ def test_a_run_commits_each_part_once_and_removes_parts_never_committed(
 # ------------------------------------------------------------- chunk sizes of a run
 
 
+@pytest.mark.slow
 def test_in_process_chunks_halve_over_the_tail_and_cover_every_case_once(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
     generate_corpus(get_problem("clocks"), 20_000, 1, corpus)

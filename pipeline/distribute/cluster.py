@@ -285,16 +285,7 @@ class Cluster:
         num_cpus_per_task: float,
     ) -> Iterator[tuple[T, R]]:
         import ray
-        from ray import exceptions as rex
 
-        lost_errors = (
-            rex.WorkerCrashedError,
-            rex.NodeDiedError,
-            rex.ObjectLostError,
-            rex.OwnerDiedError,
-            rex.TaskCancelledError,
-            rex.LocalRayletDiedError,
-        )
         limit = max_in_flight or 2 * self.total_cpus()
         remote = self._remote.options(
             max_retries=max_retries, retry_exceptions=False, num_cpus=num_cpus_per_task
@@ -319,23 +310,41 @@ class Cluster:
                 ready, _ = ray.wait(list(in_flight), num_returns=1)
                 for ref in ready:
                     call = in_flight.pop(ref)
-                    try:
-                        result = ray.get(ref)
-                    except lost_errors as exc:
-                        if call.attempt > max_retries:
-                            msg = " ".join(str(exc).split())[:200]
-                            raise DistributeError(
-                                f"a chunk was lost {call.attempt} times; giving up: {msg}"
-                            ) from None
+                    done, result = _fetch(ref, call, max_retries)
+                    if done:
+                        yield call.chunk, result
+                    else:
                         submit(_Call(call.chunk, call.attempt + 1))
-                        continue
-                    except rex.RayTaskError as exc:
-                        cause = exc.cause if exc.cause is not None else exc
-                        raise ChunkFailed(
-                            f"a chunk failed: {type(cause).__name__}: {cause}"
-                        ) from cause
-                    yield call.chunk, result
         finally:
             for ref in in_flight:
                 with contextlib.suppress(Exception):
                     ray.cancel(ref, force=True)
+
+
+def _fetch(ref: Any, call: _Call[Any], max_retries: int) -> tuple[bool, Any]:
+    """(True, result) of a finished chunk, or (False, None) for a chunk whose worker or node
+    was lost and that may be resubmitted. Raises DistributeError when the chunk was lost
+    more than `max_retries` times, ChunkFailed when `fn` itself raised."""
+    import ray
+    from ray import exceptions as rex
+
+    lost_errors = (
+        rex.WorkerCrashedError,
+        rex.NodeDiedError,
+        rex.ObjectLostError,
+        rex.OwnerDiedError,
+        rex.TaskCancelledError,
+        rex.LocalRayletDiedError,
+    )
+    try:
+        return True, ray.get(ref)
+    except lost_errors as exc:
+        if call.attempt > max_retries:
+            msg = " ".join(str(exc).split())[:200]
+            raise DistributeError(
+                f"a chunk was lost {call.attempt} times; giving up: {msg}"
+            ) from None
+        return False, None
+    except rex.RayTaskError as exc:
+        cause = exc.cause if exc.cause is not None else exc
+        raise ChunkFailed(f"a chunk failed: {type(cause).__name__}: {cause}") from cause

@@ -57,6 +57,7 @@ def test_registered_with_file_io() -> None:
     assert PROBLEM.default_solver == "2" and PROBLEM.multi_case == 1
 
 
+@pytest.mark.slow
 def test_golden_every_version(golden_dir: Path) -> None:
     root = golden_dir / "clocks"
     if not root.is_dir():

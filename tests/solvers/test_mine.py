@@ -57,6 +57,7 @@ def test_self_test_passes() -> None:
     assert self_test(PROBLEM, seed=11, per_family=2) == []
 
 
+@pytest.mark.slow
 def test_search_agrees_with_formula_on_random_small_valid_boards() -> None:
     """The exact game search has no SG shortcut: agreement on thousands of valid boards
     is evidence for the formula (and for both implementations of it)."""

@@ -118,6 +118,7 @@ def _random_game(rng: random.Random, n: int) -> Game:
     return Game(n, tuple(moves))
 
 
+@pytest.mark.slow
 def test_fast_agrees_with_plain_on_random_games() -> None:
     rng = random.Random(141)
     games = [_random_game(rng, rng.choice((2, 3, 4, 5, 6, 8, 10))) for _ in range(3000)]

@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 import threading
 
-from pipeline.errors import GridjudgeError
 from pipeline.program.sandbox.base import FileSpec, Sandbox, Workspace
+from pipeline.program.sandbox.errors import SandboxError
 
 __all__ = [
     "BACKENDS",
@@ -28,10 +28,6 @@ DEFAULT_BACKEND = "rlimit"
 
 _lock = threading.Lock()
 _chosen: dict[str, Sandbox] = {}
-
-
-class SandboxError(GridjudgeError):
-    """A sandbox backend cannot be used here; one line for the user."""
 
 
 def use(sandbox: Sandbox | None) -> None:

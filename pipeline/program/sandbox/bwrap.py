@@ -19,6 +19,7 @@ from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import cgroups
 from pipeline.program.sandbox.base import Workspace
+from pipeline.program.sandbox.errors import SandboxError
 from pipeline.program.sandbox.rlimit import RlimitSandbox
 
 SYSTEM_DIRS = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc")
@@ -41,8 +42,6 @@ class BwrapSandbox(RlimitSandbox):
     def __init__(self) -> None:
         self.bwrap = shutil.which("bwrap")
         if self.bwrap is None:
-            from pipeline.program.sandbox import SandboxError
-
             raise SandboxError("the bwrap backend needs bubblewrap (apt-get install bubblewrap)")
         self.binds = system_binds()
         super().__init__(namespaces=False, hide_fs=False)

@@ -72,6 +72,27 @@ def parse_report(path: Path) -> dict[str, str]:
     return info
 
 
+def spawn(command: list[str], ws: Workspace) -> int:
+    """Starts `command` in a new session on the run's stdin, stdout and stderr files."""
+    with (
+        open(ws.stdin, "rb") as fin,
+        private_open(ws.stdout) as fout,
+        private_open(ws.stderr) as ferr,
+    ):
+        # posix_spawn (vfork-like): no copy of the big judge process is ever made
+        return os.posix_spawn(
+            command[0],
+            command,
+            ENV,
+            file_actions=[
+                (os.POSIX_SPAWN_DUP2, fin.fileno(), 0),
+                (os.POSIX_SPAWN_DUP2, fout.fileno(), 1),
+                (os.POSIX_SPAWN_DUP2, ferr.fileno(), 2),
+            ],
+            setsid=True,
+        )
+
+
 class RlimitSandbox:
     """See the module docstring. Features default to what this machine allows."""
 
@@ -187,24 +208,8 @@ class RlimitSandbox:
         result: ExecutionResult,
     ) -> None:
         command = self._command(ws, argv, limits, slot)
-        with (
-            open(ws.stdin, "rb") as fin,
-            private_open(ws.stdout) as fout,
-            private_open(ws.stderr) as ferr,
-        ):
-            start = time.monotonic()
-            # posix_spawn (vfork-like): no copy of the big judge process is ever made
-            pid = os.posix_spawn(
-                command[0],
-                command,
-                ENV,
-                file_actions=[
-                    (os.POSIX_SPAWN_DUP2, fin.fileno(), 0),
-                    (os.POSIX_SPAWN_DUP2, fout.fileno(), 1),
-                    (os.POSIX_SPAWN_DUP2, ferr.fileno(), 2),
-                ],
-                setsid=True,
-            )
+        start = time.monotonic()
+        pid = spawn(command, ws)
         status, _, hit = wait_with_deadline(pid, limits.wall_limit_ms)
         result.wall_ms = (time.monotonic() - start) * 1000
         kill_group(pid)  # whatever is left of the session (no pid namespace)
