@@ -21,6 +21,7 @@ PACKAGES = ("pipeline", "solvers")
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 60
 
+
 def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
     """`lint-imports` on the packages under `root`, with root's pyproject.toml."""
     code = "import sys; from importlinter.cli import lint_imports_command as c; sys.exit(c())"

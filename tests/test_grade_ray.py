@@ -302,9 +302,9 @@ def test_workers_warm_up_as_they_start(ray_cluster: Cluster) -> None:
     def worker_state(_: int) -> tuple[bool, bool]:  # local: Ray ships it by value
         import sys
 
-        import pipeline.grade.worker_setup
+        import pipeline.distribute.worker_setup
 
-        return pipeline.grade.worker_setup.SET_UP, "pandas" in sys.modules
+        return pipeline.distribute.worker_setup.SET_UP, "pandas" in sys.modules
 
     states = {state for _, state in ray_cluster.map_unordered(worker_state, range(8))}
     assert states == {(True, True)}

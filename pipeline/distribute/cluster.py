@@ -57,7 +57,7 @@ ENV_PREFIX = "GRIDJUDGE_"
 LOCAL = "local"
 
 # imports what chunks need at worker start-up, by name: workers import it themselves
-WORKER_SETUP_HOOK = "pipeline.grade.worker_setup.setup"
+WORKER_SETUP_HOOK = "pipeline.distribute.worker_setup.setup"
 
 _attempt = 1
 _node = ""
