@@ -14,6 +14,7 @@ from compare_synth import row, timed_rows
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
+from pipeline.compare.options import FAIL_ON_CHOICES
 from pipeline.results.store import write_results_part, write_run_json
 from pipeline.schemas import COMPARE_SCHEMA, COMPARE_SUMMARY_SCHEMA
 
@@ -43,7 +44,7 @@ def _invoke(*args: object) -> Any:
 
 def test_same_code_passes_every_gate(tmp_path: Path) -> None:
     a, b = _pair(tmp_path)
-    for gate in ("regression", "any-change", "never"):
+    for gate in FAIL_ON_CHOICES:
         result = _invoke("compare", a, b, "--fail-on", gate)
         assert result.exit_code == 0, result.output
     assert "verdict: no change" in result.output

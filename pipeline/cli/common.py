@@ -16,6 +16,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 EXIT_USER_ERROR = 2
+EXIT_GATE = 1  # `compare` and `run`: the --fail-on gate tripped
 
 
 def fail(message: str, code: int = EXIT_USER_ERROR) -> typer.Exit:

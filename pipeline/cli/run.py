@@ -8,8 +8,7 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import user_errors
-from pipeline.cli.compare import EXIT_GATE
+from pipeline.cli.common import EXIT_GATE, user_errors
 from pipeline.compare.render import render
 from pipeline.jobs.config import load_config
 from pipeline.jobs.run import run_config

@@ -8,11 +8,12 @@ default lives in one place. Relative paths are relative to the config file's fol
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from pipeline.compare.options import DEFAULT_FAIL_ON, FailOn
 from pipeline.errors import GridjudgeError
 
 
@@ -58,7 +59,7 @@ class CompareSpec(_Strict):
 
     a: str
     b: str
-    fail_on: Literal["regression", "any-change", "never"] = "regression"
+    fail_on: FailOn = DEFAULT_FAIL_ON
     junit: Path | None = None
 
 

@@ -8,8 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.compare.pair import CompareOptions, Comparison
-from pipeline.compare.render import write_comparison, write_junit
+from pipeline.compare.options import CompareOptions
+from pipeline.compare.pair import Comparison
+from pipeline.compare.render import write_outputs
 from pipeline.compare.runs import compare_runs
 from pipeline.corpus.generate import auto_chunk_size, cluster_runner, generate_corpus
 from pipeline.corpus.store import MANIFEST, CorpusError, import_path, read_manifest
@@ -123,8 +124,6 @@ def _compare(job: JobSpec, result: JobResult) -> None:
     assert job.compare is not None
     spec = job.compare
     comparison = compare_runs(result.run_dir, None, spec.a, spec.b, CompareOptions())
-    write_comparison(result.run_dir / "compare", comparison)
-    if spec.junit is not None:
-        write_junit(spec.junit, comparison)
+    write_outputs(comparison, result.run_dir / "compare", spec.junit)
     result.comparison = comparison
     result.gate_tripped = comparison.verdict.trips(spec.fail_on)
