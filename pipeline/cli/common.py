@@ -17,6 +17,7 @@ R = TypeVar("R")
 
 EXIT_USER_ERROR = 2
 EXIT_GATE = 1  # `compare` and `run`: the --fail-on gate tripped
+EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports SIGINT
 
 
 def fail(message: str, code: int = EXIT_USER_ERROR) -> typer.Exit:

@@ -11,7 +11,7 @@ import typer
 
 from pipeline.cli.common import user_errors
 from pipeline.jobs.demo import DEMO_COUNTS, DEMO_PROBLEMS, run_demo
-from pipeline.results.store import print_summary, wide_console
+from pipeline.report.terminal import print_summary, wide_console
 
 
 @user_errors
