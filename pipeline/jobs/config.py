@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from pipeline.compare.options import DEFAULT_FAIL_ON, FailOn
 from pipeline.errors import GridjudgeError
+from pipeline.jobs.corpus import DEFAULT_SEED
 
 
 class ConfigError(GridjudgeError):
@@ -28,7 +29,7 @@ class _Strict(BaseModel):
 class GenerateSpec(_Strict):
     problem: str
     count: int = Field(gt=0)
-    seed: int = 0
+    seed: int = DEFAULT_SEED
     families: list[str] = []
 
 

@@ -12,12 +12,12 @@ from pipeline.compare.options import CompareOptions
 from pipeline.compare.pair import Comparison
 from pipeline.compare.render import write_outputs
 from pipeline.compare.runs import compare_runs
-from pipeline.corpus.generate import auto_chunk_size, cluster_runner, generate_corpus
 from pipeline.corpus.store import MANIFEST, CorpusError, import_path, read_manifest
 from pipeline.distribute.cluster import Cluster
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, GradeOutcome, plan_grade
 from pipeline.jobs.config import CorpusSpec, JobSpec, RunConfig
+from pipeline.jobs.corpus import generate_on
 from pipeline.problem.registry import get_problem
 from pipeline.report.html import write_report
 
@@ -56,15 +56,7 @@ def ensure_corpus(name: str, spec: CorpusSpec, path: Path, cluster: Cluster) -> 
         return path, f"corpus {name}: {manifest.count} {manifest.problem} cases (existing)"
     if spec.generate is not None:
         g = spec.generate
-        m = generate_corpus(
-            get_problem(g.problem),
-            g.count,
-            g.seed,
-            path,
-            g.families,
-            chunk_size=auto_chunk_size(g.count, cluster.total_cpus()),
-            runner=cluster_runner(cluster),
-        )
+        m = generate_on(cluster, get_problem(g.problem), g.count, g.seed, path, g.families)
         return path, f"corpus {name}: generated {m.count} {m.problem} cases"
     if spec.import_ is not None:
         i = spec.import_
