@@ -10,7 +10,13 @@ import typer
 from rich.console import Console
 
 from pipeline.cli.common import EXIT_GATE, user_errors
-from pipeline.compare.options import DEFAULT_FAIL_ON, CompareOptions, FailOn, Metric
+from pipeline.compare.options import (
+    DEFAULT_FAIL_ON,
+    FAIL_ON_CHOICES,
+    METRICS,
+    CompareOptions,
+    one_of,
+)
 from pipeline.compare.render import MAX_ROWS, OUTPUT_FILES, render, write_outputs
 from pipeline.compare.runs import compare_runs
 
@@ -26,14 +32,14 @@ def compare(
     submission_b: Annotated[str | None, typer.Option(help="Submission label on side B.")] = None,
     out: Annotated[Path | None, typer.Option(help=f"Write {', '.join(OUTPUT_FILES)} here.")] = None,
     fail_on: Annotated[
-        FailOn,
+        str,
         typer.Option(
             help="Exit 1 on: regression (flip away from AC or significant slowdown), "
             "any-change, or never.",
         ),
     ] = DEFAULT_FAIL_ON,
     junit: Annotated[Path | None, typer.Option(help="Write JUnit XML here.")] = None,
-    metric: Annotated[Metric, typer.Option(help="Timing compared: cpu or wall.")] = (
+    metric: Annotated[str, typer.Option(help="Timing compared: cpu or wall.")] = (
         CompareOptions.metric
     ),
     factor: Annotated[
@@ -50,8 +56,9 @@ def compare(
     max_rows: Annotated[int, typer.Option(help="Rows shown per case list.")] = MAX_ROWS,
 ) -> None:
     """Compare verdicts and timings case by case; exit 1 when the --fail-on gate trips."""
+    gate = one_of(fail_on, FAIL_ON_CHOICES, "--fail-on")
     options = CompareOptions(
-        metric=metric,
+        metric=one_of(metric, METRICS, "--metric"),
         alpha=alpha,
         factor=factor,
         min_repeats=min_repeats,
@@ -63,5 +70,5 @@ def compare(
     render(comparison, console if console.is_terminal else Console(width=160), max_rows=max_rows)
     for path in write_outputs(comparison, out, junit):
         typer.echo(f"wrote {path}")
-    if comparison.verdict.trips(fail_on):
+    if comparison.verdict.trips(gate):
         raise typer.Exit(EXIT_GATE)

@@ -8,7 +8,7 @@ list is written once.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Literal, TypeVar, get_args
 
 from pipeline.errors import GridjudgeError
 
@@ -21,8 +21,19 @@ FAIL_ON_CHOICES: tuple[FailOn, ...] = get_args(FailOn)
 DEFAULT_FAIL_ON: FailOn = "regression"
 
 
+Choice = TypeVar("Choice", bound=str)
+
+
 class CompareError(GridjudgeError):
     """Two runs cannot be compared as asked; one line for the user."""
+
+
+def one_of(value: str, choices: tuple[Choice, ...], name: str) -> Choice:
+    """`value` as one of `choices`; anything else is a one-line CompareError naming `name`."""
+    for choice in choices:
+        if value == choice:
+            return choice
+    raise CompareError(f"{name} must be one of {', '.join(choices)} (got {value!r})")
 
 
 @dataclass(frozen=True)
@@ -41,8 +52,7 @@ class CompareOptions:
     close_fraction: float = 0.8  # a time at least this share of the limit is "close"
 
     def __post_init__(self) -> None:
-        if self.metric not in METRICS:
-            raise CompareError(f"metric must be one of {', '.join(METRICS)} (got {self.metric!r})")
+        one_of(self.metric, METRICS, "metric")
         if self.factor <= 1.0:
             raise CompareError(f"factor must be > 1 (got {self.factor})")
         if not 0.0 < self.alpha < 1.0:

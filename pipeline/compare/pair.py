@@ -70,7 +70,7 @@ import pyarrow as pa
 
 from pipeline.compare.cases import CASE_COLUMNS, align, case_tests, objects_with_none, side_frame
 from pipeline.compare.families import summarize_pair
-from pipeline.compare.options import FAIL_ON_CHOICES, CompareError, CompareOptions
+from pipeline.compare.options import FAIL_ON_CHOICES, CompareError, CompareOptions, one_of
 
 # machine_ratio this far from 1 is worth a line in the reasons
 MACHINE_NOTE = 0.05
@@ -117,13 +117,12 @@ class RunVerdict:
 
     def trips(self, fail_on: str) -> bool:
         """Whether the gate `--fail-on fail_on` fails this comparison."""
-        if fail_on == "regression":
+        gate = one_of(fail_on, FAIL_ON_CHOICES, "--fail-on")
+        if gate == "regression":
             return self.is_regression
-        if fail_on == "any-change":
+        if gate == "any-change":
             return self.any_change
-        if fail_on == "never":
-            return False
-        raise CompareError(f"--fail-on must be one of {', '.join(FAIL_ON_CHOICES)}")
+        return False  # "never"
 
 
 @dataclass
