@@ -14,6 +14,7 @@ from compare_synth import row, timed_rows
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
+from pipeline.compare.options import FAIL_ON_CHOICES, METRICS
 from pipeline.results.store import write_results_part, write_run_json
 from pipeline.schemas import COMPARE_SCHEMA, COMPARE_SUMMARY_SCHEMA
 
@@ -43,7 +44,7 @@ def _invoke(*args: object) -> Any:
 
 def test_same_code_passes_every_gate(tmp_path: Path) -> None:
     a, b = _pair(tmp_path)
-    for gate in ("regression", "any-change", "never"):
+    for gate in FAIL_ON_CHOICES:
         result = _invoke("compare", a, b, "--fail-on", gate)
         assert result.exit_code == 0, result.output
     assert "verdict: no change" in result.output
@@ -150,8 +151,12 @@ def test_bad_run_folders_are_one_line_errors(tmp_path: Path, setup: str, message
 
 def test_bad_options_are_user_errors(tmp_path: Path) -> None:
     a, b = _pair(tmp_path)
-    assert _invoke("compare", a, b, "--fail-on", "sometimes").exit_code == 2
-    assert _invoke("compare", a, b, "--metric", "gpu").exit_code == 2
+    for option, choices in (("--fail-on", FAIL_ON_CHOICES), ("--metric", METRICS)):
+        result = _invoke("compare", a, b, option, "sometimes")
+        assert result.exit_code == 2
+        assert result.output.strip() == (
+            f"error: {option} must be one of {', '.join(choices)} (got 'sometimes')"
+        )
     assert _invoke("compare", a, b, "--factor", "0.9").exit_code == 2
     result = _invoke("compare", a, b, "--submission-a", "nope")
     assert result.exit_code == 2 and "nope" in result.output

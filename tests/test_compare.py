@@ -8,12 +8,8 @@ from compare_synth import row, table, timed_rows
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from pipeline.compare.pair import (
-    CompareError,
-    CompareOptions,
-    compare_results,
-    resolve_pairs,
-)
+from pipeline.compare.options import FAIL_ON_CHOICES, CompareError, CompareOptions
+from pipeline.compare.pair import compare_results, resolve_pairs
 
 FAMILIES = ("small", "medium", "large", "edge")
 
@@ -274,6 +270,7 @@ def test_fail_on_gates(verdict_b: str, factor_b: float, expected: dict[str, bool
     b = timed_rows("B", cases, rng, repeats=10, sigma=0.01, slow=lambda _c: factor_b)
     b[0]["verdict"] = verdict_b
     comp = compare_results(table(a), table(b), [("A", "B")])
+    assert set(expected) == set(FAIL_ON_CHOICES)  # every gate the options offer is decided
     assert {gate: comp.verdict.trips(gate) for gate in expected} == expected
     assert not comp.verdict.too_noisy
     with pytest.raises(CompareError):
@@ -365,6 +362,8 @@ def test_options_are_checked() -> None:
         CompareOptions(factor=1.0)
     with pytest.raises(CompareError):
         CompareOptions(alpha=1.5)
+    with pytest.raises(CompareError, match="metric"):
+        CompareOptions(metric="gpu")  # type: ignore[arg-type]
 
 
 @settings(max_examples=25, deadline=None)

@@ -6,7 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.jobs.demo import DemoError, example_submissions, run_demo
+from pipeline.jobs.demo import (
+    DEMO_CASES_PER_FAMILY,
+    DemoError,
+    demo_counts,
+    example_submissions,
+    run_demo,
+)
 from pipeline.problem.registry import all_problems
 
 
@@ -14,8 +20,6 @@ from pipeline.problem.registry import all_problems
 def test_demo_grades_solvers_and_examples(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ray_cluster: object
 ) -> None:
-    if not {"spot", "clocks"} <= set(all_problems()):
-        pytest.skip("spot and clocks problems are not installed")
     monkeypatch.chdir(tmp_path)
     out = tmp_path / "demo-out"
     steps: list[str] = []
@@ -52,3 +56,15 @@ def test_examples_are_bundled_for_every_problem() -> None:
     found = {p: example_submissions(p) for p in ("spot", "tetris", "gomoku", "clocks", "mine")}
     assert all(found.values()), found
     assert all(Path(spec).is_file() for specs in found.values() for spec in specs)
+
+
+def test_demo_counts_cover_every_installed_problem_by_default() -> None:
+    installed = all_problems()
+    assert demo_counts(None) == {
+        name: DEMO_CASES_PER_FAMILY * len(p.families) for name, p in installed.items()
+    }
+    assert demo_counts(["clocks", "spot"], 7) == {"clocks": 7, "spot": 7}
+    spot_default = DEMO_CASES_PER_FAMILY * len(installed["spot"].families)
+    assert demo_counts(["clocks", "spot"], {"clocks": 3}) == {"clocks": 3, "spot": spot_default}
+    with pytest.raises(DemoError, match="not installed: nosuch"):
+        demo_counts(["spot", "nosuch"])

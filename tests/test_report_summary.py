@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
+from pipeline.report.terminal import print_summary
 from pipeline.results.store import (
     RunDirError,
-    print_summary,
     read_summary,
     summarize,
     write_results_part,

@@ -1,12 +1,14 @@
-"""What every command shares: turning expected failures into one line and an exit code."""
+"""What every command shares: turning expected failures into one line and an exit code,
+and option defaults read from the library."""
 
 from __future__ import annotations
 
 import functools
+import inspect
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import typer
 
@@ -16,6 +18,8 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 EXIT_USER_ERROR = 2
+EXIT_GATE = 1  # `compare` and `run`: the --fail-on gate tripped
+EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports SIGINT
 
 
 def fail(message: str, code: int = EXIT_USER_ERROR) -> typer.Exit:
@@ -45,3 +49,12 @@ def read_text_arg(path: Path | None) -> str:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise GridjudgeError(f"{path}: cannot read ({exc})") from None
+
+
+def default_of(func: Callable[..., Any], name: str) -> Any:
+    """The default of `func`'s parameter `name`: an option that passes straight through to
+    a library function takes its default from there, so it is written once."""
+    default = inspect.signature(func).parameters[name].default
+    if default is inspect.Parameter.empty:
+        raise TypeError(f"{func.__qualname__}() has no default for {name!r}")
+    return default

@@ -9,12 +9,16 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from pipeline.cli.common import user_errors
-from pipeline.compare.pair import FAIL_ON_CHOICES, CompareError, CompareOptions
-from pipeline.compare.render import render, write_comparison, write_junit
+from pipeline.cli.common import EXIT_GATE, user_errors
+from pipeline.compare.options import (
+    DEFAULT_FAIL_ON,
+    FAIL_ON_CHOICES,
+    METRICS,
+    CompareOptions,
+    one_of,
+)
+from pipeline.compare.render import MAX_ROWS, OUTPUT_FILES, render, write_outputs
 from pipeline.compare.runs import compare_runs
-
-EXIT_GATE = 1
 
 
 @user_errors
@@ -26,61 +30,45 @@ def compare(
     ] = None,
     submission_a: Annotated[str | None, typer.Option(help="Submission label on side A.")] = None,
     submission_b: Annotated[str | None, typer.Option(help="Submission label on side B.")] = None,
-    out: Annotated[
-        Path | None,
-        typer.Option(help="Write compare.parquet, compare_summary.parquet, compare.json here."),
-    ] = None,
+    out: Annotated[Path | None, typer.Option(help=f"Write {', '.join(OUTPUT_FILES)} here.")] = None,
     fail_on: Annotated[
         str,
         typer.Option(
             help="Exit 1 on: regression (flip away from AC or significant slowdown), "
-            "any-change, or never."
+            "any-change, or never.",
         ),
-    ] = "regression",
+    ] = DEFAULT_FAIL_ON,
     junit: Annotated[Path | None, typer.Option(help="Write JUnit XML here.")] = None,
-    metric: Annotated[str, typer.Option(help="Timing compared: cpu or wall.")] = "cpu",
+    metric: Annotated[str, typer.Option(help="Timing compared: cpu or wall.")] = (
+        CompareOptions.metric
+    ),
     factor: Annotated[
         float, typer.Option(help="Effect size: a change counts only beyond this ratio.")
-    ] = 1.1,
-    alpha: Annotated[float, typer.Option(help="Significance level.")] = 0.05,
+    ] = CompareOptions.factor,
+    alpha: Annotated[float, typer.Option(help="Significance level.")] = CompareOptions.alpha,
     min_repeats: Annotated[
         int, typer.Option(help="Timings needed on both sides for a per-case test.")
-    ] = 5,
+    ] = CompareOptions.min_repeats,
     time_limit: Annotated[
         float | None, typer.Option(help="Time limit in seconds (default: run.json / problem).")
     ] = None,
-    seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
-    max_rows: Annotated[int, typer.Option(help="Rows shown per case list.")] = 50,
+    seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = CompareOptions.seed,
+    max_rows: Annotated[int, typer.Option(help="Rows shown per case list.")] = MAX_ROWS,
 ) -> None:
     """Compare verdicts and timings case by case; exit 1 when the --fail-on gate trips."""
-    if fail_on not in FAIL_ON_CHOICES:
-        raise CompareError(
-            f"--fail-on must be one of {', '.join(FAIL_ON_CHOICES)} (got {fail_on!r})"
-        )
-    if metric not in ("cpu", "wall"):
-        raise CompareError(f"--metric must be cpu or wall (got {metric!r})")
-    comparison = compare_runs(
-        run_a,
-        run_b,
-        submission_a,
-        submission_b,
-        CompareOptions(
-            metric="wall" if metric == "wall" else "cpu",
-            alpha=alpha,
-            factor=factor,
-            min_repeats=min_repeats,
-            seed=seed,
-            time_limit_ms=None if time_limit is None else time_limit * 1000.0,
-        ),
+    gate = one_of(fail_on, FAIL_ON_CHOICES, "--fail-on")
+    options = CompareOptions(
+        metric=one_of(metric, METRICS, "--metric"),
+        alpha=alpha,
+        factor=factor,
+        min_repeats=min_repeats,
+        seed=seed,
+        time_limit_ms=None if time_limit is None else time_limit * 1000.0,
     )
+    comparison = compare_runs(run_a, run_b, submission_a, submission_b, options)
     console = Console()
-    if not console.is_terminal:
-        console = Console(width=160)
-    render(comparison, console, max_rows=max_rows)
-    if out is not None:
-        for path in write_comparison(out, comparison):
-            typer.echo(f"wrote {path}")
-    if junit is not None:
-        typer.echo(f"wrote {write_junit(junit, comparison)}")
-    if comparison.verdict.trips(fail_on):
+    render(comparison, console if console.is_terminal else Console(width=160), max_rows=max_rows)
+    for path in write_outputs(comparison, out, junit):
+        typer.echo(f"wrote {path}")
+    if comparison.verdict.trips(gate):
         raise typer.Exit(EXIT_GATE)

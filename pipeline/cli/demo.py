@@ -1,17 +1,16 @@
-"""`gridjudge demo`: generate, grade and report all five problems on the embedded Ray."""
+"""`gridjudge demo`: generate, grade and report every installed problem on the embedded Ray."""
 
 from __future__ import annotations
 
-import time
-from collections import Counter
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from pipeline.cli.common import user_errors
-from pipeline.jobs.demo import DEMO_COUNTS, DEMO_PROBLEMS, run_demo
-from pipeline.results.store import print_summary, wide_console
+from pipeline.jobs.demo import DEMO_CASES_PER_FAMILY, DEMO_SEED, run_demo
+from pipeline.report.terminal import print_summary, step_printer, wide_console
+from pipeline.results.store import SUMMARY_FILE
 
 
 @user_errors
@@ -23,14 +22,18 @@ def demo(
         str | None,
         typer.Option(help="Ray cluster to join (default: RAY_ADDRESS, else embedded local Ray)."),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the generated corpora.")] = 2026,
+    seed: Annotated[int, typer.Option(help="Seed of the generated corpora.")] = DEMO_SEED,
     cases: Annotated[
         int | None,
-        typer.Option(help="Cases per problem (default: 120-240 depending on the problem)."),
+        typer.Option(
+            help=f"Cases per problem (default: {DEMO_CASES_PER_FAMILY} per generator family)."
+        ),
     ] = None,
     problem: Annotated[
         list[str] | None,
-        typer.Option("--problem", help="Only these problems (repeatable; default: all five)."),
+        typer.Option(
+            "--problem", help="Only these problems (repeatable; default: every installed one)."
+        ),
     ] = None,
 ) -> None:
     """Run the main job on a fresh machine: generate, grade, summarize, report.
@@ -41,28 +44,23 @@ def demo(
     folder per problem, summary.parquet and report.html into OUT.
     """
     console = wide_console()
-    chosen = tuple(problem or DEMO_PROBLEMS)
-    counts = {p: cases for p in chosen} if cases is not None else dict(DEMO_COUNTS)
-    verdicts: Counter[str] = Counter()
-    start = time.monotonic()
-
-    def step(message: str) -> None:
-        console.print(f"[dim]{time.monotonic() - start:6.1f}s[/dim] {message}", highlight=False)
-
-    def rows(_n: int, counts: Counter[str]) -> None:
-        verdicts.update(counts)
-
     result = run_demo(
-        out, address=address, seed=seed, problems=chosen, counts=counts, on_step=step, on_rows=rows
+        out,
+        address=address,
+        seed=seed,
+        problems=problem,
+        counts=cases,
+        on_step=step_printer(console),
     )
     print_summary(result.summary, title="gridjudge demo", console=console)
-    total = sum(verdicts.values())
+    shown = ", ".join(f"{v} {n}" for v, n in result.verdicts.most_common())
+    total = result.verdicts.total()
     console.print(
-        f"{total} results ({', '.join(f'{v} {n}' for v, n in verdicts.most_common())}) "
-        f"in {time.monotonic() - start:.0f} s on {result.cluster}",
+        f"{total} results ({shown}) in {result.elapsed_s:.0f} s on {result.cluster}",
         highlight=False,
     )
     console.print(
-        f"wrote {out / 'summary.parquet'}, {result.report} and run folders under {out / 'runs'}",
+        f"wrote {result.out / SUMMARY_FILE}, {result.report} and run folders under "
+        f"{result.out / 'runs'}",
         highlight=False,
     )

@@ -7,18 +7,12 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from pipeline.cli.common import user_errors
-from pipeline.corpus.generate import (
-    GenerateError,
-    auto_chunk_size,
-    cluster_runner,
-    family_counts,
-    generate_corpus,
-)
 from pipeline.distribute.cluster import Cluster
+from pipeline.jobs.corpus import DEFAULT_SEED, check_generate, generate_on
 from pipeline.problem.registry import get_problem
+from pipeline.report.progress import CountProgress
 
 
 @user_errors
@@ -26,7 +20,7 @@ def generate(
     problem: Annotated[str, typer.Argument(help="Problem name, see `gridjudge problems`.")],
     out: Annotated[Path, typer.Option(help="Corpus folder to create (must be new or empty).")],
     count: Annotated[int, typer.Option(help="Number of cases, split evenly over families.")],
-    seed: Annotated[int, typer.Option(help="Seed: same seed, same corpus.")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed: same seed, same corpus.")] = DEFAULT_SEED,
     family: Annotated[
         list[str] | None,
         typer.Option("--family", help="Generator family (repeatable; default: all)."),
@@ -54,36 +48,25 @@ def generate(
     answers come from the default reference solver; inputs are validated (the
     manifest records the validator, so `grade` need not validate them again).
     """
-    prob = get_problem(problem)
-    family_counts(prob, count, family or ())  # bad requests fail before Ray starts
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise GenerateError(f"output folder {out} is not empty")
-    console = Console(stderr=True)
+    prob, families = get_problem(problem), family or ()
+    check_generate(prob, count, families, out)  # bad requests fail before Ray starts
     with (
         Cluster(address) as cluster,
-        Progress(
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-            transient=True,
-        ) as progress,
+        CountProgress(f"generating {prob.name}", count, Console(stderr=True)) as progress,
     ):
-        task = progress.add_task(f"generating {prob.name}", total=count)
-        manifest = generate_corpus(
+        manifest = generate_on(
+            cluster,
             prob,
             count,
             seed,
             out,
-            family or (),
-            chunk_size=chunk_size or auto_chunk_size(count, cluster.total_cpus()),
-            runner=cluster_runner(cluster),
-            on_rows=lambda n: progress.advance(task, n),
+            families,
+            chunk_size=chunk_size,
+            on_rows=progress.advance,
         )
         where = cluster.describe()
-    families = ", ".join(f"{k}={v}" for k, v in manifest.families.items())
+    shown = ", ".join(f"{k}={v}" for k, v in manifest.families.items())
     typer.echo(
         f"generated {manifest.count} cases of {prob.name} into {out} on {where} "
-        f"({families}; sha256 {manifest.content_sha256[:16]})"
+        f"({shown}; sha256 {manifest.content_sha256[:16]})"
     )

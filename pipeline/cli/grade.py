@@ -2,43 +2,17 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TextColumn,
-    TimeElapsedColumn,
-)
-from rich.text import Text
 
-from pipeline.cli.common import user_errors
+from pipeline.cli.common import EXIT_INTERRUPTED, user_errors
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
-from pipeline.results import store as report
-
-_STYLE = {"AC": "green", "WA": "red", "TLE": "yellow", "RE": "magenta", "CE": "red", "IE": "cyan"}
-
-
-class _RateColumn(ProgressColumn):
-    """Cases per second over the whole run so far (rich's own speed is a short window)."""
-
-    def render(self, task: Task) -> Text:
-        elapsed = task.elapsed or 0.0
-        done = task.completed - task.fields.get("resumed", 0)
-        rate = done / elapsed if elapsed > 0 else 0.0
-        return Text(f"{rate:,.0f} cases/s", style="progress.data.speed")
-
-
-def _verdict_text(counts: Counter[str]) -> str:
-    return " ".join(f"[{_STYLE.get(v, 'white')}]{v} {n}[/]" for v, n in sorted(counts.items()) if n)
+from pipeline.report.progress import GradeProgress
+from pipeline.report.terminal import print_summary
 
 
 @user_errors
@@ -61,22 +35,22 @@ def grade(
             help="Ray cluster to join (default: RAY_ADDRESS, else an embedded local cluster; "
             "`local-serial` runs in this process without Ray).",
         ),
-    ] = None,
+    ] = GradeOptions.address,
     resume: Annotated[
         bool, typer.Option(help="Continue the run in --out: skip every pair that has a row.")
-    ] = False,
+    ] = GradeOptions.resume,
     batch: Annotated[
         int, typer.Option(help="Cases per process where the problem's format allows several.")
-    ] = 1,
+    ] = GradeOptions.batch_k,
     repeat: Annotated[
         int, typer.Option(help="Run each case R times (interleaved); keep every timing.")
-    ] = 1,
+    ] = GradeOptions.repeat,
     time_limit: Annotated[
         float | None, typer.Option(help="CPU seconds per case (default: the problem's).")
-    ] = None,
+    ] = GradeOptions.time_limit_s,
     memory_limit: Annotated[
         int | None, typer.Option(help="MB per case (default: the problem's).")
-    ] = None,
+    ] = GradeOptions.memory_limit_mb,
     revalidate: Annotated[
         bool,
         typer.Option(
@@ -85,14 +59,14 @@ def grade(
             "validated, except in corpora whose manifest says `gridjudge generate` "
             "validated them with this gridjudge's validator.",
         ),
-    ] = False,
+    ] = GradeOptions.revalidate,
     chunk_size: Annotated[
         int | None,
         typer.Option(
             help="Cases per Ray task (default: in-process 1,000-50,000 by corpus size, "
             "the last ones smaller; 32 subprocess)."
         ),
-    ] = None,
+    ] = GradeOptions.chunk_size,
     max_in_flight: Annotated[
         int | None,
         typer.Option(
@@ -100,7 +74,7 @@ def grade(
             help="Chunks running at once (default: 2 x cluster CPUs). 1 for timing runs: "
             "chunks timed side by side on a small machine slow each other down.",
         ),
-    ] = None,
+    ] = GradeOptions.max_in_flight,
 ) -> None:
     """Grade every --submission on every case of the CORPORA; results parquet parts are
     written as chunks complete, so a killed run can be continued with --resume."""
@@ -120,39 +94,14 @@ def grade(
             max_in_flight=max_in_flight,
         )
     )
-    console = Console(stderr=True)
-    counts: Counter[str] = Counter()
     already = min(len(plan.done), plan.total_pairs)
-    with Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        _RateColumn(),
-        TimeElapsedColumn(),
-        TextColumn("{task.fields[verdicts]}"),
-        console=console,
-        transient=False,
-    ) as progress:
-        task = progress.add_task(
-            "grading", total=plan.total_pairs, completed=already, verdicts="", resumed=already
-        )
-
-        def on_rows(n: int, part_counts: Counter[str]) -> None:
-            counts.update(part_counts)
-            progress.update(task, advance=n, verdicts=_verdict_text(counts))
-
-        def on_start(where: str) -> None:
-            progress.update(task, description=f"grading on {where}")
-
-        try:
-            outcome = run_grade(plan, on_rows=on_rows, on_start=on_start)
-        except KeyboardInterrupt:
-            progress.stop()
-            typer.echo(
-                f"interrupted: finished chunks are in {out}; continue with --resume", err=True
-            )
-            raise typer.Exit(130) from None
+    try:
+        with GradeProgress(plan.total_pairs, already, Console(stderr=True)) as progress:
+            outcome = run_grade(plan, on_rows=progress.on_rows, on_start=progress.on_start)
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted: finished chunks are in {out}; continue with --resume", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
     if outcome.summary is not None:
-        report.print_summary(outcome.summary, title=f"run {plan.run_id}")
+        print_summary(outcome.summary, title=f"run {plan.run_id}")
     resumed = f", {already} resumed" if already else ""
     typer.echo(f"graded {outcome.rows} pairs{resumed} into {out} on {outcome.where}")

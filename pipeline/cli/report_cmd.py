@@ -8,8 +8,9 @@ from typing import Annotated
 import typer
 
 from pipeline.cli.common import user_errors
-from pipeline.report.html import write_report
-from pipeline.results.store import RunDirError, print_summary, wide_console, write_summary
+from pipeline.report.html import REPORT_FILE, write_report
+from pipeline.report.terminal import print_summary, wide_console
+from pipeline.results.store import SUMMARY_FILE, RunDirError, write_summary
 
 
 @user_errors
@@ -17,7 +18,7 @@ def report(
     run_dir: Annotated[Path, typer.Argument(help="Run folder written by `gridjudge grade`.")],
     html: Annotated[
         Path | None,
-        typer.Option(help="Where to write the HTML report (default RUN_DIR/report.html)."),
+        typer.Option(help=f"Where to write the HTML report (default RUN_DIR/{REPORT_FILE})."),
     ] = None,
     families: Annotated[
         bool, typer.Option("--families/--no-families", help="Also print one line per family.")
@@ -39,4 +40,4 @@ def report(
     else:
         print_summary(summary, families=families, title=f"summary of {run_dir}", console=console)
     target = write_report(run_dir, html, summary=summary)
-    console.print(f"wrote {run_dir / 'summary.parquet'} and {target}", highlight=False)
+    console.print(f"wrote {run_dir / SUMMARY_FILE} and {target}", highlight=False)

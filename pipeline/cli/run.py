@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import user_errors
-from pipeline.cli.compare import EXIT_GATE
+from pipeline.cli.common import EXIT_GATE, user_errors
 from pipeline.compare.render import render
 from pipeline.jobs.config import load_config
 from pipeline.jobs.run import run_config
-from pipeline.results.store import print_summary, wide_console
+from pipeline.report.terminal import print_summary, step_printer, wide_console
 
 
 @user_errors
@@ -32,12 +30,7 @@ def run(
     if address is not None:
         cfg = cfg.model_copy(update={"address": address})
     console = wide_console()
-    start = time.monotonic()
-
-    def step(message: str) -> None:
-        console.print(f"[dim]{time.monotonic() - start:6.1f}s[/dim] {message}", highlight=False)
-
-    result = run_config(cfg, on_step=step)
+    result = run_config(cfg, on_step=step_printer(console))
     for name, job in result.jobs.items():
         if job.outcome.summary is not None:
             print_summary(job.outcome.summary, title=f"job {name}", console=console)

@@ -10,12 +10,10 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import user_errors
-from pipeline.errors import GridjudgeError
-from pipeline.problem.registry import get_problem
-from pipeline.program.submission import parse_spec, prepare
+from pipeline.cli.common import default_of, user_errors
+from pipeline.jobs.stress import stress_programs, write_failure
+from pipeline.stress import search
 from pipeline.stress.search import Failure, StressResult
-from pipeline.stress.search import stress as run_stress
 
 EXIT_FAILURE_FOUND = 1
 SHOW_CHARS = 1500
@@ -41,78 +39,7 @@ def _show(title: str, text: str) -> None:
     typer.echo(body, nl=not body.endswith("\n"))
 
 
-def write_failure(out: Path, failure: Failure) -> list[Path]:
-    """`X.in` -> X.in, X.ans, X.out (the submission's output) beside it; anything else is
-    a folder that gets shrunk.{in,ans,out} and original.{in,ans}."""
-    if out.suffix == ".in":
-        files = {out: failure.shrunk, out.with_suffix(".ans"): failure.expected}
-        files[out.with_suffix(".out")] = failure.actual
-    else:
-        files = {
-            out / "shrunk.in": failure.shrunk,
-            out / "shrunk.ans": failure.expected,
-            out / "shrunk.out": failure.actual,
-            out / "original.in": failure.original,
-            out / "original.ans": failure.original_expected,
-        }
-    try:
-        for path, text in files.items():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise GridjudgeError(f"cannot write {out}: {exc}") from None
-    return list(files)
-
-
-@user_errors
-def stress(
-    problem: Annotated[str, typer.Argument(help="Problem name.")],
-    submission: Annotated[str, typer.Option(help="The program under test (a submission spec).")],
-    against: Annotated[
-        str | None, typer.Option(help="Compare with this submission instead of a solver.")
-    ] = None,
-    solver: Annotated[
-        str | None, typer.Option(help="Reference solver version (default: the problem's).")
-    ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the case generator.")] = 0,
-    family: Annotated[
-        list[str] | None, typer.Option(help="Generator family (repeatable; default: all).")
-    ] = None,
-    max_cases: Annotated[int, typer.Option(min=1, help="Stop after this many cases.")] = 1000,
-    time_budget: Annotated[
-        float, typer.Option(min=0.0, help="Stop generating after this many seconds.")
-    ] = 60.0,
-    out: Annotated[
-        Path | None,
-        typer.Option(help="Write the shrunk case: X.in (+ .ans, .out) or a folder."),
-    ] = None,
-) -> None:
-    """Random cases until the submission fails one, then shrink it to a small
-    counterexample (exit 1), or none found within the budget (exit 0)."""
-    p = get_problem(problem)
-    if against is not None and solver is not None:
-        raise GridjudgeError("give --against or --solver, not both")
-    prepared = prepare(parse_spec(submission), p)
-    other = prepare(parse_spec(against), p) if against is not None else None
-    result = run_stress(
-        p,
-        prepared,
-        seed=seed,
-        families=family or (),
-        max_cases=max_cases,
-        time_budget_s=time_budget,
-        solver=solver,
-        against=other,
-        progress=_progress,
-    )
-    typer.echo(f"stress {p.name}: {prepared.label} against {result.reference}, seed {seed}")
-    failure = result.failure
-    if failure is None:
-        typer.echo(
-            f"no failure: {_counts(result)} in {result.elapsed_s:.1f} s "
-            f"(stopped by {result.stopped_by.replace('_', ' ')})"
-        )
-        return
+def _show_failure(result: StressResult, failure: Failure) -> None:
     typer.echo(
         f"FAILED case {failure.index} (family {failure.family}): {failure.verdict}; "
         f"shrunk in {failure.shrink_steps} steps ({failure.shrink_tries} tries); "
@@ -125,7 +52,58 @@ def stress(
     _show("got", failure.actual)
     why = f": {failure.message}" if failure.message else ""
     typer.echo(f"--- verdict: {failure.verdict}{why}")
+
+
+@user_errors
+def stress(
+    problem: Annotated[str, typer.Argument(help="Problem name.")],
+    submission: Annotated[str, typer.Option(help="The program under test (a submission spec).")],
+    against: Annotated[
+        str | None, typer.Option(help="Compare with this submission instead of a solver.")
+    ] = None,
+    solver: Annotated[
+        str | None, typer.Option(help="Reference solver version (default: the problem's).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the case generator.")] = default_of(
+        search.stress, "seed"
+    ),
+    family: Annotated[
+        list[str] | None, typer.Option(help="Generator family (repeatable; default: all).")
+    ] = None,
+    max_cases: Annotated[int, typer.Option(min=1, help="Stop after this many cases.")] = (
+        default_of(search.stress, "max_cases")
+    ),
+    time_budget: Annotated[
+        float, typer.Option(min=0.0, help="Stop generating after this many seconds.")
+    ] = default_of(search.stress, "time_budget_s"),
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Write the shrunk case: X.in (+ .ans, .out) or a folder."),
+    ] = None,
+) -> None:
+    """Random cases until the submission fails one, then shrink it to a small
+    counterexample (exit 1), or none found within the budget (exit 0)."""
+    result = stress_programs(
+        problem,
+        submission,
+        against=against,
+        solver=solver,
+        seed=seed,
+        families=family or (),
+        max_cases=max_cases,
+        time_budget_s=time_budget,
+        progress=_progress,
+    )
+    typer.echo(
+        f"stress {result.problem}: {result.submission} against {result.reference}, seed {seed}"
+    )
+    if result.failure is None:
+        typer.echo(
+            f"no failure: {_counts(result)} in {result.elapsed_s:.1f} s "
+            f"(stopped by {result.stopped_by.replace('_', ' ')})"
+        )
+        return
+    _show_failure(result, result.failure)
     if out is not None:
-        written = write_failure(out, failure)
-        typer.echo("wrote " + ", ".join(str(p) for p in written))
+        typer.echo("wrote " + ", ".join(str(p) for p in write_failure(out, result.failure)))
     raise typer.Exit(EXIT_FAILURE_FOUND)

@@ -1,31 +1,24 @@
-"""Per-case half of `compare` (rules: pipeline/compare.py): one side's rows and timings,
+"""Per-case half of `compare` (rules: pipeline/compare/pair.py): one side's rows and timings,
 the aligned A/B table, verdict flips, distance to the time limit and the per-case
 Mann-Whitney tests."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
 from pipeline.compare import stats as st
+from pipeline.compare.options import CompareError, CompareOptions
 from pipeline.compare.stats import FloatArray
-from pipeline.errors import GridjudgeError
-
-if TYPE_CHECKING:
-    from pipeline.compare.pair import CompareOptions
 
 _NON_BLAMING = ("IE",)
 # Fewest paired timings for the signed-rank test: with 5 its smallest two-sided p-value is
 # 0.0625 (never significant); fewer pairs fall back to Mann-Whitney.
 MIN_PAIRS = 6
-
-
-class CompareError(GridjudgeError):
-    """Two runs cannot be compared as asked; one line for the user."""
 
 
 CASE_COLUMNS: tuple[str, ...] = (

@@ -1,6 +1,6 @@
-"""Per submission pair x problem x family rows of a comparison (rules: pipeline/compare.py).
+"""Per submission pair x problem x family rows of a comparison (rules: pipeline/compare/pair.py).
 
-Works on the aligned per-case frame that `compare.compare_pair` builds (it carries the
+Works on the aligned per-case frame that `pair.compare_pair` builds (it carries the
 private columns `_timed`, `_tested`, `_log_ratio`, `_rs_*`).
 """
 
@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import math
 import zlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from pipeline.compare import stats as st
-
-if TYPE_CHECKING:
-    from pipeline.compare.pair import CompareOptions
+from pipeline.compare.options import CompareOptions
 
 # Fewest cases with a single timing each for the family-level Wilcoxon test (with 5, its
 # smallest two-sided p-value is 0.0625: it could never be significant).

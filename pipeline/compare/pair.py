@@ -5,7 +5,7 @@ RESULTS_SCHEMA table (two runs, or two submissions of one run). `compare_results
 one row per case present on either side and one summary row per submission pair x problem
 x family (plus a row over all families, family = null), and a whole-run verdict.
 
-Rules (the defaults are in CompareOptions):
+Rules (the defaults are in pipeline/compare/options.py):
 - Rows: the last attempt of each (submission, problem, case_id). A case whose row is JE on
   either side is excluded from everything and counted as `judge_error`. A case present on
   one side only is `only_a` / `only_b` (a change, never a flip).
@@ -38,21 +38,20 @@ Rules (the defaults are in CompareOptions):
   1/factor and 1. A uniform drift below the factor never counts,
   however significant.
 - Noise. Repeats of a case run back to back, so they miss what slows a whole stretch of a
-  run (another process on the sibling hyperthread: measured here, 10-35 % for a third of
-  a run's cases). Per-case flags between two separate runs are therefore indicative only;
-  the decisions are taken per family, whose median and interval resample cases and so
-  carry that noise. In-process runs of a few milliseconds can be shifted whole (medians
-  up to +80 % between two runs here, the fastest runs within 3 %): the fastest_ratio
+  run (another process on a sibling hyperthread). Per-case flags between two separate
+  runs are therefore indicative only; the decisions are taken per family, whose median
+  and interval resample cases and so carry that noise. Short in-process runs can be
+  shifted whole between two runs while their fastest runs stay put: the fastest_ratio
   condition keeps such a shift from reading as a change. A family is `too_noisy`
   (inconclusive) when no change beyond the factor was found but its interval reaches
   beyond the factor or below its inverse: a change of the factor could have been missed.
   The comparison is too noisy when any row is. Grading both submissions in one run
   (`grade --repeat` interleaves them) removes run-to-run drift.
 - Machine speed. With `grade --repeat`, every round of a case also times a fixed
-  reference workload (pipeline/reference.py). Where both sides have it, timings are
-  compared in its units (time / reference of that case): a stretch where the whole machine
-  ran slower divides out (measured: whole runs 1.6x slower, reference 1.6x slower with
-  them). machine_ratio = B / A of the reference; the reasons say so beyond +-5 %.
+  reference workload (pipeline/grade/machine_speed.py). Where both sides have it, timings
+  are compared in its units (time / reference of that case): a stretch where the whole
+  machine ran slower divides out. machine_ratio = B / A of the reference; the reasons say
+  so beyond +-MACHINE_NOTE.
 - Whole-run verdict: `regression` if any flip away from AC or any family (or all-families
   row) significantly slower; else `too noisy to conclude`; else `improvement` if any fix
   or significantly faster family; else `no change`. The gate `--fail-on regression` trips
@@ -65,48 +64,16 @@ from __future__ import annotations
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
 
 import pandas as pd
 import pyarrow as pa
 
-from pipeline.compare.cases import (
-    CASE_COLUMNS,
-    CompareError,
-    align,
-    case_tests,
-    objects_with_none,
-    side_frame,
-)
+from pipeline.compare.cases import CASE_COLUMNS, align, case_tests, objects_with_none, side_frame
 from pipeline.compare.families import summarize_pair
+from pipeline.compare.options import FAIL_ON_CHOICES, CompareError, CompareOptions, one_of
 
 # machine_ratio this far from 1 is worth a line in the reasons
 MACHINE_NOTE = 0.05
-
-FailOn = Literal["regression", "any-change", "never"]
-FAIL_ON_CHOICES: tuple[str, ...] = ("regression", "any-change", "never")
-
-
-@dataclass(frozen=True)
-class CompareOptions:
-    metric: Literal["cpu", "wall"] = "cpu"
-    alpha: float = 0.05
-    factor: float = 1.1
-    min_repeats: int = 5
-    resamples: int = 2000
-    confidence: float = 0.95
-    seed: int = 0
-    # CPU (or wall) limit per case in ms: one for every problem, or per problem name.
-    time_limit_ms: float | dict[str, float] | None = None
-    close_fraction: float = 0.8
-
-    def __post_init__(self) -> None:
-        if self.factor <= 1.0:
-            raise CompareError(f"factor must be > 1 (got {self.factor})")
-        if not 0.0 < self.alpha < 1.0:
-            raise CompareError(f"alpha must be in (0, 1) (got {self.alpha})")
-        if self.min_repeats < 2:
-            raise CompareError(f"min_repeats must be >= 2 (got {self.min_repeats})")
 
 
 @dataclass(frozen=True)
@@ -150,13 +117,12 @@ class RunVerdict:
 
     def trips(self, fail_on: str) -> bool:
         """Whether the gate `--fail-on fail_on` fails this comparison."""
-        if fail_on == "regression":
+        gate = one_of(fail_on, FAIL_ON_CHOICES, "--fail-on")
+        if gate == "regression":
             return self.is_regression
-        if fail_on == "any-change":
+        if gate == "any-change":
             return self.any_change
-        if fail_on == "never":
-            return False
-        raise CompareError(f"--fail-on must be one of {', '.join(FAIL_ON_CHOICES)}")
+        return False  # "never"
 
 
 @dataclass

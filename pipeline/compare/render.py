@@ -16,8 +16,9 @@ import pyarrow as pa
 from rich.console import Console
 from rich.table import Table
 
+from pipeline.compare.cases import CASE_COLUMNS
 from pipeline.compare.families import SUMMARY_COLUMNS
-from pipeline.compare.pair import CASE_COLUMNS, Comparison, RunVerdict
+from pipeline.compare.pair import Comparison, RunVerdict
 from pipeline.errors import GridjudgeError
 from pipeline.results.store import write_table
 from pipeline.schemas import COMPARE_SCHEMA, COMPARE_SUMMARY_SCHEMA
@@ -25,6 +26,8 @@ from pipeline.schemas import COMPARE_SCHEMA, COMPARE_SUMMARY_SCHEMA
 COMPARE_FILE = "compare.parquet"
 COMPARE_SUMMARY_FILE = "compare_summary.parquet"
 COMPARE_JSON = "compare.json"
+OUTPUT_FILES = (COMPARE_FILE, COMPARE_SUMMARY_FILE, COMPARE_JSON)  # what write_comparison writes
+MAX_ROWS = 50  # rows shown per case list on the terminal
 _VERDICT_STYLE = {
     "regression": "bold red",
     "too noisy to conclude": "bold yellow",
@@ -53,7 +56,7 @@ def verdict_dict(verdict: RunVerdict) -> dict[str, Any]:
 
 
 def write_comparison(out_dir: Path, comparison: Comparison) -> list[Path]:
-    """compare.parquet, compare_summary.parquet and compare.json into `out_dir`."""
+    """The OUTPUT_FILES into `out_dir`."""
     out_dir = Path(out_dir)
     written = [
         write_table(out_dir / COMPARE_FILE, cases_table(comparison)),
@@ -66,6 +69,12 @@ def write_comparison(out_dir: Path, comparison: Comparison) -> list[Path]:
     except OSError as exc:
         raise GridjudgeError(f"{path}: cannot write ({' '.join(str(exc).split())})") from None
     return [*written, path]
+
+
+def write_outputs(comparison: Comparison, out_dir: Path | None, junit: Path | None) -> list[Path]:
+    """The OUTPUT_FILES into `out_dir` and the JUnit XML into `junit`, each when given."""
+    written = [] if out_dir is None else write_comparison(out_dir, comparison)
+    return written if junit is None else [*written, write_junit(junit, comparison)]
 
 
 # --- terminal -------------------------------------------------------------------------
@@ -134,7 +143,7 @@ def _cases_rich(title: str, rows: pd.DataFrame, max_rows: int) -> Table:
     return t
 
 
-def render(comparison: Comparison, console: Console, max_rows: int = 50) -> None:
+def render(comparison: Comparison, console: Console, max_rows: int = MAX_ROWS) -> None:
     """Summary table, the flipped / changed / slower / faster cases, then the verdict."""
     cases = comparison.cases
     console.print(_summary_rich(comparison.summary))

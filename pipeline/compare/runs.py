@@ -10,13 +10,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from pipeline.compare.pair import (
-    CompareOptions,
-    Comparison,
-    compare_results,
-    resolve_pairs,
-    submissions_of,
-)
+from pipeline.compare.options import CompareOptions
+from pipeline.compare.pair import Comparison, compare_results, resolve_pairs, submissions_of
 from pipeline.errors import GridjudgeError
 from pipeline.limits import Limits
 from pipeline.problem.registry import get_problem

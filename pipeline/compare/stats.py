@@ -2,7 +2,7 @@
 
 Everything works on log timings (a ratio of times is a difference of logs). The rules
 themselves (what counts as significant, when a run is too noisy) are documented in
-`pipeline/compare.py`; this module only computes.
+`pipeline/compare/pair.py`; this module only computes.
 """
 
 from __future__ import annotations

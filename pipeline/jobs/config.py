@@ -8,12 +8,14 @@ default lives in one place. Relative paths are relative to the config file's fol
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from pipeline.compare.options import DEFAULT_FAIL_ON, FailOn
 from pipeline.errors import GridjudgeError
+from pipeline.jobs.corpus import DEFAULT_SEED
 
 
 class ConfigError(GridjudgeError):
@@ -27,7 +29,7 @@ class _Strict(BaseModel):
 class GenerateSpec(_Strict):
     problem: str
     count: int = Field(gt=0)
-    seed: int = 0
+    seed: int = DEFAULT_SEED
     families: list[str] = []
 
 
@@ -58,7 +60,7 @@ class CompareSpec(_Strict):
 
     a: str
     b: str
-    fail_on: Literal["regression", "any-change", "never"] = "regression"
+    fail_on: FailOn = DEFAULT_FAIL_ON
     junit: Path | None = None
 
 

@@ -1,9 +1,9 @@
 """`gridjudge demo`: the main job end to end on the embedded local Ray (DESIGN §4).
 
-For each of the five problems: generate a small corpus, grade the in-process reference
-solver (`solver:P`) and the bundled example submissions of that problem
-(datasets/examples/P/*: correct, wrong and slow programs), one run folder per problem.
-Then one summary over all runs and one HTML report for all of them.
+For each installed problem (or those asked for): generate a small corpus, grade the
+in-process reference solver (`solver:P`) and the bundled example submissions of that
+problem (datasets/examples/P/*: correct, wrong and slow programs), one run folder per
+problem. Then one summary over all runs and one HTML report for all of them.
 
 OUT/
     demo.json                what was run
@@ -19,33 +19,28 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline.corpus.generate import auto_chunk_size, cluster_runner, generate_corpus
 from pipeline.distribute.cluster import Cluster
 from pipeline.errors import GridjudgeError
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.jobs.corpus import generate_on
 from pipeline.problem.registry import all_problems, get_problem
 from pipeline.report.html import REPORT_FILE, render_report, write_report
 from pipeline.results.store import SUMMARY_FILE, load_results, read_run_json
 
-DEMO_PROBLEMS: tuple[str, ...] = ("spot", "mine", "tetris", "gomoku", "clocks")
-# Cases per problem: a few minutes on 2 cores for everything (mine boards are the
-# largest inputs, its reference the slowest).
-DEMO_COUNTS: dict[str, int] = {
-    "spot": 240,
-    "mine": 120,
-    "tetris": 210,
-    "gomoku": 220,
-    "clocks": 200,
-}
+DEMO_SEED = 2026
+# Cases per generator family of each problem, unless asked otherwise: every family shows
+# up, and the whole demo stays a short wait on a small machine.
+DEMO_CASES_PER_FAMILY = 20
 # Cases per process for problems whose format holds several (DESIGN §5).
 DEMO_BATCH = 8
 EXAMPLE_SUFFIXES = (".c", ".cpp", ".cc", ".cxx", ".py")
@@ -63,6 +58,8 @@ class DemoResult:
     report: Path
     runs: dict[str, Path] = field(default_factory=dict)
     cluster: str = ""
+    verdicts: Counter[str] = field(default_factory=Counter)  # over every run
+    elapsed_s: float = 0.0
 
 
 def examples_dir() -> Path:
@@ -101,43 +98,54 @@ def _prepare_out(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
 
 
+def demo_counts(
+    problems: Sequence[str] | None, counts: Mapping[str, int] | int | None = None
+) -> dict[str, int]:
+    """Cases per problem: `problems` (default: every installed one) with `counts` (one
+    number for all, or per problem name); DEMO_CASES_PER_FAMILY per family where unset."""
+    installed = all_problems()
+    chosen = list(problems) if problems else list(installed)
+    missing = [p for p in chosen if p not in installed]
+    if missing:
+        raise DemoError(f"problem(s) not installed: {', '.join(missing)}")
+    asked = {p: counts for p in chosen} if isinstance(counts, int) else dict(counts or {})
+    return {p: asked.get(p, DEMO_CASES_PER_FAMILY * len(installed[p].families)) for p in chosen}
+
+
 def run_demo(
     out: Path,
     *,
     address: str | None = None,
-    seed: int = 2026,
-    problems: Sequence[str] = DEMO_PROBLEMS,
-    counts: dict[str, int] | None = None,
+    seed: int = DEMO_SEED,
+    problems: Sequence[str] | None = None,
+    counts: Mapping[str, int] | int | None = None,
     on_step: Callable[[str], None] | None = None,
     on_rows: Callable[[int, Counter[str]], None] | None = None,
 ) -> DemoResult:
-    """Generate, grade and report the demo into `out` (see the module doc)."""
+    """Generate, grade and report the demo into `out` (see the module doc); which
+    problems and how many cases: `demo_counts`."""
+    start = time.monotonic()
     out = Path(out)
-    installed = all_problems()
-    missing = [p for p in problems if p not in installed]
-    if missing:
-        raise DemoError(f"problem(s) not installed: {', '.join(missing)}")
-    counts = {**DEMO_COUNTS, **(counts or {})}
-    plan = {p: [f"solver:{p}", *example_submissions(p)] for p in problems}
+    cases = demo_counts(problems, counts)
+    plan = {p: [f"solver:{p}", *example_submissions(p)] for p in cases}
     _prepare_out(out)
     say = on_step or (lambda _msg: None)
     result = DemoResult(out, pa.table({}), out / REPORT_FILE)
+
+    def rows(n: int, verdicts: Counter[str]) -> None:
+        result.verdicts.update(verdicts)
+        if on_rows is not None:
+            on_rows(n, verdicts)
+
     with Cluster(address) as cluster:
         result.cluster = cluster.describe()
         say(f"cluster: {result.cluster}")
         corpora: dict[str, Path] = {}
-        for p in problems:
+        for p, count in cases.items():
             corpora[p] = out / "corpora" / p
-            m = generate_corpus(
-                get_problem(p),
-                counts[p],
-                seed,
-                corpora[p],
-                chunk_size=auto_chunk_size(counts[p], cluster.total_cpus()),
-                runner=cluster_runner(cluster),
-            )
+            m = generate_on(cluster, get_problem(p), count, seed, corpora[p])
             say(f"generated {m.count} {p} cases ({len(m.families)} families)")
-        for p in problems:
+        for p in cases:
             run_dir = out / "runs" / p
             batch = DEMO_BATCH if get_problem(p).multi_case > 1 else 1
             options = GradeOptions(
@@ -147,16 +155,18 @@ def run_demo(
                 address=address,
                 batch_k=batch,
             )
-            graded = run_grade(plan_grade(options), on_rows=on_rows)
+            graded = run_grade(plan_grade(options), on_rows=rows)
             write_report(run_dir, summary=graded.summary)
             result.runs[p] = run_dir
             say(f"graded {p}: {', '.join(plan[p])} ({graded.rows} results)")
-    return _finish(result, plan, counts, seed)
+    _finish(result, plan, cases, seed)
+    result.elapsed_s = time.monotonic() - start
+    return result
 
 
 def _finish(
     result: DemoResult, plan: dict[str, list[str]], counts: dict[str, int], seed: int
-) -> DemoResult:
+) -> None:
     summaries = [pq.read_table(run / SUMMARY_FILE) for run in result.runs.values()]
     result.summary = pa.concat_tables(summaries)
     pq.write_table(result.summary, result.out / SUMMARY_FILE)
@@ -173,4 +183,3 @@ def _finish(
     page = render_report(results, info, result.summary)
     result.report.write_text(page, encoding="utf-8")
     (result.out / MARKER).write_text(json.dumps(info, indent=2, sort_keys=True) + "\n")
-    return result

@@ -8,15 +8,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.compare.pair import CompareOptions, Comparison
-from pipeline.compare.render import write_comparison, write_junit
+from pipeline.compare.options import CompareOptions
+from pipeline.compare.pair import Comparison
+from pipeline.compare.render import write_outputs
 from pipeline.compare.runs import compare_runs
-from pipeline.corpus.generate import auto_chunk_size, cluster_runner, generate_corpus
 from pipeline.corpus.store import CorpusError, import_path, manifest_path, read_manifest
 from pipeline.distribute.cluster import Cluster
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, GradeOutcome, plan_grade
 from pipeline.jobs.config import CorpusSpec, JobSpec, RunConfig
+from pipeline.jobs.corpus import generate_on
 from pipeline.problem.registry import get_problem
 from pipeline.report.html import write_report
 
@@ -55,15 +56,7 @@ def ensure_corpus(name: str, spec: CorpusSpec, path: Path, cluster: Cluster) -> 
         return path, f"corpus {name}: {manifest.count} {manifest.problem} cases (existing)"
     if spec.generate is not None:
         g = spec.generate
-        m = generate_corpus(
-            get_problem(g.problem),
-            g.count,
-            g.seed,
-            path,
-            g.families,
-            chunk_size=auto_chunk_size(g.count, cluster.total_cpus()),
-            runner=cluster_runner(cluster),
-        )
+        m = generate_on(cluster, get_problem(g.problem), g.count, g.seed, path, g.families)
         return path, f"corpus {name}: generated {m.count} {m.problem} cases"
     if spec.import_ is not None:
         i = spec.import_
@@ -123,8 +116,6 @@ def _compare(job: JobSpec, result: JobResult) -> None:
     assert job.compare is not None
     spec = job.compare
     comparison = compare_runs(result.run_dir, None, spec.a, spec.b, CompareOptions())
-    write_comparison(result.run_dir / "compare", comparison)
-    if spec.junit is not None:
-        write_junit(spec.junit, comparison)
+    write_outputs(comparison, result.run_dir / "compare", spec.junit)
     result.comparison = comparison
     result.gate_tripped = comparison.verdict.trips(spec.fail_on)

@@ -19,7 +19,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.report.svg import VERDICT_COLOURS, timing_boxes, verdict_bars
+from pipeline.report.palette import VERDICT_COLOURS
+from pipeline.report.svg import timing_boxes, verdict_bars
 from pipeline.results.store import RUN_JSON, load_results, read_run_json
 from pipeline.results.summary import summarize
 from pipeline.schemas import PROGRAM_VERDICTS, VERDICTS

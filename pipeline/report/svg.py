@@ -9,20 +9,8 @@ from html import escape
 
 import numpy as np
 
+from pipeline.report.palette import VERDICT_COLOURS
 from pipeline.schemas import VERDICTS
-
-VERDICT_COLOURS: dict[str, str] = {
-    "AC": "#2e9d4f",
-    "WA": "#d43c3c",
-    "PE": "#ef8a3c",
-    "TLE": "#e0b01f",
-    "MLE": "#8e5bb5",
-    "RE": "#c2398f",
-    "OLE": "#8d6e63",
-    "CE": "#4d4d4d",
-    "IE": "#95a5a6",
-    "JE": "#2c3e50",
-}
 
 _FONT = 'font-family="system-ui, sans-serif" font-size="12"'
 LABEL_W = 290

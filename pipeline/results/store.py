@@ -22,18 +22,10 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from pipeline.errors import GridjudgeError
 from pipeline.results.summary import SUMMARY_INPUT, summarize
-from pipeline.schemas import (
-    RESULTS_SCHEMA,
-    SCHEMA_VERSION,
-    SUMMARY_SCHEMA,
-    VERDICTS,
-)
+from pipeline.schemas import RESULTS_SCHEMA, SCHEMA_VERSION, SUMMARY_SCHEMA
 
 RUN_JSON = "run.json"
 RESULTS_DIR = "results"
@@ -201,69 +193,6 @@ def read_summary(run_dir: Path) -> pa.Table:
         return pq.read_table(path).cast(SUMMARY_SCHEMA)
     except (pa.ArrowException, OSError) as exc:
         raise RunDirError(f"{path}: unreadable ({' '.join(str(exc).split())})") from None
-
-
-# ---------------------------------------------------------------- terminal table
-
-
-def summary_table(summary: pa.Table, *, families: bool = False, title: str = "") -> Table:
-    """A rich table of a summary: one line per submission x problem (the all-families
-    rows), plus one per family when `families`. Verdict columns that are zero everywhere
-    are left out (AC is always shown)."""
-    rows = summary.to_pylist()
-    if not families:
-        rows = [r for r in rows if r["family"] is None]
-    shown = [v for v in VERDICTS if v == "AC" or any(r[f"n_{v}"] for r in rows)]
-    table = Table(title=title or None, show_lines=False)
-    table.add_column("submission", overflow="fold")
-    table.add_column("problem")
-    if families:
-        table.add_column("family")
-    table.add_column("cases", justify="right")
-    for v in shown:
-        table.add_column(v, justify="right", style=_VERDICT_STYLE.get(v, ""))
-    for name in ("pass", "cpu p50 ms", "cpu p95 ms", "cpu max ms"):
-        table.add_column(name, justify="right")
-    table.add_column("first failing case", overflow="fold")
-    for r in rows:
-        cells = [escape(r["submission"]), r["problem"]]
-        if families:
-            cells.append("(all)" if r["family"] is None else escape(r["family"]))
-        cells.append(str(r["cases"]))
-        cells += [str(r[f"n_{v}"]) if r[f"n_{v}"] else "·" for v in shown]
-        cells.append(_pass_cell(r["pass_rate"]))
-        cells += [_ms(r["cpu_ms_p50"]), _ms(r["cpu_ms_p95"]), _ms(r["cpu_ms_max"])]
-        cells.append(escape(r["first_failing_case"] or "—"))
-        table.add_row(*cells, end_section=families and r["family"] is None)
-    return table
-
-
-def print_summary(
-    summary: pa.Table, *, families: bool = False, title: str = "", console: Console | None = None
-) -> None:
-    (console or wide_console()).print(summary_table(summary, families=families, title=title))
-
-
-def wide_console() -> Console:
-    """The terminal's width on a terminal; 200 columns when piped (tables stay whole)."""
-    probe = Console()
-    return probe if probe.is_terminal else Console(width=200)
-
-
-_VERDICT_STYLE = {"AC": "green", "WA": "red", "TLE": "yellow", "RE": "magenta", "CE": "red"}
-
-
-def _pass_cell(rate: float | None) -> str:
-    if rate is None:
-        return "—"
-    colour = "green" if rate == 1.0 else "yellow" if rate >= 0.5 else "red"
-    return f"[{colour}]{100 * rate:.1f}%[/{colour}]"
-
-
-def _ms(value: float | None) -> str:
-    if value is None:
-        return "—"
-    return f"{value:.3f}" if value < 10 else f"{value:.1f}"
 
 
 def write_table(path: Path, table: pa.Table) -> Path:
