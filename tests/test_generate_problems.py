@@ -19,9 +19,7 @@ from pipeline.problem.registry import all_problems, get_problem
 
 
 def _problem(name: str):
-    if name not in all_problems():
-        pytest.skip(f"problem {name} is not installed")
-    return get_problem(name)
+    return get_problem(name)  # a plugin that fails to load fails the test
 
 
 @pytest.mark.parametrize("name", ["spot", "mine", "tetris", "gomoku", "clocks"])

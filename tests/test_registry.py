@@ -45,8 +45,7 @@ def test_installed_problems_pass_self_test() -> None:
     from pipeline.problem.contract import self_test
 
     problems = registry.all_problems()
-    if not problems:
-        pytest.skip("no problem plugins installed yet")
+    assert problems, "no problem plugin is installed"
     for problem in problems.values():
         assert self_test(problem, seed=7, per_family=2) == []
 
