@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
-from pipeline.cli.common import default_of
 from pipeline.corpus.store import read_table
 from pipeline.problem.registry import all_problems
 
@@ -102,14 +100,3 @@ def test_import_uncuttable_multicase_file(tmp_path: Path) -> None:
     assert "cannot cut into cases" in _one_line_error(
         ["import", str(tmp_path / "games.in"), "--problem", "spot", "--out", str(tmp_path / "o")]
     )
-
-
-def test_default_of_reads_the_library_default() -> None:
-    def call(required: int, *, seed: int = 7) -> int:
-        return required + seed
-
-    assert default_of(call, "seed") == 7
-    with pytest.raises(TypeError, match="no default for 'required'"):
-        default_of(call, "required")
-    with pytest.raises(KeyError):
-        default_of(call, "nosuch")

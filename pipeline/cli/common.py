@@ -4,11 +4,10 @@ and option defaults read from the library."""
 from __future__ import annotations
 
 import functools
-import inspect
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import ParamSpec, TypeVar
 
 import typer
 
@@ -49,12 +48,3 @@ def read_text_arg(path: Path | None) -> str:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise GridjudgeError(f"{path}: cannot read ({exc})") from None
-
-
-def default_of(func: Callable[..., Any], name: str) -> Any:
-    """The default of `func`'s parameter `name`: an option that passes straight through to
-    a library function takes its default from there, so it is written once."""
-    default = inspect.signature(func).parameters[name].default
-    if default is inspect.Parameter.empty:
-        raise TypeError(f"{func.__qualname__}() has no default for {name!r}")
-    return default

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import default_of, user_errors
+from pipeline.cli.common import user_errors
 from pipeline.jobs.stress import stress_programs, write_failure
 from pipeline.stress import search
 from pipeline.stress.search import Failure, StressResult
@@ -64,18 +64,16 @@ def stress(
     solver: Annotated[
         str | None, typer.Option(help="Reference solver version (default: the problem's).")
     ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the case generator.")] = default_of(
-        search.stress, "seed"
-    ),
+    seed: Annotated[int, typer.Option(help="Seed of the case generator.")] = search.DEFAULT_SEED,
     family: Annotated[
         list[str] | None, typer.Option(help="Generator family (repeatable; default: all).")
     ] = None,
-    max_cases: Annotated[int, typer.Option(min=1, help="Stop after this many cases.")] = (
-        default_of(search.stress, "max_cases")
-    ),
+    max_cases: Annotated[
+        int, typer.Option(min=1, help="Stop after this many cases.")
+    ] = search.DEFAULT_MAX_CASES,
     time_budget: Annotated[
         float, typer.Option(min=0.0, help="Stop generating after this many seconds.")
-    ] = default_of(search.stress, "time_budget_s"),
+    ] = search.DEFAULT_TIME_BUDGET_S,
     out: Annotated[
         Path | None,
         typer.Option(help="Write the shrunk case: X.in (+ .ans, .out) or a folder."),

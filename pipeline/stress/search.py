@@ -30,6 +30,10 @@ from pipeline.stress.shrink import DEFAULT_MAX_STEPS, shrink_trace
 HEAD_CHARS = 2000
 
 
+DEFAULT_SEED = 0
+DEFAULT_MAX_CASES = 1000
+DEFAULT_TIME_BUDGET_S = 60.0
+
 # (verdict, checker message, expected answer, the submission's output head)
 Outcome = tuple[Verdict, str, str, str]
 
@@ -214,10 +218,10 @@ def stress(
     problem: Problem,
     submission: PreparedSubmission,
     *,
-    seed: int = 0,
+    seed: int = DEFAULT_SEED,
     families: Sequence[str] = (),
-    max_cases: int = 1000,
-    time_budget_s: float = 60.0,
+    max_cases: int = DEFAULT_MAX_CASES,
+    time_budget_s: float = DEFAULT_TIME_BUDGET_S,
     solver: str | None = None,
     against: PreparedSubmission | None = None,
     max_shrink_steps: int = DEFAULT_MAX_STEPS,
