@@ -8,28 +8,15 @@ cases and judges each run (grade.verdict), giving the graded rows (grade.rows). 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Protocol
-
-import pyarrow as pa
-
-from pipeline.grade.cases import Cases
+from pipeline.grade.runners.base import Graded, Runner
+from pipeline.grade.runners.batch import BatchRunner
+from pipeline.grade.runners.inprocess import InProcessRunner
+from pipeline.grade.runners.spawn import SpawnRunner
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
 from pipeline.program.submission import PreparedSubmission
 
-
-@dataclass
-class Graded:
-    """A runner's rows for n cases (GRADED_SCHEMA), and, when asked for, each case's
-    whole output."""
-
-    table: pa.Table
-    outputs: list[bytes] | None = None
-
-
-class Runner(Protocol):
-    def grade(self, cases: Cases) -> Graded: ...
+__all__ = ["Graded", "Runner", "runner_for"]
 
 
 def runner_for(
@@ -43,10 +30,6 @@ def runner_for(
     """In-process reference solvers run in this process; programs run in the sandbox, K
     cases per process where the problem's format holds several and `batch_k` asks for it,
     else one process per case."""
-    from pipeline.grade.runners.batch import BatchRunner
-    from pipeline.grade.runners.inprocess import InProcessRunner
-    from pipeline.grade.runners.spawn import SpawnRunner
-
     if submission.kind == "solver":
         return InProcessRunner(problem, submission, limits, keep_outputs)
     k = min(batch_k, problem.multi_case) if problem.join and problem.split else 1

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from pipeline.grade import rows
 from pipeline.grade.cases import Cases
-from pipeline.grade.runners import Graded
+from pipeline.grade.runners.base import Graded
 from pipeline.grade.runners.spawn import SpawnRunner
 from pipeline.grade.verdict import decide, judge
 from pipeline.limits import Limits

@@ -20,7 +20,7 @@ import pyarrow.compute as pc
 
 from pipeline.grade import rows
 from pipeline.grade.cases import Cases
-from pipeline.grade.runners import Graded
+from pipeline.grade.runners.base import Graded
 from pipeline.grade.runners.timing import timed_calls
 from pipeline.grade.verdict import check_output, judge
 from pipeline.limits import Limits

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from pipeline.grade import rows
 from pipeline.grade.cases import Cases
-from pipeline.grade.runners import Graded
+from pipeline.grade.runners.base import Graded
 from pipeline.grade.verdict import judge
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
