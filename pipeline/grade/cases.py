@@ -53,13 +53,12 @@ class Cases:
             self.expected.take(at),
         )
 
-    def slices(self, size: int) -> list[tuple[range, Cases]]:
-        """Consecutive groups of at most `size` cases, with their positions."""
-        out = []
-        for start in range(0, len(self), size):
-            span = range(start, min(start + size, len(self)))
-            out.append((span, self.take(list(span))))
-        return out
+    def slices(self, size: int) -> list[Cases]:
+        """Consecutive groups of at most `size` cases."""
+        return [
+            self.take(list(range(start, min(start + size, len(self)))))
+            for start in range(0, len(self), size)
+        ]
 
 
 def _strings(column: pa.Array) -> pa.Array:

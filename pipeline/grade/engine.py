@@ -66,7 +66,7 @@ def _rounds(runners: Sequence[Runner], cases: Cases, repeat: int, unit: int) -> 
     if repeat == 1:
         return [r.grade(cases) for r in runners]
     parts: list[list[pa.Table]] = [[] for _ in runners]
-    for _span, group in cases.slices(unit):
+    for group in cases.slices(unit):
         rounds: list[list[pa.Table]] = [[] for _ in runners]
         probes = []
         for round_no in range(repeat):
