@@ -52,7 +52,7 @@ class Sandbox(Protocol):
 
 
 def _default_runs_parent() -> Path:
-    # tmpfs: creating and removing a run folder costs ~0.15 ms there against several ms on
+    # tmpfs: creating and removing a run folder there costs a fraction of what it costs on
     # a disk mounted with `discard`. (What a program writes there counts towards its
     # memory cgroup, as in any in-memory judge; output is capped by RLIMIT_FSIZE.)
     shm = Path("/dev/shm")
