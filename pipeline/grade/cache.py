@@ -1,0 +1,360 @@
+"""The result cache: a (submission, case) pair graded once is never graded again while
+nothing that decides its verdict has changed.
+
+Held by the driver (grade.job): it looks pairs up while it builds chunks, writes the rows
+of the pairs it has as rows marked `cached`, and stores the rows of each committed chunk.
+Workers never touch it, so it works on any cluster without a shared filesystem.
+
+One SQLite file under the cache dir (GRIDJUDGE_CACHE, else ~/.cache/gridjudge):
+transactions make every write whole, WAL mode and a busy timeout let two runs read and
+write at once, an index on `used` makes eviction (oldest used first, over the size cap)
+one query. Each entry carries a hash of its own content, checked on every read: an entry
+that fails it is ignored (the pair is graded) and rewritten. A file that is not a
+database any more is moved aside and a new one started.
+
+The key holds everything that decides a verdict except the CPU time limit, which the
+reuse rule (`reusable`) weighs instead: see docs/cache.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from pipeline.corpus.store import validator_fingerprint
+from pipeline.grade.rows import GRADED_SCHEMA
+from pipeline.limits import Limits
+from pipeline.problem.contract import Problem
+from pipeline.program.build import LANGUAGES, default_cache_dir
+from pipeline.program.submission import PreparedSubmission
+
+# Bump when a change of gridjudge's grading changes what a row says for the same inputs.
+GRADING_VERSION = 1
+CACHE_FILE = "results.sqlite"
+DEFAULT_MAX_MB = 2048
+BUSY_TIMEOUT_MS = 60_000
+# A non-TLE row measured under a higher CPU limit still counts under a lower one only
+# when it was timed REUSE_MIN_RUNS+ times (`--repeat`) and every run took at most this
+# fraction of the new limit (of the new wall limit for wall times).
+REUSE_FRACTION = 0.5
+REUSE_MIN_RUNS = 3
+# The entry's columns: a results row less what the run, the label and the case supply.
+ROW_COLUMNS = (*(f.name for f in GRADED_SCHEMA if f.name != "cached"), "node")
+
+
+def default_cache_root() -> Path:
+    """The cache dir (the build cache is its `build/`)."""
+    return default_cache_dir().parent
+
+
+# ---------------------------------------------------------------- the key
+
+
+def _source_digest(fn: Callable[..., Any]) -> str:
+    """A hash of the file that defines `fn` (any edit of it counts as a change)."""
+    digest = hashlib.sha256()
+    try:
+        source = inspect.getsourcefile(fn)
+        digest.update(Path(source).read_bytes() if source else repr(fn).encode())
+    except (TypeError, OSError):
+        digest.update(repr(fn).encode())
+    return digest.hexdigest()[:16]
+
+
+def checker_fingerprint(problem: Problem) -> str:
+    """Names the problem's checker as validator_fingerprint names its validator: the
+    problem and a hash of the source file defining its `check`."""
+    return f"{problem.name} {_source_digest(problem.check)}"
+
+
+@cache
+def _toolchain(program: str) -> str:
+    """The first line of `program --version` ("" when it cannot be run)."""
+    path = shutil.which(program)
+    if path is None:
+        return ""
+    try:
+        done = subprocess.run(
+            [path, "--version"], capture_output=True, text=True, timeout=10, check=False
+        )
+    except (OSError, subprocess.SubprocessError):
+        return path
+    lines = (done.stdout or done.stderr).splitlines()
+    return f"{path} {lines[0] if lines else ''}"
+
+
+def submission_key(submission: PreparedSubmission, problem: Problem) -> str:
+    """The submission's part of the key: its content hash (kind, language and source:
+    PreparedSubmission.sha), the compile and run command lines of its language with the
+    compiler's and interpreter's versions, and for a reference solver the code of its
+    plugin. A `cmd:` submission is known by its command text only."""
+    parts = [submission.sha, submission.kind]
+    if submission.language is not None:
+        lang = LANGUAGES[submission.language]
+        parts += [repr(lang.compile), repr(lang.run)]
+        parts += [_toolchain(cmd[0]) for cmd in (lang.compile, lang.run) if cmd]
+    version = submission.version
+    if submission.kind == "solver" and version is not None and version in problem.solvers:
+        parts.append(_source_digest(problem.solvers[version]))
+    return "\0".join(parts)
+
+
+def runner_kind(problem: Problem, submission: PreparedSubmission, limits: Limits, k: int) -> str:
+    """The runner the engine picks for the submission (its class and batch size)."""
+    from pipeline.grade.runners import runner_for
+
+    if submission.compile_error is not None:
+        return "none"
+    runner = runner_for(problem, submission, limits, batch_k=k)
+    return f"{type(runner).__name__}:{getattr(runner, 'k', 1)}"
+
+
+@dataclass(frozen=True)
+class KeyBase:
+    """What every pair of one corpus's grading shares in its key."""
+
+    problem: Problem
+    limits: Limits
+    batch_k: int
+    repeat: int
+
+    def digest(self) -> bytes:
+        rest = asdict(self.limits)
+        del rest["cpu_ms"]  # weighed by `reusable`, not keyed
+        if self.limits.wall_ms is None:
+            rest["wall_ms"] = "2 x cpu + 1000"
+        fields = {
+            "grading_version": GRADING_VERSION,
+            "problem": self.problem.name,
+            "checker": checker_fingerprint(self.problem),
+            "validator": validator_fingerprint(self.problem),
+            "reference": _source_digest(self.problem.solvers[self.problem.default_solver]),
+            "limits": rest,
+            "sandbox": os.environ.get("GRIDJUDGE_SANDBOX") or "default",
+            "batch_k": self.batch_k,
+            "repeat": self.repeat,
+        }
+        return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).digest()
+
+    def for_submission(self, submission: PreparedSubmission) -> Any:
+        """A hasher holding the base and the submission: add a case digest for a key."""
+        h = hashlib.sha256(self.digest())
+        h.update(submission_key(submission, self.problem).encode())
+        kind = runner_kind(self.problem, submission, self.limits, self.batch_k)
+        h.update(kind.encode() + b"\0")
+        return h
+
+
+def case_digest(input_text: str, expected: str | None) -> bytes:
+    """The case's part of the key: its input and expected answer (none: the reference
+    solver's, whose code is in the base)."""
+    h = hashlib.sha256(input_text.encode())
+    h.update(b"\1" if expected is None else b"\0" + expected.encode())
+    return h.digest()
+
+
+def pair_key(submission_hasher: Any, case: bytes) -> str:
+    h = submission_hasher.copy()
+    h.update(case)
+    return h.hexdigest()
+
+
+# ---------------------------------------------------------------- the reuse rule
+
+
+def reusable(row: dict[str, Any], graded_ms: float, limits: Limits) -> bool:
+    """Whether a row graded under a CPU limit of `graded_ms` holds under `limits`: a TLE
+    under an equal or lower limit; any other verdict under an equal or higher limit, and
+    under a lower one only when REUSE_MIN_RUNS+ timed runs all took at most
+    REUSE_FRACTION of the new limits. Any doubt: no."""
+    new_ms = limits.cpu_ms
+    if new_ms == graded_ms:
+        return True
+    if row["verdict"] == "TLE":
+        return new_ms < graded_ms
+    if new_ms > graded_ms:
+        return True
+    cpu = row.get("cpu_ms_runs") or []
+    wall = row.get("wall_ms_runs") or []
+    return (
+        len(cpu) >= REUSE_MIN_RUNS
+        and len(wall) == len(cpu)
+        and max(cpu) <= REUSE_FRACTION * new_ms
+        and max(wall) <= REUSE_FRACTION * limits.wall_limit_ms
+    )
+
+
+# ---------------------------------------------------------------- the store
+
+
+def _entry_digest(key: str, graded_ms: float, row: str) -> str:
+    return hashlib.sha256(f"{key}\0{graded_ms!r}\0{row}".encode()).hexdigest()
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS entries (
+    key TEXT PRIMARY KEY,
+    graded_ms REAL NOT NULL,
+    row TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    used REAL NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS entries_used ON entries (used);
+"""
+
+ENTRY_OVERHEAD = 160  # bytes an entry takes besides its row text (key, digest, index)
+LOOKUP_BATCH = 500  # keys per SELECT (SQLite's limit on bound parameters is 32766)
+
+
+@dataclass
+class CacheStats:
+    hits: int = 0
+    misses: int = 0
+    doubtful: int = 0  # an entry the reuse rule would not trust under these limits
+    broken: int = 0  # entries that failed their hash check
+    stored: int = 0
+    evicted: int = 0
+    reset: str = ""  # where an unreadable cache file was moved
+
+
+class ResultCache:
+    """The cache file, opened for one run (a context manager)."""
+
+    def __init__(self, root: Path | None = None, max_mb: int | None = None) -> None:
+        self.root = Path(root) if root is not None else default_cache_root()
+        self.path = self.root / CACHE_FILE
+        self.max_bytes = (max_mb if max_mb is not None else DEFAULT_MAX_MB) << 20
+        self.stats = CacheStats()
+        self.db = self._open()
+
+    def _connect(self) -> sqlite3.Connection:
+        self.root.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.executescript(_SCHEMA)
+        db.execute("SELECT count(*) FROM entries").fetchone()  # reads a page: a bad file fails
+        return db
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            return self._connect()
+        except sqlite3.DatabaseError:
+            if not self.path.exists():
+                raise
+            aside = self.path.with_name(f"{CACHE_FILE}.broken-{os.getpid()}-{int(time.time())}")
+            os.replace(self.path, aside)
+            for suffix in ("-wal", "-shm"):
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+            self.stats.reset = str(aside)
+            return self._connect()
+
+    def __enter__(self) -> ResultCache:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        try:
+            self.evict()
+        finally:
+            self.db.close()
+
+    def lookup(self, keys: Sequence[str], limits: Limits) -> dict[str, dict[str, Any]]:
+        """The rows the cache has for `keys` and may give under `limits`."""
+        found: dict[str, dict[str, Any]] = {}
+        for start in range(0, len(keys), LOOKUP_BATCH):
+            block = list(dict.fromkeys(keys[start : start + LOOKUP_BATCH]))
+            marks = ",".join("?" * len(block))
+            rows = self.db.execute(
+                f"SELECT key, graded_ms, row, digest FROM entries WHERE key IN ({marks})", block
+            ).fetchall()
+            for key, graded_ms, text, digest in rows:
+                row = self._checked(key, graded_ms, text, digest)
+                if row is None:
+                    continue
+                if reusable(row, graded_ms, limits):
+                    found[key] = row
+                else:
+                    self.stats.doubtful += 1
+        now = time.time()
+        if found:
+            self.db.executemany(
+                "UPDATE entries SET used = ? WHERE key = ?", [(now, k) for k in found]
+            )
+        self.stats.hits += len(found)
+        self.stats.misses += len(keys) - len(found)
+        return found
+
+    def _checked(self, key: str, graded_ms: float, text: str, digest: str) -> dict[str, Any] | None:
+        try:
+            if _entry_digest(key, graded_ms, text) != digest:
+                raise ValueError("hash mismatch")
+            row: dict[str, Any] = json.loads(text)
+            if not isinstance(row, dict) or not set(ROW_COLUMNS) <= row.keys():
+                raise ValueError("not a row")
+            return row
+        except (ValueError, TypeError):
+            self.stats.broken += 1
+            return None
+
+    def store(self, entries: Iterable[tuple[str, dict[str, Any]]], graded_ms: float) -> None:
+        """Store fresh rows (JE rows are not stored: the judge failed, not the program)."""
+        now = time.time()
+        values = []
+        for key, row in entries:
+            if row["verdict"] == "JE":
+                continue
+            text = json.dumps({c: row[c] for c in ROW_COLUMNS}, separators=(",", ":"))
+            digest = _entry_digest(key, graded_ms, text)
+            values.append((key, graded_ms, text, digest, len(text) + ENTRY_OVERHEAD, now))
+        if not values:
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.executemany(
+                "INSERT OR REPLACE INTO entries (key, graded_ms, row, digest, size, used) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                values,
+            )
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.stats.stored += len(values)
+
+    def evict(self) -> int:
+        """Over the size cap, delete the entries used longest ago until a tenth under it."""
+        total = self.db.execute("SELECT coalesce(sum(size), 0) FROM entries").fetchone()[0]
+        if total <= self.max_bytes:
+            return 0
+        excess = total - int(0.9 * self.max_bytes)
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            doomed: list[tuple[str]] = []
+            for key, size in self.db.execute("SELECT key, size FROM entries ORDER BY used"):
+                if excess <= 0:
+                    break
+                doomed.append((key,))
+                excess -= size
+            self.db.executemany("DELETE FROM entries WHERE key = ?", doomed)
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.stats.evicted += len(doomed)
+        return len(doomed)
