@@ -51,6 +51,9 @@ def compare(
     ] = None,
     seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
     max_rows: Annotated[int, typer.Option(help="Rows shown per case list.")] = 50,
+    include_cached: Annotated[
+        bool, typer.Option(help="Also use the timings of rows taken from the result cache.")
+    ] = False,
 ) -> None:
     """Compare verdicts and timings case by case; exit 1 when the --fail-on gate trips."""
     if fail_on not in FAIL_ON_CHOICES:
@@ -71,6 +74,7 @@ def compare(
             min_repeats=min_repeats,
             seed=seed,
             time_limit_ms=None if time_limit is None else time_limit * 1000.0,
+            include_cached=include_cached,
         ),
     )
     console = Console()

@@ -21,7 +21,7 @@ from rich.text import Text
 
 from pipeline.cli.common import user_errors
 from pipeline.grade.job import run_grade
-from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.grade.plan import GradeOptions, GradeOutcome, GradePlan, plan_grade
 from pipeline.results import store as report
 
 _STYLE = {"AC": "green", "WA": "red", "TLE": "yellow", "RE": "magenta", "CE": "red", "IE": "cyan"}
@@ -101,6 +101,30 @@ def grade(
             "chunks timed side by side on a small machine slow each other down.",
         ),
     ] = None,
+    cache: Annotated[
+        bool,
+        typer.Option(
+            "--cache/--no-cache",
+            help="Take the rows of pairs graded before from the result cache (docs/cache.md).",
+        ),
+    ] = True,
+    cache_max_mb: Annotated[
+        int | None, typer.Option(min=1, help="Size cap of the result cache in MB.")
+    ] = None,
+    only: Annotated[
+        str | None,
+        typer.Option(help="failing | changed | new: only those pairs of the run in --since."),
+    ] = None,
+    since: Annotated[
+        Path | None, typer.Option(help="The earlier run folder --only compares with.")
+    ] = None,
+    family: Annotated[
+        str | None, typer.Option(help="Only cases of families matching GLOB.")
+    ] = None,
+    case: Annotated[str | None, typer.Option(help="Only cases whose id matches GLOB.")] = None,
+    only_submission: Annotated[
+        str | None, typer.Option(help="Only the submissions whose spec matches GLOB.")
+    ] = None,
 ) -> None:
     """Grade every --submission on every case of the CORPORA; results parquet parts are
     written as chunks complete, so a killed run can be continued with --resume."""
@@ -118,11 +142,30 @@ def grade(
             chunk_size=chunk_size,
             revalidate=revalidate,
             max_in_flight=max_in_flight,
+            use_cache=cache,
+            cache_max_mb=cache_max_mb,
+            only=only,
+            since=since,
+            family=family,
+            case=case,
+            only_submission=only_submission,
         )
     )
+    for part, moved, why in plan.set_aside:
+        typer.echo(f"{part}: unreadable ({why}); moved to {moved}, its pairs are graded again")
+    already = min(len(plan.done), plan.total_pairs)
+    outcome = _run_with_progress(plan, out, already)
+    if outcome.summary is not None:
+        report.print_summary(outcome.summary, title=f"run {plan.run_id}")
+    resumed = f", {already} resumed" if already else ""
+    cached = f" ({outcome.cached} from the result cache)" if outcome.cached else ""
+    typer.echo(f"graded {outcome.rows} pairs{cached}{resumed} into {out} on {outcome.where}")
+
+
+def _run_with_progress(plan: GradePlan, out: Path, already: int) -> GradeOutcome:
+    """run_grade with a progress bar on stderr; Ctrl-C says how to continue."""
     console = Console(stderr=True)
     counts: Counter[str] = Counter()
-    already = min(len(plan.done), plan.total_pairs)
     with Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
@@ -145,14 +188,10 @@ def grade(
             progress.update(task, description=f"grading on {where}")
 
         try:
-            outcome = run_grade(plan, on_rows=on_rows, on_start=on_start)
+            return run_grade(plan, on_rows=on_rows, on_start=on_start)
         except KeyboardInterrupt:
             progress.stop()
             typer.echo(
                 f"interrupted: finished chunks are in {out}; continue with --resume", err=True
             )
             raise typer.Exit(130) from None
-    if outcome.summary is not None:
-        report.print_summary(outcome.summary, title=f"run {plan.run_id}")
-    resumed = f", {already} resumed" if already else ""
-    typer.echo(f"graded {outcome.rows} pairs{resumed} into {out} on {outcome.where}")

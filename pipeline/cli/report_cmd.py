@@ -9,7 +9,13 @@ import typer
 
 from pipeline.cli.common import user_errors
 from pipeline.report.html import write_report
-from pipeline.results.store import RunDirError, print_summary, wide_console, write_summary
+from pipeline.results.store import (
+    RunDirError,
+    print_summary,
+    unreadable_parts,
+    wide_console,
+    write_summary,
+)
 
 
 @user_errors
@@ -32,8 +38,10 @@ def report(
     """
     if not run_dir.is_dir():
         raise RunDirError(f"run folder {run_dir} does not exist")
-    summary = write_summary(run_dir)
     console = wide_console()
+    for part, why in unreadable_parts(run_dir):  # reported without: see `grade --resume`
+        console.print(f"{part}: unreadable ({why}); reporting the other parts", highlight=False)
+    summary = write_summary(run_dir, skip_unreadable=True)
     if summary.num_rows == 0:
         console.print(f"{run_dir}: no results yet")
     else:
