@@ -53,9 +53,23 @@ REUSE_MIN_RUNS = 3
 ROW_COLUMNS = (*(f.name for f in GRADED_SCHEMA if f.name != "cached"), "node")
 
 
-def default_cache_root() -> Path:
-    """The cache dir (the build cache is its `build/`)."""
-    return default_cache_dir().parent
+# Where the result cache lives when the run does not say: a folder, or "off" (no cache
+# unless the run names a folder); unset: the cache dir, whose `build/` holds the builds.
+ROOT_ENV = "GRIDJUDGE_RESULT_CACHE"
+
+
+def default_cache_root() -> Path | None:
+    """The result cache's folder by default (None: off)."""
+    value = os.environ.get(ROOT_ENV, "").strip()
+    if value == "off":
+        return None
+    return Path(value) if value else default_cache_dir().parent
+
+
+def open_cache(use: bool, root: Path | None, max_mb: int | None) -> ResultCache | None:
+    """The result cache of a run: None when `use` is False or the default is off."""
+    root = root if root is not None else default_cache_root()
+    return ResultCache(root, max_mb) if use and root is not None else None
 
 
 # ---------------------------------------------------------------- the key
@@ -210,7 +224,7 @@ CREATE TABLE IF NOT EXISTS entries (
     digest TEXT NOT NULL,
     size INTEGER NOT NULL,
     used REAL NOT NULL
-) WITHOUT ROWID;
+);
 CREATE INDEX IF NOT EXISTS entries_used ON entries (used);
 """
 
@@ -232,8 +246,8 @@ class CacheStats:
 class ResultCache:
     """The cache file, opened for one run (a context manager)."""
 
-    def __init__(self, root: Path | None = None, max_mb: int | None = None) -> None:
-        self.root = Path(root) if root is not None else default_cache_root()
+    def __init__(self, root: Path, max_mb: int | None = None) -> None:
+        self.root = Path(root)
         self.path = self.root / CACHE_FILE
         self.max_bytes = (max_mb if max_mb is not None else DEFAULT_MAX_MB) << 20
         self.stats = CacheStats()
@@ -243,6 +257,7 @@ class ResultCache:
         self.root.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
         db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        db.execute("PRAGMA auto_vacuum = INCREMENTAL")  # a new file only: eviction shrinks it
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = NORMAL")
         db.executescript(_SCHEMA)
@@ -356,5 +371,7 @@ class ResultCache:
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
+        self.db.execute("PRAGMA incremental_vacuum")
+        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.stats.evicted += len(doomed)
         return len(doomed)

@@ -25,7 +25,14 @@ from pipeline.corpus.store import (
     iter_batches,
 )
 from pipeline.distribute.cluster import Cluster
-from pipeline.grade.cache import ROW_COLUMNS, KeyBase, ResultCache, case_digest, pair_key
+from pipeline.grade.cache import (
+    ROW_COLUMNS,
+    KeyBase,
+    ResultCache,
+    case_digest,
+    open_cache,
+    pair_key,
+)
 from pipeline.grade.cases import CASE_COLUMNS
 from pipeline.grade.engine import Settings
 from pipeline.grade.plan import (
@@ -282,7 +289,7 @@ def run_grade(
     outcome = GradeOutcome(skipped=len(plan.done))
     report.write_run_json(out, run_info(plan, "running"))
     status = "failed"
-    cache = ResultCache(o.result_cache, o.cache_max_mb) if o.use_cache else None
+    cache = open_cache(o.use_cache, o.result_cache, o.cache_max_mb)
     driver = _Driver(plan, outcome, on_rows, cache)
     if plan.done:  # the rows a resumed run already has
         driver.summary.add(
