@@ -217,7 +217,7 @@ def fresh_timings(results: pa.Table) -> pa.Table:
     timing statistics use only what this run measured."""
     if "cached" not in results.column_names or not pc.any(results.column("cached")).as_py():
         return results
-    cached = results.column("cached")
+    cached = pc.fill_null(results.column("cached"), False)
     for name in TIMING_COLUMNS:
         if name in results.column_names:
             column = results.column(name)
