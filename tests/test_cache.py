@@ -179,9 +179,14 @@ def test_a_raised_time_limit_regrades_only_the_time_limit_exceeded(
     assert runs[sub] == first["WA"]
 
 
+def entry(**values: Any) -> list[Any]:
+    """An entry's row (ROW_COLUMNS) with these values, the rest null."""
+    return [values.get(c) for c in cache_mod.ROW_COLUMNS]
+
+
 def test_the_reuse_rule_for_limits() -> None:
-    def row(verdict: str, cpu: list[float], wall: list[float] | None = None) -> dict[str, Any]:
-        return {"verdict": verdict, "cpu_ms_runs": cpu, "wall_ms_runs": wall or cpu}
+    def row(verdict: str, cpu: list[float], wall: list[float] | None = None) -> list[Any]:
+        return entry(verdict=verdict, cpu_ms_runs=cpu, wall_ms_runs=wall or cpu)
 
     at = Limits(cpu_ms=1000)
     assert reusable(row("TLE", [1000]), 1000, at)
@@ -228,23 +233,24 @@ def test_a_cache_file_that_is_not_a_database_is_moved_aside(
 
 
 def test_the_size_cap_evicts_the_entries_used_longest_ago(tmp_path: Path) -> None:
-    row = {c: None for c in cache_mod.ROW_COLUMNS} | {"verdict": "AC", "output_head": "x" * 900}
+    row = entry(verdict="AC", output_head="x" * 900)
     with ResultCache(tmp_path, max_mb=1) as cache:
-        cache.store(((f"old{i}", row) for i in range(700)), 1000.0)
-        cache.store(((f"new{i}", row) for i in range(700)), 1000.0)
-        assert cache.lookup(["old0"], Limits(cpu_ms=1000)).keys() == {"old0"}  # used now
+        cache.store(((b"old%d" % i, row) for i in range(700)), 1000.0)
+        cache.store(((b"new%d" % i, row) for i in range(700)), 1000.0)
+        assert cache.lookup([b"old0"], Limits(cpu_ms=1000)).keys() == {b"old0"}  # used now
+        assert cache.size() > 1 << 20
     with ResultCache(tmp_path, max_mb=1) as cache:
-        assert cache.stats.evicted == 0
-        kept = cache.lookup([f"old{i}" for i in range(700)] + ["new699", "new0"], Limits())
-    assert "old0" in kept and "new699" in kept and "old1" not in kept
+        assert cache.stats.evicted == 0 and cache.size() <= 1 << 20
+        kept = cache.lookup([b"old%d" % i for i in range(700)] + [b"new699", b"new0"], Limits())
+    assert b"old0" in kept and b"new699" in kept and b"old1" not in kept
     assert (tmp_path / cache_mod.CACHE_FILE).stat().st_size < 3 << 20
 
 
 def test_judge_errors_are_never_cached(tmp_path: Path) -> None:
-    row = {c: None for c in cache_mod.ROW_COLUMNS} | {"verdict": "JE"}
+    row = entry(verdict="JE")
     with ResultCache(tmp_path) as cache:
-        cache.store([("k", row)], 1000.0)
-        assert cache.lookup(["k"], Limits()) == {} and cache.stats.stored == 0
+        cache.store([(b"k", row)], 1000.0)
+        assert cache.lookup([b"k"], Limits()) == {} and cache.stats.stored == 0
 
 
 def test_results_written_before_the_cached_column_read_as_fresh(

@@ -5,12 +5,12 @@ Held by the driver (grade.job): it looks pairs up while it builds chunks, writes
 of the pairs it has as rows marked `cached`, and stores the rows of each committed chunk.
 Workers never touch it, so it works on any cluster without a shared filesystem.
 
-One SQLite file under the cache dir (GRIDJUDGE_CACHE, else ~/.cache/gridjudge):
-transactions make every write whole, WAL mode and a busy timeout let two runs read and
-write at once, an index on `used` makes eviction (oldest used first, over the size cap)
-one query. Each entry carries a hash of its own content, checked on every read: an entry
-that fails it is ignored (the pair is graded) and rewritten. A file that is not a
-database any more is moved aside and a new one started.
+One SQLite file under the cache dir (see default_cache_root): transactions make every
+write whole, WAL mode and a busy timeout let two runs read and write at once, eviction
+(oldest used first, over the size cap) is one query. Each entry carries a hash of its own
+content, checked on every read: an entry that fails it is ignored (the pair is graded)
+and rewritten. A file that is not a database any more is moved aside and a new one
+started.
 
 The key holds everything that decides a verdict except the CPU time limit, which the
 reuse rule (`reusable`) weighs instead: see docs/cache.md.
@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import math
 import os
 import shutil
 import sqlite3
@@ -31,6 +32,8 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+import pyarrow as pa
 
 from pipeline.corpus.store import validator_fingerprint
 from pipeline.grade.rows import GRADED_SCHEMA
@@ -49,8 +52,12 @@ BUSY_TIMEOUT_MS = 60_000
 # fraction of the new limit (of the new wall limit for wall times).
 REUSE_FRACTION = 0.5
 REUSE_MIN_RUNS = 3
-# The entry's columns: a results row less what the run, the label and the case supply.
+# An entry's row: the values of these columns of a results row (what the run, the label
+# and the case do not supply), as a JSON array.
 ROW_COLUMNS = (*(f.name for f in GRADED_SCHEMA if f.name != "cached"), "node")
+VERDICT, CPU_RUNS, WALL_RUNS = (
+    ROW_COLUMNS.index(c) for c in ("verdict", "cpu_ms_runs", "wall_ms_runs")
+)
 
 
 # Where the result cache lives when the run does not say: a folder, or "off" (no cache
@@ -178,29 +185,29 @@ def case_digest(input_text: str, expected: str | None) -> bytes:
     return h.digest()
 
 
-def pair_key(submission_hasher: Any, case: bytes) -> str:
+def pair_key(submission_hasher: Any, case: bytes) -> bytes:
     h = submission_hasher.copy()
     h.update(case)
-    return h.hexdigest()
+    return h.digest()
 
 
 # ---------------------------------------------------------------- the reuse rule
 
 
-def reusable(row: dict[str, Any], graded_ms: float, limits: Limits) -> bool:
-    """Whether a row graded under a CPU limit of `graded_ms` holds under `limits`: a TLE
-    under an equal or lower limit; any other verdict under an equal or higher limit, and
-    under a lower one only when REUSE_MIN_RUNS+ timed runs all took at most
-    REUSE_FRACTION of the new limits. Any doubt: no."""
+def reusable(row: Sequence[Any], graded_ms: float, limits: Limits) -> bool:
+    """Whether an entry's row (ROW_COLUMNS) graded under a CPU limit of `graded_ms` holds
+    under `limits`: a TLE under an equal or lower limit; any other verdict under an equal
+    or higher limit, and under a lower one only when REUSE_MIN_RUNS+ timed runs all took
+    at most REUSE_FRACTION of the new limits. Any doubt: no."""
     new_ms = limits.cpu_ms
     if new_ms == graded_ms:
         return True
-    if row["verdict"] == "TLE":
+    if row[VERDICT] == "TLE":
         return new_ms < graded_ms
     if new_ms > graded_ms:
         return True
-    cpu = row.get("cpu_ms_runs") or []
-    wall = row.get("wall_ms_runs") or []
+    cpu = row[CPU_RUNS] or []
+    wall = row[WALL_RUNS] or []
     return (
         len(cpu) >= REUSE_MIN_RUNS
         and len(wall) == len(cpu)
@@ -212,23 +219,20 @@ def reusable(row: dict[str, Any], graded_ms: float, limits: Limits) -> bool:
 # ---------------------------------------------------------------- the store
 
 
-def _entry_digest(key: str, graded_ms: float, row: str) -> str:
-    return hashlib.sha256(f"{key}\0{graded_ms!r}\0{row}".encode()).hexdigest()
+def _entry_digest(key: bytes, graded_ms: float, row: str) -> str:
+    return hashlib.sha256(b"%s\0%r\0%s" % (key, graded_ms, row.encode())).hexdigest()
 
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
-    key TEXT PRIMARY KEY,
+    key BLOB PRIMARY KEY,
     graded_ms REAL NOT NULL,
     row TEXT NOT NULL,
     digest TEXT NOT NULL,
-    size INTEGER NOT NULL,
     used REAL NOT NULL
 );
-CREATE INDEX IF NOT EXISTS entries_used ON entries (used);
 """
 
-ENTRY_OVERHEAD = 160  # bytes an entry takes besides its row text (key, digest, index)
 LOOKUP_BATCH = 500  # keys per SELECT (SQLite's limit on bound parameters is 32766)
 
 
@@ -289,9 +293,9 @@ class ResultCache:
         finally:
             self.db.close()
 
-    def lookup(self, keys: Sequence[str], limits: Limits) -> dict[str, dict[str, Any]]:
-        """The rows the cache has for `keys` and may give under `limits`."""
-        found: dict[str, dict[str, Any]] = {}
+    def lookup(self, keys: Sequence[bytes], limits: Limits) -> dict[bytes, list[Any]]:
+        """The rows (ROW_COLUMNS) the cache has for `keys` and may give under `limits`."""
+        found: dict[bytes, list[Any]] = {}
         for start in range(0, len(keys), LOOKUP_BATCH):
             block = list(dict.fromkeys(keys[start : start + LOOKUP_BATCH]))
             marks = ",".join("?" * len(block))
@@ -306,44 +310,64 @@ class ResultCache:
                     found[key] = row
                 else:
                     self.stats.doubtful += 1
-        now = time.time()
-        if found:
-            self.db.executemany(
-                "UPDATE entries SET used = ? WHERE key = ?", [(now, k) for k in found]
-            )
+        self._touch(list(found))
         self.stats.hits += len(found)
         self.stats.misses += len(keys) - len(found)
         return found
 
-    def _checked(self, key: str, graded_ms: float, text: str, digest: str) -> dict[str, Any] | None:
+    def _touch(self, keys: list[bytes]) -> None:
+        """Mark entries used now (eviction removes those used longest ago)."""
+        if not keys:
+            return
+        now = time.time()
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            for start in range(0, len(keys), LOOKUP_BATCH):
+                block = keys[start : start + LOOKUP_BATCH]
+                marks = ",".join("?" * len(block))
+                self.db.execute(
+                    f"UPDATE entries SET used = ? WHERE key IN ({marks})", [now, *block]
+                )
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+
+    def _checked(self, key: bytes, graded_ms: float, text: str, digest: str) -> list[Any] | None:
         try:
             if _entry_digest(key, graded_ms, text) != digest:
                 raise ValueError("hash mismatch")
-            row: dict[str, Any] = json.loads(text)
-            if not isinstance(row, dict) or not set(ROW_COLUMNS) <= row.keys():
+            row = json.loads(text)
+            if not isinstance(row, list) or len(row) != len(ROW_COLUMNS):
                 raise ValueError("not a row")
             return row
         except (ValueError, TypeError):
             self.stats.broken += 1
             return None
 
-    def store(self, entries: Iterable[tuple[str, dict[str, Any]]], graded_ms: float) -> None:
-        """Store fresh rows (JE rows are not stored: the judge failed, not the program)."""
+    def store_table(self, keys: Sequence[bytes], table: pa.Table, graded_ms: float) -> None:
+        """Store a chunk's fresh rows (a RESULTS_SCHEMA table) under their keys."""
+        columns = [table.column(c).to_pylist() for c in ROW_COLUMNS]
+        self.store(zip(keys, zip(*columns, strict=True), strict=True), graded_ms)
+
+    def store(self, entries: Iterable[tuple[bytes, Sequence[Any]]], graded_ms: float) -> None:
+        """Store fresh rows (ROW_COLUMNS), but JE rows: the judge failed, not the program."""
         now = time.time()
         values = []
+        dumps = json.JSONEncoder(separators=(",", ":")).encode
         for key, row in entries:
-            if row["verdict"] == "JE":
+            if row[VERDICT] == "JE":
                 continue
-            text = json.dumps({c: row[c] for c in ROW_COLUMNS}, separators=(",", ":"))
+            text = dumps(list(row))
             digest = _entry_digest(key, graded_ms, text)
-            values.append((key, graded_ms, text, digest, len(text) + ENTRY_OVERHEAD, now))
+            values.append((key, graded_ms, text, digest, now))
         if not values:
             return
         self.db.execute("BEGIN IMMEDIATE")
         try:
             self.db.executemany(
-                "INSERT OR REPLACE INTO entries (key, graded_ms, row, digest, size, used) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO entries (key, graded_ms, row, digest, used) "
+                "VALUES (?, ?, ?, ?, ?)",
                 values,
             )
             self.db.execute("COMMIT")
@@ -352,26 +376,32 @@ class ResultCache:
             raise
         self.stats.stored += len(values)
 
+    def size(self) -> int:
+        """Bytes the entries take in the file (its pages less the free ones)."""
+        pages = self.db.execute("PRAGMA page_count").fetchone()[0]
+        free = self.db.execute("PRAGMA freelist_count").fetchone()[0]
+        return int((pages - free) * self.db.execute("PRAGMA page_size").fetchone()[0])
+
     def evict(self) -> int:
-        """Over the size cap, delete the entries used longest ago until a tenth under it."""
-        total = self.db.execute("SELECT coalesce(sum(size), 0) FROM entries").fetchone()[0]
-        if total <= self.max_bytes:
+        """Over the size cap, delete the entries used longest ago, down to a tenth under
+        it (their share of the entries by count); then give the free pages back."""
+        used = self.size()
+        if used <= self.max_bytes:
             return 0
-        excess = total - int(0.9 * self.max_bytes)
+        count = self.db.execute("SELECT count(*) FROM entries").fetchone()[0]
+        doomed = math.ceil(count * (1 - 0.9 * self.max_bytes / used))
         self.db.execute("BEGIN IMMEDIATE")
         try:
-            doomed: list[tuple[str]] = []
-            for key, size in self.db.execute("SELECT key, size FROM entries ORDER BY used"):
-                if excess <= 0:
-                    break
-                doomed.append((key,))
-                excess -= size
-            self.db.executemany("DELETE FROM entries WHERE key = ?", doomed)
+            self.db.execute(
+                "DELETE FROM entries WHERE rowid IN "
+                "(SELECT rowid FROM entries ORDER BY used LIMIT ?)",
+                [doomed],
+            )
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
         self.db.execute("PRAGMA incremental_vacuum")
         self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        self.stats.evicted += len(doomed)
-        return len(doomed)
+        self.stats.evicted += doomed
+        return doomed

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline.corpus.store import (
@@ -131,7 +132,7 @@ class _Driver:
         self.cpus = 1
         self.stage_node: str | None = None
         # the cache key of every row of each chunk in flight (row order), its CPU limit
-        self.pending: dict[int, tuple[list[str], float]] = {}
+        self.pending: dict[int, tuple[list[bytes], float]] = {}
 
     def chunks(self) -> Iterator[GradeChunk]:
         for c in self.plan.corpora:
@@ -151,14 +152,14 @@ class _Driver:
         read = o.chunk_size or chunk_size_for(c.submissions, o.batch_k, count, 1)
         tapers = o.chunk_size is None and in_process(c.submissions)
         everyone = tuple(range(len(c.submissions)))
-        lookups = bool(plan.done) or plan.selection.active or self.cache is not None
+        lookups = bool(plan.done) or plan.selection.active
         hashers = self._hashers(c) if self.cache is not None else []
         seen = 0
         for batch in iter_batches(c.path, batch_size=read, columns=CASE_COLUMNS):
             n = batch.num_rows
             size = o.chunk_size or chunk_size_for(c.submissions, o.batch_k, count, self.cpus)
             todo = self._todo(c, batch) if lookups else [everyone] * n
-            keys: dict[tuple[int, int], str] = {}
+            keys: dict[tuple[int, int], bytes] = {}
             if self.cache is not None:
                 todo, keys = self._reuse(c, batch, todo, hashers)
             for subs, positions in _runs(todo):
@@ -179,14 +180,14 @@ class _Driver:
         """For each case of the batch, the submissions to grade on it (not done yet on
         resume, and selected)."""
         done, selection = self.plan.done, self.plan.selection
+        wants = selection.wants if selection.active else None
         ids = batch.column(0).to_pylist()
         families = batch.column(1).to_pylist()
         return [
             tuple(
                 i
                 for i, s in enumerate(c.submissions)
-                if (s.label, case_id) not in done
-                and (not selection.active or selection.wants(s, case_id, family))
+                if (s.label, case_id) not in done and (wants is None or wants(s, case_id, family))
             )
             for case_id, family in zip(ids, families, strict=True)
         ]
@@ -198,12 +199,12 @@ class _Driver:
 
     def _reuse(
         self, c: CorpusPlan, batch: pa.RecordBatch, todo: list[tuple[int, ...]], hashers: list[Any]
-    ) -> tuple[list[tuple[int, ...]], dict[tuple[int, int], str]]:
+    ) -> tuple[list[tuple[int, ...]], dict[tuple[int, int], bytes]]:
         """Write the rows the cache has for the batch's pairs; the pairs left to grade,
         and every pair's key."""
         assert self.cache is not None
         inputs, expected = batch.column(2).to_pylist(), batch.column(3).to_pylist()
-        keys: dict[tuple[int, int], str] = {}
+        keys: dict[tuple[int, int], bytes] = {}
         for at, subs in enumerate(todo):
             if subs:
                 case = case_digest(inputs[at] or "", expected[at])
@@ -231,8 +232,7 @@ class _Driver:
         self._count(result.rows, result.verdicts)
         keys, graded_ms = self.pending.pop(id(chunk), ([], 0.0))
         if self.cache is not None and table is not None and len(keys) == table.num_rows:
-            rows = table.select(list(ROW_COLUMNS)).to_pylist()
-            self.cache.store(zip(keys, rows, strict=True), graded_ms)
+            self.cache.store_table(keys, table, graded_ms)
 
     def _add(self, table: pa.Table) -> None:
         """Rows made on the driver (from the cache): a part of the run like any other."""
@@ -345,22 +345,25 @@ def _staged(driver: _Driver, chunks: Iterator[GradeChunk]) -> Iterator[GradeChun
 
 
 def cached_table(
-    run_id: str, c: CorpusPlan, batch: pa.RecordBatch, hits: list[tuple[int, int, dict[str, Any]]]
+    run_id: str, c: CorpusPlan, batch: pa.RecordBatch, hits: list[tuple[int, int, list[Any]]]
 ) -> pa.Table:
     """RESULTS_SCHEMA rows of cache hits (position in the batch, submission, entry row),
     marked cached."""
-    ids, families = batch.column(0).to_pylist(), batch.column(1).to_pylist()
-    subs = c.submissions
-    columns: dict[str, list[Any]] = {name: [] for name in RESULTS_SCHEMA.names}
-    for at, i, row in hits:
-        columns["case_id"].append(ids[at])
-        columns["family"].append(families[at] or "")
-        columns["submission"].append(subs[i].label)
-        columns["submission_sha"].append(subs[i].sha)
-        for name in ROW_COLUMNS:
-            columns[name].append(row[name])
     n = len(hits)
+    at = pa.array([h[0] for h in hits], pa.int64())
+    subs = [c.submissions[h[1]] for h in hits]
+    entries = [h[2] for h in hits]
+    columns: dict[str, Any] = {name: [e[j] for e in entries] for j, name in enumerate(ROW_COLUMNS)}
     columns.update(
-        run_id=[run_id] * n, problem=[c.problem.name] * n, attempt=[1] * n, cached=[True] * n
+        run_id=pa.repeat(pa.scalar(run_id), n),
+        problem=pa.repeat(pa.scalar(c.problem.name), n),
+        attempt=pa.repeat(pa.scalar(1, pa.int32()), n),
+        cached=pa.repeat(pa.scalar(True), n),
+        case_id=batch.column(0).take(at),
+        family=pc.fill_null(batch.column(1).take(at), ""),
+        submission=[s.label for s in subs],
+        submission_sha=[s.sha for s in subs],
     )
-    return pa.Table.from_pydict(columns, schema=RESULTS_SCHEMA)
+    return pa.Table.from_pydict(
+        {name: columns[name] for name in RESULTS_SCHEMA.names}, schema=RESULTS_SCHEMA
+    )
