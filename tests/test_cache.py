@@ -207,8 +207,9 @@ def test_a_corrupted_entry_is_detected_graded_again_and_rewritten(
     grade([spot], ["solver:spot"], tmp_path / "r1", cache_dir)
     db = sqlite3.connect(cache_dir / cache_mod.CACHE_FILE)
     with db:
-        (key,) = db.execute("SELECT key FROM entries LIMIT 1").fetchone()
-        db.execute("UPDATE entries SET row = replace(row, '\"AC\"', '\"WA\"') WHERE key = ?", [key])
+        key, row = db.execute("SELECT key, row FROM entries LIMIT 1").fetchone()
+        assert b"AC" in row
+        db.execute("UPDATE entries SET row = ? WHERE key = ?", [row.replace(b"AC", b"WA"), key])
     db.close()
     runs.clear()
     outcome = grade([spot], ["solver:spot"], tmp_path / "r2", cache_dir)

@@ -3,7 +3,7 @@ part (`grade --resume`, `report`), and two runs sharing one result cache at once
 
 from __future__ import annotations
 
-import json
+import marshal
 import os
 import sqlite3
 import subprocess
@@ -249,7 +249,7 @@ def test_two_runs_at_once_share_the_cache_without_a_broken_entry(tmp_path: Path)
     assert len(entries) == 2 * len(distinct)
     for key, graded_ms, row, digest in entries:
         assert cache_mod._entry_digest(key, graded_ms, row) == digest
-        assert json.loads(row)["verdict"] == "AC"
+        assert marshal.loads(row)[cache_mod.VERDICT] == "AC"
     again = subprocess.run(
         [sys.executable, "-c", CONCURRENT, str(corpus), str(tmp_path / "r3"), str(cache)],
         capture_output=True, text=True, env=env, check=True,

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import marshal
 import math
 import os
 import shutil
@@ -53,7 +54,8 @@ BUSY_TIMEOUT_MS = 60_000
 REUSE_FRACTION = 0.5
 REUSE_MIN_RUNS = 3
 # An entry's row: the values of these columns of a results row (what the run, the label
-# and the case do not supply), as a JSON array.
+# and the case do not supply), as a tuple in marshal's format (several times faster to
+# write and read than JSON; read only once the entry's hash matched).
 ROW_COLUMNS = (*(f.name for f in GRADED_SCHEMA if f.name != "cached"), "node")
 VERDICT, CPU_RUNS, WALL_RUNS = (
     ROW_COLUMNS.index(c) for c in ("verdict", "cpu_ms_runs", "wall_ms_runs")
@@ -219,16 +221,19 @@ def reusable(row: Sequence[Any], graded_ms: float, limits: Limits) -> bool:
 # ---------------------------------------------------------------- the store
 
 
-def _entry_digest(key: bytes, graded_ms: float, row: str) -> str:
-    return hashlib.sha256(b"%s\0%r\0%s" % (key, graded_ms, row.encode())).hexdigest()
+MARSHAL_VERSION = 4
+
+
+def _entry_digest(key: bytes, graded_ms: float, row: bytes) -> bytes:
+    return hashlib.sha256(b"%s\0%r\0%s" % (key, graded_ms, row)).digest()
 
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
     key BLOB PRIMARY KEY,
     graded_ms REAL NOT NULL,
-    row TEXT NOT NULL,
-    digest TEXT NOT NULL,
+    row BLOB NOT NULL,
+    digest BLOB NOT NULL,
     used REAL NOT NULL
 );
 """
@@ -293,17 +298,17 @@ class ResultCache:
         finally:
             self.db.close()
 
-    def lookup(self, keys: Sequence[bytes], limits: Limits) -> dict[bytes, list[Any]]:
+    def lookup(self, keys: Sequence[bytes], limits: Limits) -> dict[bytes, tuple[Any, ...]]:
         """The rows (ROW_COLUMNS) the cache has for `keys` and may give under `limits`."""
-        found: dict[bytes, list[Any]] = {}
+        found: dict[bytes, tuple[Any, ...]] = {}
         for start in range(0, len(keys), LOOKUP_BATCH):
             block = list(dict.fromkeys(keys[start : start + LOOKUP_BATCH]))
             marks = ",".join("?" * len(block))
             rows = self.db.execute(
                 f"SELECT key, graded_ms, row, digest FROM entries WHERE key IN ({marks})", block
             ).fetchall()
-            for key, graded_ms, text, digest in rows:
-                row = self._checked(key, graded_ms, text, digest)
+            for key, graded_ms, data, digest in rows:
+                row = self._checked(key, graded_ms, data, digest)
                 if row is None:
                     continue
                 if reusable(row, graded_ms, limits):
@@ -333,15 +338,17 @@ class ResultCache:
             self.db.execute("ROLLBACK")
             raise
 
-    def _checked(self, key: bytes, graded_ms: float, text: str, digest: str) -> list[Any] | None:
+    def _checked(
+        self, key: bytes, graded_ms: float, data: bytes, digest: bytes
+    ) -> tuple[Any, ...] | None:
         try:
-            if _entry_digest(key, graded_ms, text) != digest:
+            if _entry_digest(key, graded_ms, data) != digest:
                 raise ValueError("hash mismatch")
-            row = json.loads(text)
-            if not isinstance(row, list) or len(row) != len(ROW_COLUMNS):
+            row = marshal.loads(data)
+            if not isinstance(row, tuple) or len(row) != len(ROW_COLUMNS):
                 raise ValueError("not a row")
             return row
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, EOFError):
             self.stats.broken += 1
             return None
 
@@ -354,13 +361,11 @@ class ResultCache:
         """Store fresh rows (ROW_COLUMNS), but JE rows: the judge failed, not the program."""
         now = time.time()
         values = []
-        dumps = json.JSONEncoder(separators=(",", ":")).encode
         for key, row in entries:
             if row[VERDICT] == "JE":
                 continue
-            text = dumps(list(row))
-            digest = _entry_digest(key, graded_ms, text)
-            values.append((key, graded_ms, text, digest, now))
+            data = marshal.dumps(tuple(row), MARSHAL_VERSION)
+            values.append((key, graded_ms, data, _entry_digest(key, graded_ms, data), now))
         if not values:
             return
         self.db.execute("BEGIN IMMEDIATE")

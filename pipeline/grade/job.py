@@ -225,7 +225,7 @@ class _Driver:
         if result.staged is not None:
             part = report.commit_results_part(result.staged)
             if self.cache is not None and id(chunk) in self.pending:
-                table = pq.read_table(part)
+                table = pq.read_table(part, columns=list(ROW_COLUMNS))
         elif table is not None:
             report.write_results_part(self.out, table)
         self.summary.merge(result.summary)
@@ -345,7 +345,7 @@ def _staged(driver: _Driver, chunks: Iterator[GradeChunk]) -> Iterator[GradeChun
 
 
 def cached_table(
-    run_id: str, c: CorpusPlan, batch: pa.RecordBatch, hits: list[tuple[int, int, list[Any]]]
+    run_id: str, c: CorpusPlan, batch: pa.RecordBatch, hits: list[tuple[int, int, tuple[Any, ...]]]
 ) -> pa.Table:
     """RESULTS_SCHEMA rows of cache hits (position in the batch, submission, entry row),
     marked cached."""
