@@ -16,7 +16,7 @@ import pytest
 
 from pipeline.corpus.generate import generate_corpus
 from pipeline.grade import cache as cache_mod
-from pipeline.grade import engine
+from pipeline.grade import cache_key, engine
 from pipeline.grade.cache import ResultCache, reusable
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, GradeOutcome, plan_grade
@@ -139,9 +139,9 @@ def test_a_changed_checker_regrades_everything_of_its_problem_only(
     subs = ["solver:spot", "solver:spot@1", "solver:clocks"]
     grade([spot, clocks], subs, tmp_path / "r1", cache_dir)
     runs.clear()
-    real = cache_mod.checker_fingerprint
+    real = cache_key.checker_fingerprint
     monkeypatch.setattr(
-        cache_mod,
+        cache_key,
         "checker_fingerprint",
         lambda p: real(p) + (" edited" if p.name == "spot" else ""),
     )

@@ -21,7 +21,7 @@ from pipeline.cli.app import app
 from pipeline.corpus.generate import generate_corpus
 from pipeline.corpus.store import iter_batches
 from pipeline.grade import cache as cache_mod
-from pipeline.grade import engine
+from pipeline.grade import cache_key, engine
 from pipeline.grade.select import SelectError, make_selection
 from pipeline.jobs.config import JobSpec
 from pipeline.problem.registry import get_problem
@@ -242,7 +242,7 @@ def test_two_runs_at_once_share_the_cache_without_a_broken_entry(tmp_path: Path)
     entries = db.execute("SELECT key, graded_ms, row, digest FROM entries").fetchall()
     db.close()
     distinct = {
-        cache_mod.case_digest(i, e)
+        cache_key.case_digest(i, e)
         for b in iter_batches(corpus, columns=["input", "expected"])
         for i, e in zip(b[0].to_pylist(), b[1].to_pylist(), strict=True)
     }  # a pair is known by its content: equal cases share their entries
@@ -256,3 +256,24 @@ def test_two_runs_at_once_share_the_cache_without_a_broken_entry(tmp_path: Path)
     )  # fmt: skip
     assert again.stdout.strip() == "4000"
     assert report.read_run_json(tmp_path / "r3")["rows_cached"] == 4000
+
+
+def test_resume_grades_a_changed_submission_again_and_keeps_the_rest(
+    spot: Path, tmp_path: Path, runs: Counter[tuple[str, str]]
+) -> None:
+    program = tmp_path / "wrong.py"
+    program.write_bytes(WRONG.read_bytes())
+    run = tmp_path / "run"
+    subs = ["-s", "solver:spot", "-s", str(program), "--out", str(run), "--chunk-size", "5"]
+    assert grade(str(spot), *subs)[0] == 0
+    program.write_bytes(WRONG.read_bytes() + b"# changed\n")
+    runs.clear()
+    code, output = grade(str(spot), *subs, "--resume", "--no-cache")
+    assert code == 0, output
+    assert f"{program}: changed since the run" in output
+    assert set(runs) == {(str(program), c) for _, c in pairs(run, submission="solver:spot")}
+    table = report.load_results(run)
+    assert table.num_rows == 24 and len(pairs(run)) == 24
+    new_sha = report.read_run_json(run)["corpora"][0]["submissions"][1]["sha"]
+    mine = table.filter(pc.equal(table["submission"], str(program)))
+    assert set(mine["submission_sha"].to_pylist()) == {new_sha}

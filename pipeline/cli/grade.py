@@ -153,6 +153,8 @@ def grade(
     )
     for part, moved, why in plan.set_aside:
         typer.echo(f"{part}: unreadable ({why}); moved to {moved}, its pairs are graded again")
+    for label in plan.changed:
+        typer.echo(f"{label}: changed since the run in {out}; its rows are graded again")
     already = min(len(plan.done), plan.total_pairs)
     outcome = _run_with_progress(plan, out, already)
     if outcome.summary is not None:

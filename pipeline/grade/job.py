@@ -26,14 +26,8 @@ from pipeline.corpus.store import (
     iter_batches,
 )
 from pipeline.distribute.cluster import Cluster
-from pipeline.grade.cache import (
-    ROW_COLUMNS,
-    KeyBase,
-    ResultCache,
-    case_digest,
-    open_cache,
-    pair_key,
-)
+from pipeline.grade.cache import ROW_COLUMNS, ResultCache, open_cache
+from pipeline.grade.cache_key import KeyBase, case_digest, pair_key
 from pipeline.grade.cases import CASE_COLUMNS
 from pipeline.grade.engine import Settings
 from pipeline.grade.plan import (

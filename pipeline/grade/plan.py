@@ -85,6 +85,8 @@ class GradePlan:
     selection: Selection = field(default_factory=Selection)
     # --resume: results parts that did not read, moved aside: (part, moved to, why)
     set_aside: list[tuple[Path, Path, str]] = field(default_factory=list)
+    # --resume: submissions whose content changed since; their earlier rows were dropped
+    changed: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -276,14 +278,37 @@ def plan_grade(options: GradeOptions) -> GradePlan:
     selection = make_selection(
         options.only, options.since, options.family, options.case, options.only_submission
     )
-    set_aside = report.set_aside_unreadable(out) if options.resume else []
-    total = sum(_selected_pairs(c, selection) for c in corpora)
-    done = report.done_keys(out) if options.resume else set()
     run_id = (previous or {}).get("run_id") or (
         dt.datetime.now(dt.timezone.utc).strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
     )
-    plan = GradePlan(options, run_id, corpora, done, total, _now(), selection, set_aside)
+    total = sum(_selected_pairs(c, selection) for c in corpora)
+    plan = GradePlan(options, run_id, corpora, set(), total, _now(), selection)
     if previous is not None:
         _check_resume(previous, plan)
         plan.started_at = previous.get("started_at") or plan.started_at
+    if options.resume:
+        _take_over(plan, previous or {})
     return plan
+
+
+def _take_over(plan: GradePlan, previous: dict[str, Any]) -> None:
+    """What a resumed run keeps of its folder: unreadable results parts are moved aside
+    and the rows of a submission whose content changed since are dropped (their pairs
+    are graded again); every other row is done."""
+    out = Path(plan.options.out)
+    plan.set_aside = report.set_aside_unreadable(out)
+    before = {
+        s["label"]: s.get("sha")
+        for c in previous.get("corpora", [])
+        for s in c.get("submissions", [])
+    }
+    changed = {
+        s.label
+        for c in plan.corpora
+        for s in c.submissions
+        if s.label in before and before[s.label] != s.sha
+    }
+    if changed:
+        report.drop_submissions(out, changed)
+    plan.changed = sorted(changed)
+    plan.done = report.done_keys(out)

@@ -194,6 +194,24 @@ def set_aside_unreadable(run_dir: Path) -> list[tuple[Path, Path, str]]:
     return moved
 
 
+def drop_submissions(run_dir: Path, labels: set[str]) -> int:
+    """Remove the rows of these submissions from the run: each part holding some is
+    written again without them (the new part first, then the old one removed).
+    Returns how many rows went."""
+    dropped = 0
+    for part in _result_parts(run_dir):
+        table = pq.read_table(part)
+        keep = pc.invert(pc.is_in(table.column("submission"), pa.array(sorted(labels))))
+        kept = table.filter(keep)
+        if kept.num_rows == table.num_rows:
+            continue
+        if kept.num_rows:
+            write_results_part(run_dir, kept)
+        part.unlink()
+        dropped += table.num_rows - kept.num_rows
+    return dropped
+
+
 def load_results(
     run_dir: Path, columns: list[str] | None = None, *, skip_unreadable: bool = False
 ) -> pa.Table:
