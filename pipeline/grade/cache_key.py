@@ -106,6 +106,12 @@ class KeyBase:
             "checker": checker_fingerprint(self.problem),
             "validator": validator_fingerprint(self.problem),
             "reference": _source_digest(self.problem.solvers[self.problem.default_solver]),
+            # how a program gets its cases: files, and several cases in one (--batch)
+            "io": self.problem.io.describe(),
+            "multi_case": self.problem.multi_case,
+            "batch_format": [
+                _source_digest(f) for f in (self.problem.join, self.problem.split) if f
+            ],
             "limits": rest,
             "sandbox": os.environ.get("GRIDJUDGE_SANDBOX") or "default",
             "batch_k": self.batch_k,
