@@ -4,8 +4,12 @@ runners were actually given (serial mode: the engine runs in this process)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
+import subprocess
+import sys
+import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -25,6 +29,7 @@ from pipeline.problem.registry import get_problem
 from pipeline.results import store as report
 
 SUBMISSIONS = Path(__file__).resolve().parent / "submissions" / "spot"
+GRIDJUDGE = Path(sys.executable).parent / "gridjudge"
 PAIR = ["submission", "case_id"]
 
 
@@ -273,3 +278,36 @@ def test_compare_counts_only_fresh_timings(spot: Path, tmp_path: Path, cache_dir
     assert cached.column("verdict").to_pylist() == ["AC"] * 10
     fresh = report.load_results(tmp_path / "r1")
     assert report.fresh_timings(fresh).equals(fresh)
+
+
+@pytest.mark.ray
+def test_on_ray_the_driver_stores_what_workers_graded_and_a_second_run_runs_nothing(
+    ray_cluster: Any, spot: Path, tmp_path: Path, cache_dir: Path
+) -> None:
+    # one line per execution, on any worker; world-writable, outside pytest's private
+    # tmp tree: the sandbox may run the submission as an unprivileged user
+    folder = Path(tempfile.mkdtemp(prefix="gridjudge-count-"))
+    folder.chmod(0o777)
+    counter = folder / "count"
+    counter.touch()
+    counter.chmod(0o666)
+    sub = f"cmd:echo run >> {counter}; echo Draw"
+    # a driver of its own joining the shared cluster, with the plain sandbox (which lets
+    # the submission append to a host file) for its own workers
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    env |= {"GRIDJUDGE_SANDBOX": "none", "GRIDJUDGE_RESULT_CACHE": str(cache_dir)}
+
+    def on_ray(out: Path) -> str:
+        argv = [str(GRIDJUDGE), "grade", str(spot), "-s", sub, "--out", str(out)]
+        argv += ["--chunk-size", "3", "--address", ray_cluster.gcs_address()]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=180, env=env)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout
+
+    assert "on Ray" in on_ray(tmp_path / "r1")
+    assert len(counter.read_text().splitlines()) == 10
+    assert "(10 from the result cache)" in on_ray(tmp_path / "r2")
+    assert len(counter.read_text().splitlines()) == 10  # nothing ran again
+    a, b = rows(tmp_path / "r1"), rows(tmp_path / "r2")
+    assert a["verdict"].equals(b["verdict"]) and b["cached"].to_pylist() == [True] * 10
+    shutil.rmtree(folder, ignore_errors=True)
