@@ -277,3 +277,16 @@ def test_resume_grades_a_changed_submission_again_and_keeps_the_rest(
     new_sha = report.read_run_json(run)["corpora"][0]["submissions"][1]["sha"]
     mine = table.filter(pc.equal(table["submission"], str(program)))
     assert set(mine["submission_sha"].to_pylist()) == {new_sha}
+
+
+def test_a_cache_that_cannot_be_opened_is_a_one_line_error_before_any_work(
+    spot: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("GRIDJUDGE_RESULT_CACHE", str(tmp_path / "file" / "cache"))
+    code, output = grade(str(spot), "-s", "solver:spot", "--out", str(tmp_path / "r"))
+    lines = output.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and "cannot open" in lines[0], output
+    assert "--no-cache" in lines[0] and not (tmp_path / "r").exists()
+    code, output = grade(str(spot), "-s", "solver:spot", "--out", str(tmp_path / "r"), "--no-cache")
+    assert code == 0, output

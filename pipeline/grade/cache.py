@@ -31,6 +31,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from pipeline.errors import GridjudgeError
 from pipeline.grade.rows import GRADED_SCHEMA
 from pipeline.limits import Limits
 from pipeline.program.build import default_cache_dir
@@ -127,11 +128,18 @@ class CacheStats:
     broken: int = 0  # entries that failed their hash check
     stored: int = 0
     evicted: int = 0
+    failed: int = 0  # reads or writes that failed (their pairs were graded, or not stored)
     reset: str = ""  # where an unreadable cache file was moved
 
 
+class CacheError(GridjudgeError):
+    """The result cache cannot be used; one line for the user."""
+
+
 class ResultCache:
-    """The cache file, opened for one run (a context manager)."""
+    """The cache file, opened for one run (a context manager). Once open, a failure to
+    read or write it (a disk full, a lock held too long) costs only the entries
+    concerned: they count as missing, or are not stored (CacheStats.failed)."""
 
     def __init__(self, root: Path, max_mb: int | None = None) -> None:
         self.root = Path(root)
@@ -154,7 +162,12 @@ class ResultCache:
     def _open(self) -> sqlite3.Connection:
         try:
             return self._connect()
-        except sqlite3.DatabaseError:
+        except (OSError, sqlite3.OperationalError) as exc:  # unwritable, locked too long...
+            raise CacheError(
+                f"result cache {self.path}: cannot open ({exc}); "
+                f"grade with --no-cache, or set {ROOT_ENV} to another folder"
+            ) from None
+        except sqlite3.DatabaseError:  # not a database (any more)
             if not self.path.exists():
                 raise
             aside = self.path.with_name(f"{CACHE_FILE}.broken-{os.getpid()}-{int(time.time())}")
@@ -173,11 +186,21 @@ class ResultCache:
     def close(self) -> None:
         try:
             self.evict()
+        except sqlite3.Error:
+            self.stats.failed += 1
         finally:
             self.db.close()
 
     def lookup(self, keys: Sequence[bytes], limits: Limits) -> dict[bytes, tuple[Any, ...]]:
         """The rows (ROW_COLUMNS) the cache has for `keys` and may give under `limits`."""
+        try:
+            return self._lookup(keys, limits)
+        except sqlite3.Error:
+            self.stats.failed += 1
+            self.stats.misses += len(keys)
+            return {}
+
+    def _lookup(self, keys: Sequence[bytes], limits: Limits) -> dict[bytes, tuple[Any, ...]]:
         found: dict[bytes, tuple[Any, ...]] = {}
         for start in range(0, len(keys), LOOKUP_BATCH):
             block = list(dict.fromkeys(keys[start : start + LOOKUP_BATCH]))
@@ -237,6 +260,12 @@ class ResultCache:
 
     def store(self, entries: Iterable[tuple[bytes, Sequence[Any]]], graded_ms: float) -> None:
         """Store fresh rows (ROW_COLUMNS), but JE rows: the judge failed, not the program."""
+        try:
+            self._store(entries, graded_ms)
+        except sqlite3.Error:
+            self.stats.failed += 1
+
+    def _store(self, entries: Iterable[tuple[bytes, Sequence[Any]]], graded_ms: float) -> None:
         now = time.time()
         values = []
         for key, row in entries:

@@ -281,9 +281,9 @@ def run_grade(
     o = plan.options
     out = Path(o.out)
     outcome = GradeOutcome(skipped=len(plan.done))
+    cache = open_cache(o.use_cache, o.result_cache, o.cache_max_mb)  # fails before any write
     report.write_run_json(out, run_info(plan, "running"))
     status = "failed"
-    cache = open_cache(o.use_cache, o.result_cache, o.cache_max_mb)
     driver = _Driver(plan, outcome, on_rows, cache)
     if plan.done:  # the rows a resumed run already has
         driver.summary.add(

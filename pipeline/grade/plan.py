@@ -22,7 +22,7 @@ from pipeline.corpus.store import (
     validator_fingerprint,
 )
 from pipeline.errors import GridjudgeError
-from pipeline.grade.cache import CacheStats
+from pipeline.grade.cache import CacheStats, open_cache
 from pipeline.grade.select import Selection, make_selection
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
@@ -278,6 +278,9 @@ def plan_grade(options: GradeOptions) -> GradePlan:
     selection = make_selection(
         options.only, options.since, options.family, options.case, options.only_submission
     )
+    probe = open_cache(options.use_cache, options.result_cache, options.cache_max_mb)
+    if probe is not None:  # a cache that cannot be opened fails here, before any work
+        probe.close()
     run_id = (previous or {}).get("run_id") or (
         dt.datetime.now(dt.timezone.utc).strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
     )
