@@ -233,9 +233,21 @@ def test_a_cache_file_that_is_not_a_database_is_moved_aside(
         extra.unlink()
     (cache_dir / cache_mod.CACHE_FILE).write_bytes(b"not a database" * 500)
     runs.clear()
-    outcome = grade([spot], ["solver:spot"], tmp_path / "r2", cache_dir)
-    assert runs["solver:spot"] == 10 and outcome.cache is not None and outcome.cache.reset
-    assert Path(outcome.cache.reset).read_bytes().startswith(b"not a database")
+    plan = plan_grade(
+        GradeOptions(
+            corpora=[spot],
+            submissions=["solver:spot"],
+            out=tmp_path / "r2",
+            address="local-serial",
+            result_cache=cache_dir,
+        )
+    )
+    assert Path(plan.cache_reset).read_bytes().startswith(b"not a database")
+    run_grade(plan)
+    assert runs["solver:spot"] == 10
+    runs.clear()
+    grade([spot], ["solver:spot"], tmp_path / "r3", cache_dir)
+    assert runs["solver:spot"] == 0  # the new file works
 
 
 def test_the_size_cap_evicts_the_entries_used_longest_ago(tmp_path: Path) -> None:

@@ -153,6 +153,8 @@ def grade(
     )
     for part, moved, why in plan.set_aside:
         typer.echo(f"{part}: unreadable ({why}); moved to {moved}, its pairs are graded again")
+    if plan.cache_reset:
+        typer.echo(f"the result cache was not a database: moved to {plan.cache_reset}")
     for label in plan.changed:
         typer.echo(f"{label}: changed since the run in {out}; its rows are graded again")
     already = min(len(plan.done), plan.total_pairs)

@@ -47,6 +47,7 @@ MAX_IN_PROCESS_CHUNK = 50000  # ... up to this many in large corpora
 CHUNKS_PER_CPU = 4  # ... and about this many chunks per CPU of the cluster
 SUBPROCESS_CHUNK = 32  # cases per Ray task when submissions spawn processes
 MAX_BATCHED_CHUNK = 2000
+READ_CASES = 4096  # cases read from a corpus at a time, at least (a whole number of chunks)
 
 
 def case_dicts(batch: pa.RecordBatch) -> list[dict[str, Any]]:
@@ -141,9 +142,12 @@ class _Driver:
     def _corpus_chunks(self, c: CorpusPlan) -> Iterator[GradeChunk]:
         o, plan = self.plan.options, self.plan
         count = c.manifest.count
-        # batches as large as the largest chunk: the cluster's CPUs, which size the chunks
-        # of in-process solvers, are known only once a first chunk needs the cluster
-        read = o.chunk_size or chunk_size_for(c.submissions, o.batch_k, count, 1)
+        # Batches of whole chunks, as large as the largest chunk (the cluster's CPUs, which
+        # size the chunks of in-process solvers, are known only once a first chunk needs
+        # the cluster) and of READ_CASES at least: a batch is one cache lookup and one part
+        # of cached rows.
+        largest = o.chunk_size or chunk_size_for(c.submissions, o.batch_k, count, 1)
+        read = largest * -(-READ_CASES // largest)
         tapers = o.chunk_size is None and in_process(c.submissions)
         everyone = tuple(range(len(c.submissions)))
         lookups = bool(plan.done) or plan.selection.active
@@ -162,7 +166,7 @@ class _Driver:
                     left = count - (seen + positions[start])
                     take = tapered_size(size, left, self.cpus) if tapers else size
                     piece = positions[start : start + take]
-                    chunk = _chunk(plan, c, subs, batch.take(pa.array(piece, pa.int64())))
+                    chunk = _chunk(plan, c, subs, _cases(batch, piece))
                     if keys:
                         row_keys = [keys[(at, i)] for at in piece for i in subs]
                         self.pending[id(chunk)] = (row_keys, c.limits.cpu_ms)
@@ -240,6 +244,13 @@ class _Driver:
         self.outcome.verdicts.update(verdicts)
         if self.on_rows is not None:
             self.on_rows(rows, verdicts)
+
+
+def _cases(batch: pa.RecordBatch, positions: list[int]) -> pa.RecordBatch:
+    """The cases at these positions of the batch (a zero-copy slice when consecutive)."""
+    if positions[-1] - positions[0] + 1 == len(positions):
+        return batch.slice(positions[0], len(positions))
+    return batch.take(pa.array(positions, pa.int64()))
 
 
 def _runs(todo: list[tuple[int, ...]]) -> Iterator[tuple[tuple[int, ...], list[int]]]:

@@ -87,6 +87,7 @@ class GradePlan:
     set_aside: list[tuple[Path, Path, str]] = field(default_factory=list)
     # --resume: submissions whose content changed since; their earlier rows were dropped
     changed: list[str] = field(default_factory=list)
+    cache_reset: str = ""  # where a result cache file that was not a database went
 
 
 @dataclass
@@ -281,11 +282,13 @@ def plan_grade(options: GradeOptions) -> GradePlan:
     probe = open_cache(options.use_cache, options.result_cache, options.cache_max_mb)
     if probe is not None:  # a cache that cannot be opened fails here, before any work
         probe.close()
+    cache_reset = probe.stats.reset if probe is not None else ""
     run_id = (previous or {}).get("run_id") or (
         dt.datetime.now(dt.timezone.utc).strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
     )
     total = sum(_selected_pairs(c, selection) for c in corpora)
     plan = GradePlan(options, run_id, corpora, set(), total, _now(), selection)
+    plan.cache_reset = cache_reset
     if previous is not None:
         _check_resume(previous, plan)
         plan.started_at = previous.get("started_at") or plan.started_at
