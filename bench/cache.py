@@ -2,7 +2,7 @@
 
 1. `grade` of the same corpora x submissions into a new run folder: the second run's
    time as a fraction of the first's (target <= 10 %), its verdicts equal to the first's
-   and every row marked cached.
+   and every row marked cached. The submission is compiled before either is timed.
 2. `run CONFIG` a second time with one submission's source changed: its time as a
    fraction of the first's, against that submission's share (target: share + <= 5 %).
    The share is the time of a run of that submission alone, after another edit (so it
@@ -59,6 +59,7 @@ def grade_twice(work: Path, corpora: list[Path], subs: list[str]) -> None:
     def grade(out: Path) -> Any:
         return run_grade(plan_grade(GradeOptions(corpora=corpora, submissions=subs, out=out)))
 
+    plan_grade(GradeOptions(corpora=corpora, submissions=subs, out=work / "build"))  # compiles
     t1, first = timed(grade, work / "grade-1")
     t2, second = timed(grade, work / "grade-2")
     a = report.load_results(work / "grade-1").sort_by(PAIR)
