@@ -8,6 +8,10 @@ completed chunk.
 RUN_DIR/run.json is written when the run starts (status "running") and again at the end
 ("done", or "failed"/"interrupted"); RUN_DIR/summary.parquet at the end. `resume=True`
 keeps the run's id and skips every (submission, case) that already has a row.
+
+The driver holds the result cache (pipeline.grade.cache): pairs it has rows for are
+written from it as the chunks are made and never become tasks; the rows of each
+committed chunk are stored in it. A run the cache has every row of starts no cluster.
 """
 
 from __future__ import annotations
