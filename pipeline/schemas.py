@@ -75,6 +75,10 @@ RESULTS_SCHEMA = pa.schema(
         pa.field("wall_ms_runs", pa.list_(pa.float64()), nullable=True),
         # with --repeat: the reference workload timed in the same rounds (pipeline/reference.py)
         pa.field("reference_ms", pa.float64(), nullable=True),
+        # True: the row was taken from the result cache (pipeline/grade/cache.py), not
+        # graded in this run; its timings were measured by an earlier one. False or null
+        # (rows made without `grade`): graded fresh. Parts older than the column read False.
+        pa.field("cached", pa.bool_(), nullable=True),
     ],
     metadata={"gridjudge.kind": "results", "gridjudge.schema_version": str(SCHEMA_VERSION)},
 )

@@ -59,6 +59,13 @@ def ray_cluster() -> Any:
     return _SHARED_RAY.get()
 
 
+@pytest.fixture(autouse=True)
+def _no_result_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test takes rows from the user's result cache, nor leaves any there: tests of the
+    cache name their own folder (GradeOptions.result_cache, GRIDJUDGE_RESULT_CACHE)."""
+    monkeypatch.setenv("GRIDJUDGE_RESULT_CACHE", "off")
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     if item.get_closest_marker("ray") and "ray_cluster" not in getattr(item, "fixturenames", ()):
         _SHARED_RAY.close()

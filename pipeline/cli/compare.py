@@ -54,6 +54,9 @@ def compare(
     ] = None,
     seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = CompareOptions.seed,
     max_rows: Annotated[int, typer.Option(help="Rows shown per case list.")] = MAX_ROWS,
+    include_cached: Annotated[
+        bool, typer.Option(help="Also use the timings of rows taken from the result cache.")
+    ] = CompareOptions.include_cached,
 ) -> None:
     """Compare verdicts and timings case by case; exit 1 when the --fail-on gate trips."""
     gate = one_of(fail_on, FAIL_ON_CHOICES, "--fail-on")
@@ -64,6 +67,7 @@ def compare(
         min_repeats=min_repeats,
         seed=seed,
         time_limit_ms=None if time_limit is None else time_limit * 1000.0,
+        include_cached=include_cached,
     )
     comparison = compare_runs(run_a, run_b, submission_a, submission_b, options)
     console = Console()

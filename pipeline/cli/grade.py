@@ -75,6 +75,32 @@ def grade(
             "chunks timed side by side on a small machine slow each other down.",
         ),
     ] = GradeOptions.max_in_flight,
+    cache: Annotated[
+        bool,
+        typer.Option(
+            "--cache/--no-cache",
+            help="Take the rows of pairs graded before from the result cache (docs/cache.md).",
+        ),
+    ] = GradeOptions.use_cache,
+    cache_max_mb: Annotated[
+        int | None, typer.Option(min=1, help="Size cap of the result cache in MB.")
+    ] = GradeOptions.cache_max_mb,
+    only: Annotated[
+        str | None,
+        typer.Option(help="failing | changed | new: only those pairs of the run in --since."),
+    ] = GradeOptions.only,
+    since: Annotated[
+        Path | None, typer.Option(help="The earlier run folder --only compares with.")
+    ] = GradeOptions.since,
+    family: Annotated[
+        str | None, typer.Option(help="Only cases of families matching GLOB.")
+    ] = GradeOptions.family,
+    case: Annotated[
+        str | None, typer.Option(help="Only cases whose id matches GLOB.")
+    ] = GradeOptions.case,
+    only_submission: Annotated[
+        str | None, typer.Option(help="Only the submissions whose spec matches GLOB.")
+    ] = GradeOptions.only_submission,
 ) -> None:
     """Grade every --submission on every case of the CORPORA; results parquet parts are
     written as chunks complete, so a killed run can be continued with --resume."""
@@ -92,8 +118,21 @@ def grade(
             chunk_size=chunk_size,
             revalidate=revalidate,
             max_in_flight=max_in_flight,
+            use_cache=cache,
+            cache_max_mb=cache_max_mb,
+            only=only,
+            since=since,
+            family=family,
+            case=case,
+            only_submission=only_submission,
         )
     )
+    for part, moved, why in plan.set_aside:
+        typer.echo(f"{part}: unreadable ({why}); moved to {moved}, its pairs are graded again")
+    if plan.cache_reset:
+        typer.echo(f"the result cache was not a database: moved to {plan.cache_reset}")
+    for label in plan.changed:
+        typer.echo(f"{label}: changed since the run in {out}; its rows are graded again")
     already = min(len(plan.done), plan.total_pairs)
     try:
         with GradeProgress(plan.total_pairs, already, Console(stderr=True)) as progress:
@@ -104,4 +143,5 @@ def grade(
     if outcome.summary is not None:
         print_summary(outcome.summary, title=f"run {plan.run_id}")
     resumed = f", {already} resumed" if already else ""
-    typer.echo(f"graded {outcome.rows} pairs{resumed} into {out} on {outcome.where}")
+    cached = f" ({outcome.cached} from the result cache)" if outcome.cached else ""
+    typer.echo(f"graded {outcome.rows} pairs{cached}{resumed} into {out} on {outcome.where}")

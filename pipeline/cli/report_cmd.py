@@ -10,7 +10,7 @@ import typer
 from pipeline.cli.common import user_errors
 from pipeline.report.html import REPORT_FILE, write_report
 from pipeline.report.terminal import print_summary, wide_console
-from pipeline.results.store import SUMMARY_FILE, RunDirError, write_summary
+from pipeline.results.store import SUMMARY_FILE, RunDirError, unreadable_parts, write_summary
 
 
 @user_errors
@@ -33,8 +33,10 @@ def report(
     """
     if not run_dir.is_dir():
         raise RunDirError(f"run folder {run_dir} does not exist")
-    summary = write_summary(run_dir)
     console = wide_console()
+    for part, why in unreadable_parts(run_dir):  # reported without: see `grade --resume`
+        console.print(f"{part}: unreadable ({why}); reporting the other parts", highlight=False)
+    summary = write_summary(run_dir, skip_unreadable=True)
     if summary.num_rows == 0:
         console.print(f"{run_dir}: no results yet")
     else:

@@ -50,6 +50,8 @@ class CompareOptions:
     # CPU (or wall) limit per case in ms: one for every problem, or per problem name.
     time_limit_ms: float | dict[str, float] | None = None
     close_fraction: float = 0.8  # a time at least this share of the limit is "close"
+    # Timings of rows taken from the result cache (measured by an earlier run) count too.
+    include_cached: bool = False
 
     def __post_init__(self) -> None:
         one_of(self.metric, METRICS, "metric")

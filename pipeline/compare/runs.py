@@ -15,7 +15,14 @@ from pipeline.compare.pair import Comparison, compare_results, resolve_pairs, su
 from pipeline.errors import GridjudgeError
 from pipeline.limits import Limits
 from pipeline.problem.registry import get_problem
-from pipeline.results.store import RUN_JSON, RunDirError, load_results, read_run_json, results_dir
+from pipeline.results.store import (
+    RUN_JSON,
+    RunDirError,
+    fresh_timings,
+    load_results,
+    read_run_json,
+    results_dir,
+)
 
 
 def load_run(run_dir: Path) -> tuple[pa.Table, dict[str, Any]]:
@@ -85,6 +92,9 @@ def compare_runs(
     limits default to those recorded in RUN_A's run.json (else the problems' own)."""
     table_a, info_a = load_run(run_a)
     table_b = load_run(run_b)[0] if run_b is not None else None
+    if not options.include_cached:
+        table_a = fresh_timings(table_a)
+        table_b = None if table_b is None else fresh_timings(table_b)
     pairs = resolve_pairs(
         submissions_of(table_a),
         None if table_b is None else submissions_of(table_b),

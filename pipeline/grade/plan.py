@@ -22,6 +22,8 @@ from pipeline.corpus.store import (
     validator_fingerprint,
 )
 from pipeline.errors import GridjudgeError
+from pipeline.grade.cache import CacheStats, open_cache
+from pipeline.grade.select import Selection, make_selection
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
 from pipeline.problem.registry import get_problem
@@ -49,7 +51,17 @@ class GradeOptions:
     # generate` validated them with this very validator (those are trusted by default).
     revalidate: bool = False
     max_in_flight: int | None = None
-    cache_dir: Path | None = None
+    cache_dir: Path | None = None  # of builds; None: program.build.default_cache_dir()
+    # The result cache (grade.cache): off with use_cache=False; None: its defaults.
+    use_cache: bool = True
+    result_cache: Path | None = None
+    cache_max_mb: int | None = None
+    # Selective grading (grade.select): only pairs every given filter accepts.
+    only: str | None = None
+    since: Path | None = None
+    family: str | None = None
+    case: str | None = None
+    only_submission: str | None = None
 
 
 @dataclass
@@ -70,12 +82,20 @@ class GradePlan:
     done: set[tuple[str, str]]
     total_pairs: int
     started_at: str = ""
+    selection: Selection = field(default_factory=Selection)
+    # --resume: results parts that did not read, moved aside: (part, moved to, why)
+    set_aside: list[tuple[Path, Path, str]] = field(default_factory=list)
+    # --resume: submissions whose content changed since; their earlier rows were dropped
+    changed: list[str] = field(default_factory=list)
+    cache_reset: str = ""  # where a result cache file that was not a database went
 
 
 @dataclass
 class GradeOutcome:
-    rows: int = 0
+    rows: int = 0  # written by this run, `cached` of them from the result cache
     skipped: int = 0
+    cached: int = 0
+    cache: CacheStats | None = None
     verdicts: Counter[str] = field(default_factory=Counter)
     summary: pa.Table | None = None
     where: str = ""
@@ -136,6 +156,17 @@ def _prepare_all(
     return out
 
 
+def _selected_pairs(c: CorpusPlan, selection: Selection) -> int:
+    """How many pairs of the corpus the selection grades (all, without one)."""
+    if not selection.active:
+        return c.manifest.count * len(c.submissions)
+    count = 0
+    for batch in iter_batches(c.path, columns=["case_id", "family"]):
+        for case_id, family in zip(*(col.to_pylist() for col in batch.columns), strict=True):
+            count += sum(selection.wants(s, case_id, family) for s in c.submissions)
+    return count
+
+
 def run_info(plan: GradePlan, status: str, outcome: GradeOutcome | None = None) -> dict[str, Any]:
     o = plan.options
     info: dict[str, Any] = {
@@ -169,12 +200,27 @@ def run_info(plan: GradePlan, status: str, outcome: GradeOutcome | None = None) 
         "revalidate": o.revalidate,
         "address": o.address,
         "pairs": plan.total_pairs,
+        "selection": {
+            k: str(v) if isinstance(v, Path) else v
+            for k, v in (
+                ("only", o.only),
+                ("since", o.since),
+                ("family", o.family),
+                ("case", o.case),
+                ("submission", o.only_submission),
+            )
+            if v is not None
+        },
+        "cache": o.use_cache,
     }
+    if outcome is not None and outcome.cache is not None:
+        info["cache_stats"] = asdict(outcome.cache)
     if outcome is not None:
         info.update(
             finished_at=_now(),
             rows_written=outcome.rows,
             rows_resumed=outcome.skipped,
+            rows_cached=outcome.cached,
             verdicts=dict(outcome.verdicts),
             cluster=outcome.where,
         )
@@ -230,13 +276,45 @@ def plan_grade(options: GradeOptions) -> GradePlan:
         if spec.kind == "solver" and all(c.problem.name != spec.problem for c in corpora):
             raise GradeError(f"submission {spec.label!r}: no corpus of problem {spec.problem!r}")
 
-    total = sum(c.manifest.count * len(c.submissions) for c in corpora)
-    done = report.done_keys(out) if options.resume else set()
+    selection = make_selection(
+        options.only, options.since, options.family, options.case, options.only_submission
+    )
+    probe = open_cache(options.use_cache, options.result_cache, options.cache_max_mb)
+    if probe is not None:  # a cache that cannot be opened fails here, before any work
+        probe.close()
+    cache_reset = probe.stats.reset if probe is not None else ""
     run_id = (previous or {}).get("run_id") or (
         dt.datetime.now(dt.timezone.utc).strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
     )
-    plan = GradePlan(options, run_id, corpora, done, total, started_at=_now())
+    total = sum(_selected_pairs(c, selection) for c in corpora)
+    plan = GradePlan(options, run_id, corpora, set(), total, _now(), selection)
+    plan.cache_reset = cache_reset
     if previous is not None:
         _check_resume(previous, plan)
         plan.started_at = previous.get("started_at") or plan.started_at
+    if options.resume:
+        _take_over(plan, previous or {})
     return plan
+
+
+def _take_over(plan: GradePlan, previous: dict[str, Any]) -> None:
+    """What a resumed run keeps of its folder: unreadable results parts are moved aside
+    and the rows of a submission whose content changed since are dropped (their pairs
+    are graded again); every other row is done."""
+    out = Path(plan.options.out)
+    plan.set_aside = report.set_aside_unreadable(out)
+    before = {
+        s["label"]: s.get("sha")
+        for c in previous.get("corpora", [])
+        for s in c.get("submissions", [])
+    }
+    changed = {
+        s.label
+        for c in plan.corpora
+        for s in c.submissions
+        if s.label in before and before[s.label] != s.sha
+    }
+    if changed:
+        report.drop_submissions(out, changed)
+    plan.changed = sorted(changed)
+    plan.done = report.done_keys(out)

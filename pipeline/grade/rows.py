@@ -73,12 +73,15 @@ def _singletons(values: pa.Array) -> pa.Array:
     return pa.ListArray.from_arrays(offsets, values.cast(pa.float64()))
 
 
+_DEFAULTS: dict[str, Any] = {"batch_size": 1, "cached": False}
+
+
 def _table(columns: dict[str, Any], n: int) -> pa.Table:
     """A GRADED_SCHEMA table from arrays or lists; a missing column is null, except
-    batch_size (1); scalars repeat."""
+    those of _DEFAULTS (one case per run, graded now); scalars repeat."""
     arrays = []
     for field in GRADED_SCHEMA:
-        value = columns.get(field.name, 1 if field.name == "batch_size" else None)
+        value = columns.get(field.name, _DEFAULTS.get(field.name))
         if isinstance(value, pa.Array | pa.ChunkedArray):
             arrays.append(value.cast(field.type) if value.type != field.type else value)
         elif isinstance(value, list | np.ndarray):

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from pipeline.compare.options import DEFAULT_FAIL_ON, FailOn
 from pipeline.errors import GridjudgeError
+from pipeline.grade.select import Only
 from pipeline.jobs.corpus import DEFAULT_SEED
 
 
@@ -73,6 +74,13 @@ class JobSpec(_Strict):
     time_limit: float | None = Field(default=None, gt=0)
     memory_limit: int | None = Field(default=None, gt=0)
     chunk_size: int | None = Field(default=None, ge=1)
+    cache: bool | None = None
+    # Selective grading (pipeline.grade.select): `since` is a run folder.
+    only: Only | None = None
+    since: Path | None = None
+    family: str | None = None
+    case: str | None = None
+    only_submission: str | None = None
     compare: CompareSpec | None = None
 
     def grade_kwargs(self) -> dict[str, Any]:
@@ -82,6 +90,8 @@ class JobSpec(_Strict):
             "memory_limit": "memory_limit_mb",
             "repeat": "repeat",
             "chunk_size": "chunk_size",
+            "cache": "use_cache",
+            **{k: k for k in ("only", "since", "family", "case", "only_submission")},
         }
         return {names[k]: v for k, v in self.model_dump(exclude_none=True).items() if k in names}
 

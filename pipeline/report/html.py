@@ -273,7 +273,7 @@ def write_report(run_dir: Path, out: Path | None = None, summary: pa.Table | Non
             ]
         )
     )
-    results = load_results(run_dir, columns=needed)
+    results = load_results(run_dir, columns=needed, skip_unreadable=True)
     info = read_run_json(run_dir) if (run_dir / RUN_JSON).is_file() else {}
     target = Path(out) if out is not None else run_dir / REPORT_FILE
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline.errors import GridjudgeError
@@ -111,27 +112,129 @@ def _result_parts(run_dir: Path) -> list[Path]:
     return sorted(results_dir(run_dir).glob("part-*.parquet"))
 
 
-def iter_results(run_dir: Path, columns: list[str] | None = None) -> Iterator[pa.RecordBatch]:
+# Columns added to RESULTS_SCHEMA since parts were first written, with the value a part
+# written before them reads as.
+_ADDED_COLUMNS: dict[str, Any] = {"cached": False}
+
+
+def _part_batches(part: Path, columns: list[str] | None) -> Iterator[pa.RecordBatch]:
+    """A part's batches with `columns` (None: all of RESULTS_SCHEMA), a column the part
+    predates filled with its _ADDED_COLUMNS value."""
+    file = pq.ParquetFile(part)
+    wanted = columns if columns is not None else RESULTS_SCHEMA.names
+    present = set(file.schema_arrow.names)
+    missing = [c for c in wanted if c not in present and c in _ADDED_COLUMNS]
+    read = [c for c in wanted if c not in missing]
+    for batch in file.iter_batches(columns=read):
+        if not missing:
+            yield batch
+            continue
+        arrays = {name: batch.column(name) for name in read}
+        for name in missing:
+            field = RESULTS_SCHEMA.field(name)
+            arrays[name] = pa.repeat(pa.scalar(_ADDED_COLUMNS[name], field.type), batch.num_rows)
+        yield pa.RecordBatch.from_arrays([arrays[c] for c in wanted], names=wanted)
+
+
+def _reason(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
+
+
+def iter_results(
+    run_dir: Path, columns: list[str] | None = None, *, skip_unreadable: bool = False
+) -> Iterator[pa.RecordBatch]:
+    """Every part's batches; a part that does not read is a RunDirError naming it, or,
+    with `skip_unreadable`, left out (see unreadable_parts)."""
+    for part in _result_parts(run_dir):
+        if skip_unreadable:
+            try:
+                batches = list(_part_batches(part, columns))
+            except (pa.ArrowException, OSError):
+                continue
+            yield from batches
+            continue
+        try:
+            yield from _part_batches(part, columns)
+        except (pa.ArrowException, OSError) as exc:
+            raise RunDirError(f"{part}: corrupt parquet file ({_reason(exc)})") from None
+
+
+def unreadable_parts(run_dir: Path) -> list[tuple[Path, str]]:
+    """The results parts that do not read whole (truncated, overwritten...), each with
+    the reader's complaint; every part is read in full."""
+    bad = []
     for part in _result_parts(run_dir):
         try:
-            yield from pq.ParquetFile(part).iter_batches(columns=columns)
+            pq.read_table(part)
         except (pa.ArrowException, OSError) as exc:
-            raise RunDirError(
-                f"{part}: corrupt parquet file ({' '.join(str(exc).split())})"
-            ) from None
+            bad.append((part, _reason(exc)))
+    return bad
 
 
-def load_results(run_dir: Path, columns: list[str] | None = None) -> pa.Table:
+UNREADABLE_DIR = "unreadable"
+
+
+def set_aside_unreadable(run_dir: Path) -> list[tuple[Path, Path, str]]:
+    """Move every unreadable results part to RUN_DIR/unreadable/ (kept for a post-mortem,
+    no longer one of the run's results): (part, where it went, why)."""
+    moved = []
+    for part, why in unreadable_parts(run_dir):
+        target = Path(run_dir) / UNREADABLE_DIR / part.name
+        target.parent.mkdir(exist_ok=True)
+        os.replace(part, target)
+        moved.append((part, target, why))
+    return moved
+
+
+def drop_submissions(run_dir: Path, labels: set[str]) -> int:
+    """Remove the rows of these submissions from the run: each part holding some is
+    written again without them (the new part first, then the old one removed).
+    Returns how many rows went."""
+    dropped = 0
+    for part in _result_parts(run_dir):
+        table = pq.read_table(part)
+        keep = pc.invert(pc.is_in(table.column("submission"), pa.array(sorted(labels))))
+        kept = table.filter(keep)
+        if kept.num_rows == table.num_rows:
+            continue
+        if kept.num_rows:
+            write_results_part(run_dir, kept)
+        part.unlink()
+        dropped += table.num_rows - kept.num_rows
+    return dropped
+
+
+def load_results(
+    run_dir: Path, columns: list[str] | None = None, *, skip_unreadable: bool = False
+) -> pa.Table:
     """Every results row of a run (empty table with the schema when none yet)."""
     if not Path(run_dir).is_dir():
         raise RunDirError(f"run folder {run_dir} does not exist")
     schema = (
         RESULTS_SCHEMA if columns is None else pa.schema([RESULTS_SCHEMA.field(c) for c in columns])
     )
-    batches = list(iter_results(run_dir, columns))
+    batches = list(iter_results(run_dir, columns, skip_unreadable=skip_unreadable))
     if not batches:
         return schema.empty_table()
     return pa.Table.from_batches(batches).cast(schema)
+
+
+TIMING_COLUMNS = ("cpu_ms", "wall_ms", "cpu_ms_runs", "wall_ms_runs", "reference_ms")
+
+
+def fresh_timings(results: pa.Table) -> pa.Table:
+    """The rows with the timings of cached rows (measured by an earlier run) made null:
+    timing statistics use only what this run measured."""
+    if "cached" not in results.column_names or not pc.any(results.column("cached")).as_py():
+        return results
+    cached = pc.fill_null(results.column("cached"), False)
+    for name in TIMING_COLUMNS:
+        if name in results.column_names:
+            column = results.column(name)
+            nulls = pa.nulls(len(column), column.type)
+            at = results.column_names.index(name)
+            results = results.set_column(at, name, pc.if_else(cached, nulls, column))
+    return results
 
 
 def done_keys(run_dir: Path) -> set[tuple[str, str]]:
@@ -173,12 +276,17 @@ def read_run_json(run_dir: Path) -> dict[str, Any]:
 # ---------------------------------------------------------------- summaries
 
 
-def write_summary(run_dir: Path, summary: pa.Table | None = None) -> pa.Table:
-    """Write `summary` (default: the summary of every results row of RUN_DIR) to
-    RUN_DIR/summary.parquet, atomically, and return it."""
+def write_summary(
+    run_dir: Path, summary: pa.Table | None = None, *, skip_unreadable: bool = False
+) -> pa.Table:
+    """Write `summary` (default: the summary of every results row of RUN_DIR, but those
+    of unreadable parts with `skip_unreadable`) to RUN_DIR/summary.parquet, atomically,
+    and return it."""
     run_dir = Path(run_dir)
     if summary is None:
-        summary = summarize(load_results(run_dir, columns=[*SUMMARY_INPUT, "attempt"]))
+        columns = [*SUMMARY_INPUT, "attempt"]
+        results = load_results(run_dir, columns=columns, skip_unreadable=skip_unreadable)
+        summary = summarize(results)
     tmp = run_dir / f".{SUMMARY_FILE}.tmp"
     pq.write_table(summary, tmp)
     os.replace(tmp, run_dir / SUMMARY_FILE)

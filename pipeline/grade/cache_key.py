@@ -1,0 +1,142 @@
+"""The result cache's key: everything that decides a verdict but the CPU time limit (the
+reuse rule of pipeline.grade.cache weighs that one). A pair's key is the hash of a base
+(what every pair of one corpus's grading shares: KeyBase), the submission's part
+(submission_key, runner_kind) and the case's (case_digest)."""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from pipeline.corpus.store import validator_fingerprint
+from pipeline.limits import Limits
+from pipeline.problem.contract import Problem
+from pipeline.program.build import LANGUAGES
+from pipeline.program.submission import PreparedSubmission
+
+# Bump when a change of gridjudge's grading changes what a row says for the same inputs.
+GRADING_VERSION = 1
+
+
+def _source_digest(fn: Callable[..., Any]) -> str:
+    """A hash of the file that defines `fn` (any edit of it counts as a change)."""
+    digest = hashlib.sha256()
+    try:
+        source = inspect.getsourcefile(fn)
+        digest.update(Path(source).read_bytes() if source else repr(fn).encode())
+    except (TypeError, OSError):
+        digest.update(repr(fn).encode())
+    return digest.hexdigest()[:16]
+
+
+def checker_fingerprint(problem: Problem) -> str:
+    """Names the problem's checker as validator_fingerprint names its validator: the
+    problem and a hash of the source file defining its `check`."""
+    return f"{problem.name} {_source_digest(problem.check)}"
+
+
+@cache
+def _toolchain(program: str) -> str:
+    """The first line of `program --version` ("" when it cannot be run)."""
+    path = shutil.which(program)
+    if path is None:
+        return ""
+    try:
+        done = subprocess.run(
+            [path, "--version"], capture_output=True, text=True, timeout=10, check=False
+        )
+    except (OSError, subprocess.SubprocessError):
+        return path
+    lines = (done.stdout or done.stderr).splitlines()
+    return f"{path} {lines[0] if lines else ''}"
+
+
+def submission_key(submission: PreparedSubmission, problem: Problem) -> str:
+    """The submission's part of the key: its content hash (kind, language and source:
+    PreparedSubmission.sha), the compile and run command lines of its language with the
+    compiler's and interpreter's versions, and for a reference solver the code of its
+    plugin. A `cmd:` submission is known by its command text only."""
+    parts = [submission.sha, submission.kind]
+    if submission.language is not None:
+        lang = LANGUAGES[submission.language]
+        parts += [repr(lang.compile), repr(lang.run)]
+        parts += [_toolchain(cmd[0]) for cmd in (lang.compile, lang.run) if cmd]
+    version = submission.version
+    if submission.kind == "solver" and version is not None and version in problem.solvers:
+        parts.append(_source_digest(problem.solvers[version]))
+    return "\0".join(parts)
+
+
+def runner_kind(problem: Problem, submission: PreparedSubmission, limits: Limits, k: int) -> str:
+    """The runner the engine picks for the submission (its class and batch size)."""
+    from pipeline.grade.runners import runner_for
+
+    if submission.compile_error is not None:
+        return "none"
+    runner = runner_for(problem, submission, limits, batch_k=k)
+    return f"{type(runner).__name__}:{getattr(runner, 'k', 1)}"
+
+
+@dataclass(frozen=True)
+class KeyBase:
+    """What every pair of one corpus's grading shares in its key."""
+
+    problem: Problem
+    limits: Limits
+    batch_k: int
+    repeat: int
+
+    def digest(self) -> bytes:
+        rest = asdict(self.limits)
+        del rest["cpu_ms"]  # weighed by `reusable`, not keyed
+        if self.limits.wall_ms is None:
+            rest["wall_ms"] = "2 x cpu + 1000"
+        fields = {
+            "grading_version": GRADING_VERSION,
+            "problem": self.problem.name,
+            "checker": checker_fingerprint(self.problem),
+            "validator": validator_fingerprint(self.problem),
+            "reference": _source_digest(self.problem.solvers[self.problem.default_solver]),
+            # how a program gets its cases: files, and several cases in one (--batch)
+            "io": self.problem.io.describe(),
+            "multi_case": self.problem.multi_case,
+            "batch_format": [
+                _source_digest(f) for f in (self.problem.join, self.problem.split) if f
+            ],
+            "limits": rest,
+            "sandbox": os.environ.get("GRIDJUDGE_SANDBOX") or "default",
+            "batch_k": self.batch_k,
+            "repeat": self.repeat,
+        }
+        return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).digest()
+
+    def for_submission(self, submission: PreparedSubmission) -> Any:
+        """A hasher holding the base and the submission: add a case digest for a key."""
+        h = hashlib.sha256(self.digest())
+        h.update(submission_key(submission, self.problem).encode())
+        kind = runner_kind(self.problem, submission, self.limits, self.batch_k)
+        h.update(kind.encode() + b"\0")
+        return h
+
+
+def case_digest(input_text: str, expected: str | None) -> bytes:
+    """The case's part of the key: its input and expected answer (none: the reference
+    solver's, whose code is in the base)."""
+    h = hashlib.sha256(input_text.encode())
+    h.update(b"\1" if expected is None else b"\0" + expected.encode())
+    return h.digest()
+
+
+def pair_key(submission_hasher: Any, case: bytes) -> bytes:
+    h = submission_hasher.copy()
+    h.update(case)
+    return h.digest()
