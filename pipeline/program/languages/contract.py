@@ -69,6 +69,7 @@ class Language:
     reserve_mb: int = 0
     compile_reserve_mb: int = 0
     env: tuple[str, ...] = field(default=())  # NAME=value for every command
+    compile_env: tuple[str, ...] = ()  # NAME=value for `compile` and `check` only
     noise: tuple[str, ...] = ()  # starts of compiler output lines left out of messages
     # glibc gives every new thread a stack of RLIMIT_STACK, which the sandbox sets to the
     # memory limit: a runtime that starts threads would reserve that much per thread
@@ -111,8 +112,9 @@ class Language:
                 continue
             fields = {"sources": " ".join(sources), "main": main, "entry": entry}
             out.append(part.format(memory_mb=memory_mb, **fields))
-        if self.env:
-            out = ["env", *self.env, *out]
+        env = [*self.env, *(self.compile_env if template is not self.run else ())]
+        if env:
+            out = ["env", *env, *out]
         if stack_mb:
             out = ["sh", "-c", f'ulimit -s {stack_mb * 1024} && exec "$0" "$@"', *out]
         return out
@@ -122,7 +124,8 @@ class Language:
 
     def flags(self) -> str:
         """Everything of this language that changes what a build produces (cache key)."""
-        return "\0".join([*(self.compile or ()), *(self.check or ()), *self.env, self.artefact])
+        parts = [*(self.compile or ()), *(self.check or ()), *self.env, *self.compile_env]
+        return "\0".join([*parts, self.artefact])
 
 
 def stage_names(language: Language, names: Sequence[str]) -> list[str]:

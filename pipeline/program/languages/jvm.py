@@ -188,7 +188,8 @@ KOTLIN = Language(
     keep_names=True,
     noise=(JVM_WARNING,),
     version=("kotlinc", "-version"),
-    env=(*JVM_ENV, f"JAVA_OPTS={COMPILER_JVM}"),
+    env=JVM_ENV,
+    compile_env=(f"JAVA_OPTS={COMPILER_JVM}",),
     reserve_mb=JVM_RESERVE_MB,
     compile_reserve_mb=JVM_RESERVE_MB,
     self_test=SelfTest(
@@ -217,7 +218,8 @@ SCALA = Language(
     keep_names=True,
     noise=(JVM_WARNING,),
     version=("scalac", "-version"),
-    env=(*JVM_ENV, f"JAVA_OPTS={COMPILER_JVM}"),
+    env=JVM_ENV,
+    compile_env=(f"JAVA_OPTS={COMPILER_JVM}",),
     reserve_mb=JVM_RESERVE_MB,
     compile_reserve_mb=JVM_RESERVE_MB,
     self_test=SelfTest(

@@ -94,7 +94,7 @@ GO = Language(
     package="golang-go",
     tools=("go",),
     compile=("go", "build", "-o", "prog", "{sources}"),
-    env=("GOCACHE=/tmp/gocache", "GO111MODULE=off", "GOPATH=/tmp/gopath", "CGO_ENABLED=0"),
+    compile_env=("GOCACHE=/tmp/gocache", "GO111MODULE=off", "GOPATH=/tmp/gopath", "CGO_ENABLED=0"),
     run=("env", "GOMEMLIMIT={memory_mb}MiB", "./prog"),
     version=("go", "version"),
     reserve_mb=1024,
