@@ -180,12 +180,22 @@ def _sandboxed(
     from pipeline.program.sandbox import get_sandbox
 
     argv = lang.expand(template, staged.names, main=staged.main, stack_mb=COMPILE_STACK_MB)
-    limits = replace(COMPILE_LIMITS, memory_mb=COMPILE_LIMITS.memory_mb + lang.compile_reserve_mb)
+    box = get_sandbox()
+    limits = COMPILE_LIMITS
+    if address_space_limited(box):
+        limits = replace(limits, memory_mb=limits.memory_mb + lang.compile_reserve_mb)
     placed: dict[str, bytes | str | Path] = dict(files)
-    result = get_sandbox().run(argv, limits=limits, files=placed, output_file=output_file)
+    result = box.run(argv, limits=limits, files=placed, output_file=output_file)
     if result.judge_error:  # e.g. no compiler here: the judge's failure, for the caller
         raise RuntimeError(f"cannot compile {lang.name}: {result.judge_error}")
     return result
+
+
+def address_space_limited(box: object) -> bool:
+    """Whether a sandbox limits memory by RLIMIT_AS alone (sandbox.rlimit without a
+    memory cgroup slot pool): there a runtime's reserved but unused address space
+    (Language.reserve_mb) is added to the limit."""
+    return bool(getattr(box, "limit_address_space", False)) and getattr(box, "pool", 1) is None
 
 
 def _message(lang: Language, result: ExecutionResult, staged: Staged, what: str) -> str:

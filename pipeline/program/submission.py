@@ -16,7 +16,7 @@ from typing import Any
 from pipeline.errors import GridjudgeError
 from pipeline.limits import Limits
 from pipeline.problem.contract import IOMode, Problem
-from pipeline.program.build import Source, build, default_cache_dir
+from pipeline.program.build import Source, address_space_limited, build, default_cache_dir
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.languages import (
     Language,
@@ -180,12 +180,14 @@ class PreparedSubmission:
         argv = lang.run_command(list(files), self.entry, self.entry, memory_mb)
         return argv, files
 
-    def sandbox_limits(self, limits: Limits) -> Limits:
-        """The limits the sandbox applies: the memory limit plus the address space the
-        language's runtime reserves without using (the verdict still judges the peak
-        against `limits`)."""
+    def sandbox_limits(self, limits: Limits, box: object) -> Limits:
+        """The limits `box` applies: where RLIMIT_AS is its memory limit (no memory
+        cgroup), plus the address space the language's runtime reserves without using
+        it. The verdict still judges the peak against `limits`."""
         reserve = get_language(self.language).reserve_mb if self.language else 0
-        return replace(limits, memory_mb=limits.memory_mb + reserve) if reserve else limits
+        if reserve and address_space_limited(box):
+            return replace(limits, memory_mb=limits.memory_mb + reserve)
+        return limits
 
     def run(self, input_text: str, limits: Limits) -> ExecutionResult:
         """One run on one input; never raises for anything the program does."""
@@ -203,9 +205,10 @@ class PreparedSubmission:
             placed: dict[str, bytes | str | Path] = dict(files)
             if self.io.input_file:
                 placed[self.io.input_file] = stdin
-            return get_sandbox().run(
+            box = get_sandbox()
+            return box.run(
                 argv,
-                limits=self.sandbox_limits(limits),
+                limits=self.sandbox_limits(limits, box),
                 stdin=stdin,
                 files=placed,
                 output_file=self.io.output_file,
