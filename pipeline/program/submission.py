@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shlex
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from pipeline.program.languages import (
     is_language,
     missing,
 )
+from pipeline.program.languages.multipliers import multiplier
 
 __all__ = [
     "Language",
@@ -150,6 +152,7 @@ class PreparedSubmission:
     program: str | None = None  # built folder (sources) or executable, on this node
     entry: str = ""  # what the language's run command starts
     unavailable: str | None = None  # the language's toolchain is missing here: JE
+    time_multiplier: float = 1.0  # see languages.multipliers
     command: str | None = None
     version: str | None = None
 
@@ -179,6 +182,14 @@ class PreparedSubmission:
         files = {p.name: p for p in sorted(path.iterdir()) if not p.name.startswith(".")}
         argv = lang.run_command(list(files), self.entry, self.entry, memory_mb)
         return argv, files
+
+    def limits_for(self, limits: Limits) -> Limits:
+        """The limits this submission is run and judged under: the CPU limit (and the
+        wall limit with it) times its language's multiplier, when one is configured."""
+        if self.time_multiplier == 1.0:
+            return limits
+        wall = None if limits.wall_ms is None else limits.wall_ms * self.time_multiplier
+        return replace(limits, cpu_ms=limits.cpu_ms * self.time_multiplier, wall_ms=wall)
 
     def sandbox_limits(self, limits: Limits, box: object) -> Limits:
         """The limits `box` applies: where RLIMIT_AS is its memory limit (no memory
@@ -218,10 +229,14 @@ class PreparedSubmission:
 
 
 def prepare(
-    spec: SubmissionSpec, problem: Problem, cache_dir: Path | None = None
+    spec: SubmissionSpec,
+    problem: Problem,
+    cache_dir: Path | None = None,
+    time_multipliers: Mapping[str, float] | None = None,
 ) -> PreparedSubmission:
     """Builds `spec` for `problem` (once per content hash into `cache_dir`). A compile
-    failure does not raise: `compile_error` holds the compiler's message."""
+    failure does not raise: `compile_error` holds the compiler's message.
+    `time_multipliers` (language -> factor) scale the limits of those languages."""
 
     def new(**fields: Any) -> PreparedSubmission:
         return PreparedSubmission(
@@ -266,6 +281,7 @@ def prepare(
         "sha": _sha(b"src", lang.name.encode(), *parts),
         "language": lang.name,
         "sources": tuple(sources),
+        "time_multiplier": multiplier(time_multipliers, lang.name),
     }
     reason = missing(lang)
     if reason is not None:  # not the submission's fault: every run is a JE saying so
