@@ -16,7 +16,7 @@ from pipeline.grade.verdict import judge
 from pipeline.limits import Limits
 from pipeline.problem.registry import get_problem
 from pipeline.program.languages import Language, all_languages, missing
-from pipeline.program.submission import parse_spec, prepare
+from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
 
 PROGRAMS = Path(__file__).resolve().parent / "submissions" / "languages"
 # generous: these tests are about building and running each language, not its speed
@@ -29,6 +29,7 @@ WRONG_SWITCH = re.compile(r"(\bWRONG\b[^=\n]*=\s*)(false|False|0)\b", re.IGNOREC
 TRUE = {"false": "true", "False": "True", "0": "1"}
 
 pytestmark = pytest.mark.slow
+Built = dict[tuple[str, str, str], PreparedSubmission]
 
 
 def usable(lang: Language) -> Language:
@@ -61,11 +62,39 @@ def wrong_copy(source: Path, folder: Path) -> Path:
     return target
 
 
+def _build(lang: Language, source: Path, problem_name: str) -> PreparedSubmission:
+    return prepare(parse_spec(f"{lang.name}:{source}"), get_problem(problem_name))
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """(language, problem, right|wrong|broken) -> the prepared program of every available
+    language, built two at a time up front (compilers are mostly single-threaded)."""
+    jobs = {}
+    for lang in all_languages().values():
+        if missing(lang) is not None:
+            continue
+        folder = tmp_path_factory.mktemp(lang.name)
+        for problem in ("gomoku", "clocks"):
+            source = program(lang, problem)
+            jobs[(lang.name, problem, "right")] = (lang, source, problem)
+            jobs[(lang.name, problem, "wrong")] = (
+                lang,
+                wrong_copy(source, folder / problem),
+                problem,
+            )
+        broken = folder / f"broken{lang.extensions[0]}"
+        broken.write_text(lang.self_test.compile_error)
+        jobs[(lang.name, "gomoku", "broken")] = (lang, broken, "gomoku")
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        done = pool.map(lambda job: _build(*job), jobs.values())
+        return dict(zip(jobs, done, strict=True))
+
+
 def verdicts(
-    lang: Language, source: Path, problem_name: str, cases: tuple[str, ...], golden: Path
+    sub: PreparedSubmission, problem_name: str, cases: tuple[str, ...], golden: Path
 ) -> dict[str, str]:
     problem = get_problem(problem_name)
-    sub = prepare(parse_spec(f"{lang.name}:{source}"), problem)
     assert sub.compile_error is None, sub.compile_error
 
     def one(case: str) -> str:
@@ -83,34 +112,30 @@ NAMES = list(all_languages())
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_gomoku_right_and_wrong(name: str, golden_dir: Path, tmp_path: Path) -> None:
-    lang = usable(all_languages()[name])
-    source = program(lang, "gomoku")
-    right = verdicts(lang, source, "gomoku", GOMOKU_CASES, golden_dir)
+def test_gomoku_right_and_wrong(name: str, golden_dir: Path, built: Built) -> None:
+    usable(all_languages()[name])
+    right = verdicts(built[(name, "gomoku", "right")], "gomoku", GOMOKU_CASES, golden_dir)
     assert set(right.values()) == {"AC"}, right
-    wrong = verdicts(lang, wrong_copy(source, tmp_path), "gomoku", GOMOKU_CASES, golden_dir)
+    wrong = verdicts(built[(name, "gomoku", "wrong")], "gomoku", GOMOKU_CASES, golden_dir)
     kinds = {v.split(":")[0] for v in wrong.values()}
     assert kinds == {"AC", "WA"}, wrong  # right on some boards, wrong on the diagonal ones
     assert wrong["designed_diag/0001"].startswith("WA"), wrong
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_clocks_file_io_right_and_wrong(name: str, golden_dir: Path, tmp_path: Path) -> None:
-    lang = usable(all_languages()[name])
-    source = program(lang, "clocks")
-    right = verdicts(lang, source, "clocks", CLOCKS_CASES, golden_dir)
+def test_clocks_file_io_right_and_wrong(name: str, golden_dir: Path, built: Built) -> None:
+    usable(all_languages()[name])
+    right = verdicts(built[(name, "clocks", "right")], "clocks", CLOCKS_CASES, golden_dir)
     assert set(right.values()) == {"AC"}, right
-    wrong = verdicts(lang, wrong_copy(source, tmp_path), "clocks", CLOCKS_CASES, golden_dir)
+    wrong = verdicts(built[(name, "clocks", "wrong")], "clocks", CLOCKS_CASES, golden_dir)
     assert wrong["many_moves/0001"].startswith("WA"), wrong  # descending order
     assert wrong["all12/0001"] == "AC", wrong  # nothing to reverse
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_compile_error_is_ce_with_the_compilers_message(name: str, tmp_path: Path) -> None:
+def test_compile_error_is_ce_with_the_compilers_message(name: str, built: Built) -> None:
     lang = usable(all_languages()[name])
-    source = tmp_path / f"broken{lang.extensions[0]}"
-    source.write_text(lang.self_test.compile_error)
-    sub = prepare(parse_spec(f"{lang.name}:{source}"), get_problem("gomoku"))
+    sub = built[(name, "gomoku", "broken")]
     assert sub.compile_error is not None
     assert lang.self_test.error_word.lower() in sub.compile_error.lower(), sub.compile_error
     assert "broken" in sub.compile_error, sub.compile_error  # the user's file name

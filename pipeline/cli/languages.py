@@ -11,7 +11,13 @@ from rich.table import Table
 
 from pipeline.cli.common import user_errors
 from pipeline.program.build import default_cache_dir
-from pipeline.program.languages.selftest import describe, languages, self_test, startup_ms
+from pipeline.program.languages.selftest import (
+    describe,
+    languages,
+    prebuild,
+    self_test,
+    startup_ms,
+)
 
 
 @user_errors
@@ -31,6 +37,7 @@ def languages_cmd(
     for column in ("name", "language", "available", "version", "compile", "run", "start-up ms"):
         table.add_column(column, overflow="fold")
     infos = [describe(lang) for lang in chosen]
+    prebuild(chosen, cache_dir, hello_only=not self_test_)
     for lang, info in zip(chosen, infos, strict=True):
         ms = startup_ms(lang, cache_dir) if info.available else None
         table.add_row(

@@ -4,8 +4,11 @@ message. Everything goes through the same build and sandbox as a graded submissi
 
 from __future__ import annotations
 
+import contextlib
+import os
 import statistics
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -77,6 +80,29 @@ def _prepared(lang: Language, name: str, text: str, cache_dir: Path) -> Prepared
         program=str(built.program) if built.program else None,
         entry=built.entry,
     )
+
+
+def prebuild(langs: list[Language], cache_dir: Path, hello_only: bool = False) -> None:
+    """Builds the self-test programs of the available `langs` into the cache, one per
+    core at a time (compilers mostly use one); a failure shows later, in its check."""
+    jobs = [
+        (lang, name, text)
+        for lang in langs
+        if missing(lang) is None
+        for name, text in (
+            ("hello", lang.self_test.hello),
+            ("accepted", lang.self_test.accepted),
+            ("broken", lang.self_test.compile_error),
+        )
+        if name == "hello" or not hello_only
+    ]
+
+    def one(job: tuple[Language, str, str]) -> None:
+        with contextlib.suppress(Exception):
+            _prepared(job[0], job[1], job[2], cache_dir)
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        list(pool.map(one, jobs))
 
 
 def _ran(result: ExecutionResult, want: str) -> tuple[bool, str]:
