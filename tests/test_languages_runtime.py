@@ -18,12 +18,13 @@ import pytest
 from pipeline.grade.verdict import judge
 from pipeline.limits import Limits
 from pipeline.program import sandbox as sandbox_module
-from pipeline.program.languages import Language, all_languages, missing
+from pipeline.program.languages import Language, all_languages
 from pipeline.program.languages.selftest import SUM_INPUT, SUM_OUTPUT
 from pipeline.program.sandbox import cgroups
 from pipeline.program.sandbox.rlimit import RlimitSandbox
 from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
 from tests._fake_problem import make_problem
+from tests.test_languages_golden import usable
 
 PROBLEM = make_problem()  # the sum of the integers on stdin
 LIMITS = Limits.from_seconds(2.0, memory_mb=128)
@@ -49,16 +50,6 @@ HOSTILE = {
     },
 }
 OUT_OF_MEMORY = {"java": "OutOfMemoryError", "go": "out of memory"}
-
-
-def usable(name: str) -> Language:
-    lang = all_languages()[name]
-    reason = missing(lang)
-    if reason is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI must have every toolchain: {reason}")
-        pytest.skip(reason)
-    return lang
 
 
 @pytest.fixture(params=["cgroup", "rlimit-only"])
@@ -112,7 +103,7 @@ def _leftovers(marker: str) -> list[int]:
 def test_correct_program_runs_on_both_memory_paths(
     name: str, memory_path: str, tmp_path: Path
 ) -> None:
-    lang = usable(name)
+    lang = usable(all_languages()[name])
     sub = _prepared(lang, tmp_path, f"accepted{lang.extensions[0]}", lang.self_test.accepted)
     assert _verdict(sub) == ("AC", ""), memory_path
 
@@ -120,7 +111,7 @@ def test_correct_program_runs_on_both_memory_paths(
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["java", "go"])
 def test_hostile_programs(name: str, memory_path: str, tmp_path: Path) -> None:
-    lang = usable(name)
+    lang = usable(all_languages()[name])
     spin, hog, bomb = (_prepared(lang, tmp_path / n, n, t) for n, t in HOSTILE[name].items())
     assert _verdict(spin)[0] == "TLE"
     verdict, message = _verdict(hog)
@@ -132,7 +123,7 @@ def test_hostile_programs(name: str, memory_path: str, tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_java_package_and_any_class_name(tmp_path: Path) -> None:
-    lang = usable("java")
+    lang = usable(all_languages()["java"])
     text = (
         "package ojs.hdoj;\n\nimport java.util.*;\n\n"
         "public class P1760 {\n  public static void main(String[] args) {\n"
@@ -150,7 +141,7 @@ def test_java_package_and_any_class_name(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_folder_of_sources_compiled_together(tmp_path: Path) -> None:
-    lang = usable("java")
+    lang = usable(all_languages()["java"])
     folder = tmp_path / "solution"
     folder.mkdir()
     (folder / "Adder.java").write_text(
@@ -195,7 +186,7 @@ def test_missing_toolchain_is_a_judge_error(
 
 
 def test_toolchain_upgrade_rebuilds(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    usable("c11")
+    usable(all_languages()["c11"])
     source = tmp_path / "sum.c"
     source.write_text(all_languages()["c11"].self_test.accepted)
     cache = tmp_path / "cache"

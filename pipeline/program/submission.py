@@ -272,7 +272,15 @@ def prepare(
         except OSError as exc:
             raise SubmissionError(f"submission {spec.label!r}: cannot read: {exc}") from None
         return new(sha=_sha(b"exe", data), program=spec.path)
-    assert spec.language is not None
+    return new(**_source_fields(spec, cache_dir, time_multipliers))
+
+
+def _source_fields(
+    spec: SubmissionSpec, cache_dir: Path | None, time_multipliers: Mapping[str, float] | None
+) -> dict[str, Any]:
+    """What a source submission's PreparedSubmission holds, built (or not: a missing
+    toolchain is not the submission's fault, and every run of it is a JE saying so)."""
+    assert spec.language is not None and spec.path is not None
     lang = get_language(spec.language)
     sources = read_sources(spec.label, Path(spec.path), lang)
     # a single file is known by its content alone; a folder's names are part of it
@@ -284,12 +292,12 @@ def prepare(
         "time_multiplier": multiplier(time_multipliers, lang.name),
     }
     reason = missing(lang)
-    if reason is not None:  # not the submission's fault: every run is a JE saying so
-        return new(unavailable=reason, **fields)
+    if reason is not None:
+        return {**fields, "unavailable": reason}
     cache = cache_dir if cache_dir is not None else default_cache_dir()
     try:
         built = build(lang, sources, cache)
     except ValueError as exc:
         raise SubmissionError(f"submission {spec.label!r}: {exc}") from None
     program = str(built.program) if built.program else None
-    return new(compile_error=built.error, program=program, entry=built.entry, **fields)
+    return {**fields, "compile_error": built.error, "program": program, "entry": built.entry}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 # file names a submission's sources may keep (else they are renamed main<ext>)
 SAFE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]*$")
@@ -68,7 +68,7 @@ class Language:
     # limits memory (the peak is still judged against the real limit)
     reserve_mb: int = 0
     compile_reserve_mb: int = 0
-    env: tuple[str, ...] = field(default=())  # NAME=value for every command
+    env: tuple[str, ...] = ()  # NAME=value for every command
     compile_env: tuple[str, ...] = ()  # NAME=value for `compile` and `check` only
     noise: tuple[str, ...] = ()  # starts of compiler output lines left out of messages
     # glibc gives every new thread a stack of RLIMIT_STACK, which the sandbox sets to the

@@ -16,7 +16,12 @@ from typing import TYPE_CHECKING
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.languages.contract import Language
-from pipeline.program.languages.registry import all_languages, missing, toolchain_version
+from pipeline.program.languages.registry import (
+    all_languages,
+    get_language,
+    missing,
+    toolchain_version,
+)
 
 if TYPE_CHECKING:
     from pipeline.program.submission import PreparedSubmission
@@ -154,9 +159,6 @@ def startup_ms(lang: Language, cache_dir: Path) -> float | None:
 
 def languages(names: list[str] | None = None) -> list[Language]:
     """The languages called `names` (all when None), in registry order."""
-    every = all_languages()
     if not names:
-        return list(every.values())
-    from pipeline.program.languages.registry import get_language
-
+        return list(all_languages().values())
     return [get_language(n) for n in names]
