@@ -27,6 +27,7 @@ from pipeline.program.languages.jvm import pack_jar
 from pipeline.program.languages.multipliers import multiplier, parse_multipliers
 from pipeline.program.submission import SubmissionError, parse_spec, prepare
 from tests._fake_problem import make_problem
+from tests.test_languages_golden import usable
 
 VERSIONS = [
     "c11",
@@ -137,8 +138,7 @@ def test_jar_without_a_main_class_is_a_build_failure() -> None:
 
 @pytest.mark.slow
 def test_two_main_classes_are_a_ce_naming_both(tmp_path: Path) -> None:
-    if missing(get_language("java")):
-        pytest.skip("no Java toolchain")
+    usable(get_language("java"))
     main = "public static void main(String[] a) {}"
     folder = tmp_path / "two"
     folder.mkdir()
@@ -175,9 +175,7 @@ def test_languages_table_lists_unavailable_ones(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_self_test_fails_with_exit_1(monkeypatch: pytest.MonkeyPatch) -> None:
-    c11 = get_language("c11")
-    if missing(c11):
-        pytest.skip(str(missing(c11)))
+    c11 = usable(get_language("c11"))
     wrong = dataclasses.replace(
         c11.self_test, hello='#include <stdio.h>\nint main(void){puts("goodbye");return 0;}\n'
     )
