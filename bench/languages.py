@@ -25,8 +25,8 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 from pipeline.limits import Limits  # noqa: E402
 from pipeline.problem.registry import get_problem  # noqa: E402
 from pipeline.program.languages import Language, all_languages, missing  # noqa: E402
-from pipeline.program.languages.selftest import languages  # noqa: E402
 from pipeline.program.submission import PreparedSubmission, parse_spec, prepare  # noqa: E402
+from pipeline.program.toolchains import languages  # noqa: E402
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "tests" / "submissions" / "languages"
 REFERENCE = "cpp17"

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from pipeline.cli.common import user_errors
 from pipeline.program.build import default_cache_dir
-from pipeline.program.languages.selftest import (
+from pipeline.program.toolchains import (
     describe,
     languages,
     prebuild,

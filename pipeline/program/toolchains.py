@@ -11,9 +11,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from pipeline.limits import Limits
+from pipeline.problem.contract import STDIO
+from pipeline.program.build import build
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.languages.contract import Language
 from pipeline.program.languages.registry import (
@@ -22,9 +23,7 @@ from pipeline.program.languages.registry import (
     missing,
     toolchain_version,
 )
-
-if TYPE_CHECKING:
-    from pipeline.program.submission import PreparedSubmission
+from pipeline.program.submission import PreparedSubmission
 
 LIMITS = Limits.from_seconds(10.0, memory_mb=256)
 SUM_INPUT, SUM_OUTPUT = "1 2 39\n-5 5\n", "42"
@@ -67,10 +66,6 @@ def describe(lang: Language) -> LanguageInfo:
 
 def _prepared(lang: Language, name: str, text: str, cache_dir: Path) -> PreparedSubmission:
     """The program built as a submission would be (PreparedSubmission)."""
-    from pipeline.problem.contract import STDIO
-    from pipeline.program.build import build
-    from pipeline.program.submission import PreparedSubmission
-
     sources = ((f"{name}{lang.extensions[0]}", text.encode()),)
     built = build(lang, sources, cache_dir)
     return PreparedSubmission(
