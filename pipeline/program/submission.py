@@ -1,6 +1,6 @@
 """What a submission is (DESIGN §4): a source file or a folder of sources of one language
-(languages are plugins: pipeline.program.languages), an executable, `cmd:<shell
-command>` or `solver:<problem>[@<version>]` (the in-process reference). `parse_spec` reads the
+(languages are plugins: pipeline.program.languages), an executable, `cmd:<shell command>`
+or `solver:<problem>[@<version>]` (the in-process reference). `parse_spec` reads the
 user's string; `prepare` builds it once per content hash and returns a picklable
 PreparedSubmission whose `run()` executes one input (sandboxed, or in-process)."""
 
