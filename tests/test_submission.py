@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import shutil
 from pathlib import Path
 
 import pytest
@@ -130,7 +131,7 @@ def test_rebuild_when_binary_missing(tmp_path: Path, cache: Path, monkeypatch) -
     sub = prepare(parse_spec(str(_write(tmp_path, "sum.c", C_SUM))), PROBLEM, cache)
     shipped = pickle.loads(pickle.dumps(sub))
     assert shipped.program is not None
-    os.remove(shipped.program)  # as if on another node
+    shutil.rmtree(shipped.program)  # as if on another node
     monkeypatch.setenv("GRIDJUDGE_CACHE", str(tmp_path / "node2"))
     assert shipped.run("4 5\n", LIMITS).output == b"9\n"
     assert str(tmp_path / "node2") in str(shipped.program)

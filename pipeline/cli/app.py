@@ -14,6 +14,7 @@ from pipeline.cli import (
     grade,
     import_cmd,
     inspect_cmd,
+    languages,
     problems,
     report_cmd,
     run,
@@ -30,6 +31,7 @@ app = typer.Typer(
     add_completion=False,
 )
 app.command("problems")(problems.problems)
+app.command("languages")(languages.languages_cmd)
 app.command("generate")(generate.generate)
 app.command("grade")(grade.grade)
 app.command("import")(import_cmd.import_corpus)

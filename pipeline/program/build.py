@@ -1,7 +1,11 @@
-"""Languages and the compile cache: one build per content hash (source + language).
+"""The compile cache: one build per key (sources + language + toolchain version + flags).
 
-A build lives in `<cache>/<sha>/`: `prog` (the binary) or `compile_error.txt` (the
-compiler's message, truncated), written atomically so parallel workers may race safely.
+A build lives in `<cache>/<key>/`: `out/` (the files a run places in its scratch dir:
+the binary, the jar, or the sources of an interpreted language) with `entry` (what the
+run command starts), or `compile_error.txt` (the compiler's message, truncated). Both
+are published atomically, so parallel workers may race safely. The compiler runs in the
+sandbox: a source that #includes a file outside its scratch dir (an answer file, a key)
+must not see it, in its binary or in its CE message.
 """
 
 from __future__ import annotations
@@ -10,50 +14,27 @@ import hashlib
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pipeline.limits import Limits
+from pipeline.program.execution import ExecutionResult
+from pipeline.program.languages import BuildFailure, Language, get_language, toolchain_version
+from pipeline.program.languages.contract import stage_names
 
 COMPILE_TIMEOUT_S = 120.0
 MESSAGE_LIMIT = 2000
+COMPILE_LIMITS = Limits(
+    cpu_ms=COMPILE_TIMEOUT_S * 1000, memory_mb=2048, wall_ms=COMPILE_TIMEOUT_S * 1000,
+    output_kb=256 * 1024,
+    processes=64,
+)  # fmt: skip
 
+# compilers start threads (see Language.thread_stack_mb)
+COMPILE_STACK_MB = 64
 
-@dataclass(frozen=True)
-class Language:
-    name: str
-    compile: tuple[str, ...] | None  # {src} {out}; None: interpreted
-    run: tuple[str, ...]  # {prog}: the binary or the script, relative to the scratch dir
-    source_name: str  # file name of the source in the build dir / scratch dir
-
-
-def _cxx(std: str) -> Language:
-    return Language(
-        f"cpp{std}",
-        ("g++", "-O2", f"-std=gnu++{std}", "-o", "{out}", "{src}", "-lm"),
-        ("./{prog}",),
-        "main.cpp",
-    )
-
-
-LANGUAGES: dict[str, Language] = {
-    "c11": Language(
-        "c11", ("gcc", "-O2", "-std=gnu11", "-o", "{out}", "{src}", "-lm"), ("./{prog}",), "main.c"
-    ),
-    "cpp98": _cxx("98"),
-    "cpp11": _cxx("11"),
-    "cpp17": _cxx("17"),
-    "cpp20": _cxx("20"),
-    "py3": Language("py3", None, ("python3", "{prog}"), "main.py"),
-}
-
-EXTENSIONS: dict[str, str] = {
-    ".c": "c11",
-    ".cpp": "cpp17",
-    ".cc": "cpp17",
-    ".cxx": "cpp17",
-    ".py": "py3",
-}
+Source = tuple[str, bytes]  # (file name as the user gave it, content)
 
 
 def default_cache_dir() -> Path:
@@ -62,94 +43,172 @@ def default_cache_dir() -> Path:
     return (Path(base) if base else Path.home() / ".cache" / "gridjudge") / "build"
 
 
-def source_sha(language: str, source: bytes) -> str:
-    return hashlib.sha256(language.encode() + b"\0" + source).hexdigest()
-
-
 def truncate(message: str, limit: int = MESSAGE_LIMIT) -> str:
     return message if len(message) <= limit else message[:limit] + "\n[... truncated]"
 
 
 @dataclass(frozen=True)
 class Build:
-    """The outcome of building a source: the file to run (binary or script) or an error."""
+    """The outcome of building sources: the files to place and what to start, or the
+    compiler's message."""
 
-    program: Path | None
-    error: str | None
+    files: dict[str, Path] | None
+    entry: str = ""
+    error: str | None = None
+
+    @property
+    def program(self) -> Path | None:
+        """The folder holding the built files (None after a compile error)."""
+        if not self.files:
+            return None
+        return next(iter(self.files.values())).parent
 
 
-def _python_check(source: bytes, name: str) -> str | None:
-    try:
-        compile(source, name, "exec", dont_inherit=True)
-    except SyntaxError as exc:
-        return truncate(f"{name}:{exc.lineno}: SyntaxError: {exc.msg}")
-    except ValueError as exc:  # e.g. null bytes
-        return truncate(f"{name}: {exc}")
-    return None
+@dataclass(frozen=True)
+class Staged:
+    """Sources as they are laid in the scratch dir: main source last (OCaml links in
+    that order), with the names the user gave them for messages."""
+
+    names: tuple[str, ...]
+    texts: tuple[bytes, ...]
+    main: str
+    display: dict[str, str]
 
 
-def build(language: str, source: bytes, cache_dir: Path, display_name: str = "") -> Build:
-    """Builds `source` once per content hash into `cache_dir`; never raises for a bad
-    source (the compiler's message is returned instead)."""
-    lang = LANGUAGES[language]
-    sha = source_sha(language, source)
-    home = cache_dir / sha
-    prog = home / ("prog" if lang.compile else lang.source_name)
-    error_file = home / "compile_error.txt"
-    if prog.exists():
-        return Build(prog, None)
-    if error_file.exists():
-        return Build(None, error_file.read_text(errors="replace"))
+def stage(lang: Language, sources: Sequence[Source]) -> Staged:
+    """Raises ValueError for a name that cannot be used (see contract.stage_names)."""
+    original = [name for name, _ in sources]
+    names = stage_names(lang, original)
+    texts = [data for _, data in sources]
+    main = lang.main_source(names, [t.decode("utf-8", "replace") for t in texts])
+    order = sorted(range(len(names)), key=lambda i: (names[i] == main, names[i]))
+    display = {names[i]: original[i] for i in order if names[i] != original[i]}
+    return Staged(tuple(names[i] for i in order), tuple(texts[i] for i in order), main, display)
+
+
+def build_key(lang: Language, staged: Staged) -> str:
+    h = hashlib.sha256()
+    for part in (lang.name, toolchain_version(lang), lang.flags()):
+        h.update(part.encode() + b"\0")
+    for name, text in zip(staged.names, staged.texts, strict=True):
+        h.update(name.encode() + b"\0" + hashlib.sha256(text).digest())
+    return h.hexdigest()
+
+
+def build(language: str | Language, sources: Sequence[Source], cache_dir: Path) -> Build:
+    """Builds once per key into `cache_dir`; never raises for a bad source (the
+    compiler's message is returned instead). Raises RuntimeError when the judge itself
+    cannot compile (no toolchain, a sandbox failure)."""
+    lang = get_language(language) if isinstance(language, str) else language
+    staged = stage(lang, sources)
+    home = cache_dir / build_key(lang, staged)
+    found = _cached(home)
+    if found is not None:
+        return found
     home.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=home))
     try:
-        src = tmp / lang.source_name
-        src.write_bytes(source)
-        if lang.compile is None:
-            error = _python_check(source, display_name or lang.source_name)
-            out = src
-        else:
-            out = tmp / "prog"
-            error = _compile(lang, source, out, display_name or lang.source_name)
+        error = _make(lang, staged, tmp / "out")
         if error is not None:
-            _publish_text(error_file, error)
-            return Build(None, error)
-        os.chmod(out, 0o755)
-        os.replace(out, prog)
-        return Build(prog, None)
+            _publish_text(home / "compile_error.txt", truncate(error))
+        else:
+            for path in (tmp / "out").iterdir():
+                os.chmod(path, 0o755)
+            try:
+                os.rename(tmp / "out", home / "out")  # a racing worker may have won
+            except OSError:
+                if not (home / "out").is_dir():
+                    raise
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    built = _cached(home)
+    assert built is not None
+    return built
 
 
-# The compiler runs in the sandbox too: a source that #includes a file outside its
-# scratch dir (an answer file, a key) must not see it, in its binary or in its CE message.
-COMPILE_LIMITS = Limits(
-    cpu_ms=COMPILE_TIMEOUT_S * 1000, memory_mb=2048, wall_ms=COMPILE_TIMEOUT_S * 1000,
-    output_kb=256 * 1024,
-    processes=32,
-)  # fmt: skip
+def _cached(home: Path) -> Build | None:
+    out, entry = home / "out", home / "out" / ".entry"
+    if entry.is_file():
+        files = {p.name: p for p in sorted(out.iterdir()) if p.name != ".entry"}
+        return Build(files, entry.read_text())
+    error_file = home / "compile_error.txt"
+    if error_file.is_file():
+        return Build(None, error=error_file.read_text(errors="replace"))
+    return None
 
 
-def _compile(lang: Language, source: bytes, out: Path, display_name: str) -> str | None:
-    """Compiles into `out`; returns the compiler's message on failure."""
-    from pipeline.program.sandbox import get_sandbox
-
+def _make(lang: Language, staged: Staged, out: Path) -> str | None:
+    """Compiles (or checks) into `out`; returns the compiler's message on failure."""
+    out.mkdir()
+    files = dict(zip(staged.names, staged.texts, strict=True))
+    if lang.interpreted:
+        if lang.check is not None:
+            result = _sandboxed(lang, lang.check, staged, files, None)
+            if result.signal or result.exit_code != 0:
+                return _message(lang, result, staged, "check")
+        for name, text in files.items():
+            (out / name).write_bytes(text)
+        (out / ".entry").write_text(staged.main)
+        return None
     assert lang.compile is not None
-    argv = [a.format(src=lang.source_name, out="prog") for a in lang.compile]
-    result = get_sandbox().run(
-        argv, limits=COMPILE_LIMITS, files={lang.source_name: source}, output_file="prog"
-    )
-    if result.judge_error:  # e.g. no compiler here: the judge's failure, for the caller
-        raise RuntimeError(f"cannot compile with {argv[0]}: {result.judge_error}")
-    text = result.stderr_head.decode("utf-8", "replace").replace(lang.source_name, display_name)
+    result = _sandboxed(lang, lang.compile, staged, files, lang.artefact)
     if result.cpu_exceeded or result.wall_exceeded:
         return f"compilation took longer than {COMPILE_TIMEOUT_S:.0f} s"
     if result.memory_exceeded or result.output_exceeded:
-        return "compilation used too much memory or produced too large a binary"
-    if result.signal or result.exit_code != 0 or not result.output.startswith(b"\x7fELF"):
-        return truncate(text.strip() or f"compiler exit {result.exit_code}")
-    out.write_bytes(result.output)
+        return "compilation used too much memory or produced too large a program"
+    data = result.output
+    if result.signal or result.exit_code != 0 or (lang.magic and not data.startswith(lang.magic)):
+        return _message(lang, result, staged, "compiler")
+    name, entry = lang.artefact, ""
+    if lang.finish is not None:
+        try:
+            name, data, entry = lang.finish(data)
+        except BuildFailure as exc:
+            return str(exc)
+    (out / name).write_bytes(data)
+    (out / ".entry").write_text(entry)
     return None
+
+
+def _sandboxed(
+    lang: Language,
+    template: Sequence[str],
+    staged: Staged,
+    files: dict[str, bytes],
+    output_file: str | None,
+) -> ExecutionResult:
+    from pipeline.program.sandbox import get_sandbox
+
+    argv = lang.expand(template, staged.names, main=staged.main, stack_mb=COMPILE_STACK_MB)
+    box = get_sandbox()
+    limits = COMPILE_LIMITS
+    if address_space_limited(box):
+        limits = replace(limits, memory_mb=limits.memory_mb + lang.compile_reserve_mb)
+    placed: dict[str, bytes | str | Path] = dict(files)
+    result = box.run(argv, limits=limits, files=placed, output_file=output_file)
+    if result.judge_error:  # e.g. no compiler here: the judge's failure, for the caller
+        raise RuntimeError(f"cannot compile {lang.name}: {result.judge_error}")
+    return result
+
+
+def address_space_limited(box: object) -> bool:
+    """Whether a sandbox limits memory by RLIMIT_AS alone (sandbox.rlimit without a
+    memory cgroup slot pool): there a runtime's reserved but unused address space
+    (Language.reserve_mb) is added to the limit."""
+    return bool(getattr(box, "limit_address_space", False)) and getattr(box, "pool", 1) is None
+
+
+def _message(lang: Language, result: ExecutionResult, staged: Staged, what: str) -> str:
+    """The compiler's words (stderr, else what it printed), with the user's file names."""
+    text = result.stderr_head.decode("utf-8", "replace")
+    if not text.strip():
+        text = result.output[:4096].decode("utf-8", "replace")
+    if lang.noise:
+        lines = text.splitlines()
+        text = "\n".join(ln for ln in lines if not ln.startswith(lang.noise))
+    for name, shown in staged.display.items():
+        text = text.replace(name, shown)
+    return text.strip() or f"{what} exit {result.exit_code}"
 
 
 def _publish_text(path: Path, text: str) -> None:

@@ -1,4 +1,5 @@
-"""What a submission is (DESIGN §4): a source file, an executable, `cmd:<shell command>`
+"""What a submission is (DESIGN §4): a source file or a folder of sources of one language
+(languages are plugins: pipeline.program.languages), an executable, `cmd:<shell command>`
 or `solver:<problem>[@<version>]` (the in-process reference). `parse_spec` reads the
 user's string; `prepare` builds it once per content hash and returns a picklable
 PreparedSubmission whose `run()` executes one input (sandboxed, or in-process)."""
@@ -8,19 +9,27 @@ from __future__ import annotations
 import hashlib
 import os
 import shlex
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from pipeline.errors import GridjudgeError
 from pipeline.limits import Limits
 from pipeline.problem.contract import IOMode, Problem
-from pipeline.program.build import EXTENSIONS, LANGUAGES, Language, build, default_cache_dir
+from pipeline.program.build import Source, address_space_limited, build, default_cache_dir
 from pipeline.program.execution import ExecutionResult
+from pipeline.program.languages import (
+    Language,
+    all_languages,
+    for_extension,
+    get_language,
+    is_language,
+    missing,
+)
+from pipeline.program.languages.multipliers import multiplier
 
 __all__ = [
-    "EXTENSIONS",
-    "LANGUAGES",
     "Language",
     "PreparedSubmission",
     "SubmissionError",
@@ -48,7 +57,7 @@ class SubmissionSpec:
 
 
 def _languages() -> str:
-    return ", ".join(LANGUAGES)
+    return ", ".join(all_languages())
 
 
 def parse_spec(raw: str) -> SubmissionSpec:
@@ -66,17 +75,18 @@ def parse_spec(raw: str) -> SubmissionSpec:
         if not name or (at and not version):
             raise SubmissionError(f"submission {raw!r}: expected solver:<problem>[@<version>]")
         return SubmissionSpec(label=raw, kind="solver", problem=name, version=version or None)
-    if sep and prefix in LANGUAGES:
-        path = _existing_file(raw, rest)
-        return SubmissionSpec(label=raw, kind="source", path=str(path), language=prefix)
+    if sep and is_language(prefix):
+        path = _existing_source(raw, rest)
+        language = get_language(prefix).name
+        return SubmissionSpec(label=raw, kind="source", path=str(path), language=language)
     if sep and "/" not in prefix and not Path(text).exists():
         raise SubmissionError(
             f"submission {raw!r}: unknown language {prefix!r} (languages: {_languages()})"
         )
-    path = _existing_file(raw, text)
-    language = EXTENSIONS.get(path.suffix.lower())
-    if language is not None:
-        return SubmissionSpec(label=raw, kind="source", path=str(path), language=language)
+    path = _existing_source(raw, text)
+    lang = _folder_language(raw, path) if path.is_dir() else for_extension(path.suffix)
+    if lang is not None:
+        return SubmissionSpec(label=raw, kind="source", path=str(path), language=lang.name)
     if os.access(path, os.X_OK):
         return SubmissionSpec(label=raw, kind="executable", path=str(path))
     raise SubmissionError(
@@ -85,11 +95,38 @@ def parse_spec(raw: str) -> SubmissionSpec:
     )
 
 
-def _existing_file(raw: str, text: str) -> Path:
+def _existing_source(raw: str, text: str) -> Path:
+    """A file, or a folder (of sources of one language)."""
     path = Path(text.strip()).expanduser()
-    if not path.is_file():
+    if not (path.is_file() or path.is_dir()):
         raise SubmissionError(f"submission {raw!r}: no such file {str(path)!r}")
     return path.resolve()
+
+
+def _folder_language(raw: str, folder: Path) -> Language:
+    """The one language whose sources a folder holds."""
+    found = {lang.title: lang for p in folder.iterdir() if (lang := for_extension(p.suffix))}
+    if len(found) != 1:
+        what = ", ".join(sorted(found)) or "no source file of a known language"
+        raise SubmissionError(
+            f"submission {raw!r}: a folder must hold sources of one language (found {what}); "
+            f"name it as LANG:FOLDER (languages: {_languages()})"
+        )
+    return next(iter(found.values()))
+
+
+def read_sources(raw: str, path: Path, lang: Language) -> list[Source]:
+    """The source file, or the folder's files with one of the language's extensions."""
+    try:
+        if path.is_file():
+            return [(path.name, path.read_bytes())]
+        files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix in lang.extensions)
+        sources = [(p.name, p.read_bytes()) for p in files]
+    except OSError as exc:
+        raise SubmissionError(f"submission {raw!r}: cannot read: {exc}") from None
+    if not sources:
+        raise SubmissionError(f"submission {raw!r}: no {lang.title} source in {str(path)!r}")
+    return sources
 
 
 def _sha(*parts: bytes) -> str:
@@ -111,9 +148,11 @@ class PreparedSubmission:
     io: IOMode
     compile_error: str | None = None
     language: str | None = None
-    source: bytes | None = None  # carried so another node can rebuild
-    source_name: str = ""
-    program: str | None = None  # built binary / script / executable on this node
+    sources: tuple[Source, ...] = ()  # carried so another node can rebuild
+    program: str | None = None  # built folder (sources) or executable, on this node
+    entry: str = ""  # what the language's run command starts
+    unavailable: str | None = None  # the language's toolchain is missing here: JE
+    time_multiplier: float = 1.0  # see languages.multipliers
     command: str | None = None
     version: str | None = None
 
@@ -122,15 +161,15 @@ class PreparedSubmission:
         path = Path(self.program) if self.program else None
         if path is not None and path.exists():
             return path
-        if self.kind == "source" and self.language and self.source is not None:
-            built = build(self.language, self.source, default_cache_dir(), self.source_name)
+        if self.kind == "source" and self.language and self.sources:
+            built = build(self.language, self.sources, default_cache_dir())
             if built.program is None:
                 raise RuntimeError(f"rebuild failed on this node: {built.error}")
-            self.program = str(built.program)
+            self.program, self.entry = str(built.program), built.entry
             return built.program
         raise RuntimeError(f"program {self.program!r} is missing on this node")
 
-    def command_line(self) -> tuple[list[str], dict[str, Path]]:
+    def command_line(self, memory_mb: int = 256) -> tuple[list[str], dict[str, Path]]:
         """argv (relative to the scratch dir) and the files to place there."""
         if self.kind == "cmd":
             assert self.command is not None
@@ -139,9 +178,27 @@ class PreparedSubmission:
         if self.kind == "executable":
             return ["./prog"], {"prog": path}
         assert self.language is not None
-        lang = LANGUAGES[self.language]
-        name = "prog" if lang.compile else lang.source_name
-        return [a.format(prog=name) for a in lang.run], {name: path}
+        lang = get_language(self.language)
+        files = {p.name: p for p in sorted(path.iterdir()) if not p.name.startswith(".")}
+        argv = lang.run_command(list(files), self.entry, self.entry, memory_mb)
+        return argv, files
+
+    def limits_for(self, limits: Limits) -> Limits:
+        """The limits this submission is run and judged under: the CPU limit (and the
+        wall limit with it) times its language's multiplier, when one is configured."""
+        if self.time_multiplier == 1.0:
+            return limits
+        wall = None if limits.wall_ms is None else limits.wall_ms * self.time_multiplier
+        return replace(limits, cpu_ms=limits.cpu_ms * self.time_multiplier, wall_ms=wall)
+
+    def sandbox_limits(self, limits: Limits, box: object) -> Limits:
+        """The limits `box` applies: where RLIMIT_AS is its memory limit (no memory
+        cgroup), plus the address space the language's runtime reserves without using
+        it. The verdict still judges the peak against `limits`."""
+        reserve = get_language(self.language).reserve_mb if self.language else 0
+        if reserve and address_space_limited(box):
+            return replace(limits, memory_mb=limits.memory_mb + reserve)
+        return limits
 
     def run(self, input_text: str, limits: Limits) -> ExecutionResult:
         """One run on one input; never raises for anything the program does."""
@@ -149,26 +206,37 @@ class PreparedSubmission:
             return ExecutionResult(judge_error="run() of a submission that did not compile")
         if self.kind == "solver":  # grade.runners.inprocess calls solvers in the judge itself
             return ExecutionResult(judge_error="run() of an in-process solver")
+        if self.unavailable is not None:
+            return ExecutionResult(judge_error=self.unavailable)
         from pipeline.program.sandbox import get_sandbox
 
         try:
-            argv, files = self.command_line()
+            argv, files = self.command_line(limits.memory_mb)
             stdin = input_text.encode()
             placed: dict[str, bytes | str | Path] = dict(files)
             if self.io.input_file:
                 placed[self.io.input_file] = stdin
-            return get_sandbox().run(
-                argv, limits=limits, stdin=stdin, files=placed, output_file=self.io.output_file
+            box = get_sandbox()
+            return box.run(
+                argv,
+                limits=self.sandbox_limits(limits, box),
+                stdin=stdin,
+                files=placed,
+                output_file=self.io.output_file,
             )
         except Exception as exc:  # the judge's own failure: JE, never the program's fault
             return ExecutionResult(judge_error=f"{type(exc).__name__}: {exc}")
 
 
 def prepare(
-    spec: SubmissionSpec, problem: Problem, cache_dir: Path | None = None
+    spec: SubmissionSpec,
+    problem: Problem,
+    cache_dir: Path | None = None,
+    time_multipliers: Mapping[str, float] | None = None,
 ) -> PreparedSubmission:
     """Builds `spec` for `problem` (once per content hash into `cache_dir`). A compile
-    failure does not raise: `compile_error` holds the compiler's message."""
+    failure does not raise: `compile_error` holds the compiler's message.
+    `time_multipliers` (language -> factor) scale the limits of those languages."""
 
     def new(**fields: Any) -> PreparedSubmission:
         return PreparedSubmission(
@@ -198,22 +266,38 @@ def prepare(
         sha = _sha(b"cmd", spec.command.encode())
         return new(sha=sha, command=spec.command)
     assert spec.path is not None
-    try:
-        data = Path(spec.path).read_bytes()
-    except OSError as exc:
-        raise SubmissionError(f"submission {spec.label!r}: cannot read: {exc}") from None
     if spec.kind == "executable":
-        sha = _sha(b"exe", data)
-        return new(sha=sha, program=spec.path)
-    assert spec.language is not None
+        try:
+            data = Path(spec.path).read_bytes()
+        except OSError as exc:
+            raise SubmissionError(f"submission {spec.label!r}: cannot read: {exc}") from None
+        return new(sha=_sha(b"exe", data), program=spec.path)
+    return new(**_source_fields(spec, cache_dir, time_multipliers))
+
+
+def _source_fields(
+    spec: SubmissionSpec, cache_dir: Path | None, time_multipliers: Mapping[str, float] | None
+) -> dict[str, Any]:
+    """What a source submission's PreparedSubmission holds, built (or not: a missing
+    toolchain is not the submission's fault, and every run of it is a JE saying so)."""
+    assert spec.language is not None and spec.path is not None
+    lang = get_language(spec.language)
+    sources = read_sources(spec.label, Path(spec.path), lang)
+    # a single file is known by its content alone; a folder's names are part of it
+    parts = [sources[0][1]] if len(sources) == 1 else [n.encode() + b"\0" + d for n, d in sources]
+    fields: dict[str, Any] = {
+        "sha": _sha(b"src", lang.name.encode(), *parts),
+        "language": lang.name,
+        "sources": tuple(sources),
+        "time_multiplier": multiplier(time_multipliers, lang.name),
+    }
+    reason = missing(lang)
+    if reason is not None:
+        return {**fields, "unavailable": reason}
     cache = cache_dir if cache_dir is not None else default_cache_dir()
-    name = Path(spec.path).name
-    built = build(spec.language, data, cache, name)
-    return new(
-        sha=_sha(b"src", spec.language.encode(), data),
-        compile_error=built.error,
-        language=spec.language,
-        source=data,
-        source_name=name,
-        program=str(built.program) if built.program else None,
-    )
+    try:
+        built = build(lang, sources, cache)
+    except ValueError as exc:
+        raise SubmissionError(f"submission {spec.label!r}: {exc}") from None
+    program = str(built.program) if built.program else None
+    return {**fields, "compile_error": built.error, "program": program, "entry": built.entry}

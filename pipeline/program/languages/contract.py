@@ -1,0 +1,140 @@
+"""What a language plugin declares: how its sources are staged, compiled (in the sandbox)
+and run, which toolchain it needs, how the memory limit reaches its runtime, and the
+three programs of its self-test.
+
+Command templates are argv tuples. In an element, `{sources}` alone expands to every
+source file name, `{main}` is the main source, `{entry}` what the build found to start
+(a JVM class), `{memory_mb}` the run's memory limit. `sh -c` scripts get the names
+already shell-safe (see `SAFE_NAME`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+# file names a submission's sources may keep (else they are renamed main<ext>)
+SAFE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]*$")
+ELF_MAGIC = b"\x7fELF"
+
+
+@dataclass(frozen=True)
+class SelfTest:
+    """Programs proving a toolchain: `hello` prints "hello world"; `accepted` prints the
+    sum of the integers on stdin; `compile_error` must be refused (its message naming
+    `error_word`)."""
+
+    hello: str
+    accepted: str
+    compile_error: str
+    error_word: str = "error"
+
+
+# A finishing step run by the judge on the compiler's single output file: returns the
+# program's file name and bytes and what to start ({entry}), or raises BuildFailure.
+Finisher = Callable[[bytes], tuple[str, bytes, str]]
+
+
+class BuildFailure(Exception):
+    """The compiler's output cannot be used (e.g. no class with a main): a CE message."""
+
+
+@dataclass(frozen=True)
+class Language:
+    """One language version. `compile` None: the sources run as they are (after the
+    optional `check` command, a syntax check whose failure is a CE)."""
+
+    name: str
+    title: str  # the family shown to people: "C++", "Java"
+    extensions: tuple[str, ...]  # the first one names staged sources
+    package: str  # the Debian package that provides the toolchain
+    tools: tuple[str, ...]  # programs that must be on the sandbox's PATH
+    run: tuple[str, ...]
+    version: tuple[str, ...]  # prints the toolchain's version (run on the host)
+    self_test: SelfTest
+    compile: tuple[str, ...] | None = None
+    check: tuple[str, ...] | None = None
+    artefact: str = "prog"  # the file `compile` writes
+    magic: bytes | None = ELF_MAGIC  # how the artefact must start
+    aliases: tuple[str, ...] = ()
+    default_for: tuple[str, ...] = ()  # extensions for which this version is the default
+    files: tuple[str, ...] = ()  # other files the toolchain needs (runtime libraries)
+    keep_names: bool = False  # sources keep their own names (Java: class = file name)
+    main_pattern: str | None = None  # picks the main source among several
+    finish: Finisher | None = None
+    # address space the runtime reserves beyond its memory limit without using it (heap
+    # arenas, thread stacks, mapped modules): added to the limit where only RLIMIT_AS
+    # limits memory (the peak is still judged against the real limit)
+    reserve_mb: int = 0
+    compile_reserve_mb: int = 0
+    env: tuple[str, ...] = ()  # NAME=value for every command
+    compile_env: tuple[str, ...] = ()  # NAME=value for `compile` and `check` only
+    noise: tuple[str, ...] = ()  # starts of compiler output lines left out of messages
+    # glibc gives every new thread a stack of RLIMIT_STACK, which the sandbox sets to the
+    # memory limit: a runtime that starts threads would reserve that much per thread
+    # where RLIMIT_AS is the limit. Such a runtime runs under this stack limit instead.
+    thread_stack_mb: int | None = None
+
+    @property
+    def interpreted(self) -> bool:
+        return self.compile is None
+
+    def main_source(self, names: Sequence[str], texts: Sequence[str]) -> str:
+        """The main file among the staged sources: the only one, main<ext>, or the one
+        `main_pattern` matches; the first sorted name otherwise."""
+        if len(names) == 1:
+            return names[0]
+        for ext in self.extensions:
+            if f"main{ext}" in names:
+                return f"main{ext}"
+        if self.main_pattern:
+            hits = [n for n, t in zip(names, texts, strict=True) if re.search(self.main_pattern, t)]
+            if len(hits) == 1:
+                return hits[0]
+        return sorted(names)[0]
+
+    def expand(
+        self,
+        template: Sequence[str],
+        sources: Sequence[str],
+        main: str = "",
+        entry: str = "",
+        memory_mb: int = 0,
+        stack_mb: int | None = None,
+    ) -> list[str]:
+        """`template` with its fields filled in (see the module docstring), under `env`
+        and, when `stack_mb` is given, that stack limit (see `thread_stack_mb`)."""
+        out: list[str] = []
+        for part in template:
+            if part == "{sources}":
+                out.extend(sources)
+                continue
+            fields = {"sources": " ".join(sources), "main": main, "entry": entry}
+            out.append(part.format(memory_mb=memory_mb, **fields))
+        env = [*self.env, *(self.compile_env if template is not self.run else ())]
+        if env:
+            out = ["env", *env, *out]
+        if stack_mb:
+            out = ["sh", "-c", f'ulimit -s {stack_mb * 1024} && exec "$0" "$@"', *out]
+        return out
+
+    def run_command(self, files: Sequence[str], main: str, entry: str, memory_mb: int) -> list[str]:
+        return self.expand(self.run, files, main, entry, memory_mb, self.thread_stack_mb)
+
+    def flags(self) -> str:
+        """Everything of this language that changes what a build produces (cache key)."""
+        parts = [*(self.compile or ()), *(self.check or ()), *self.env, *self.compile_env]
+        return "\0".join([*parts, self.artefact])
+
+
+def stage_names(language: Language, names: Sequence[str]) -> list[str]:
+    """The names sources get in the scratch dir: a single file is main<ext> unless the
+    language needs its own name (Java: the public class); a folder's files keep theirs.
+    Raises ValueError for a name that is not safe to use."""
+    if len(names) == 1 and not (language.keep_names and SAFE_NAME.match(names[0])):
+        return [f"main{language.extensions[0]}"]
+    for name in names:
+        if not SAFE_NAME.match(name):
+            raise ValueError(f"source file name {name!r}: use only A-Z a-z 0-9 _ . + -")
+    return list(names)

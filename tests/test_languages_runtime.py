@@ -1,0 +1,209 @@
+"""Runtimes that reserve much address space (JVM, Go, CLR, Node) under both memory paths:
+the memory cgroup, and the rlimit-only fallback (RLIMIT_AS; forced by pointing the
+cgroup root at an empty folder). A correct program runs (no "could not reserve heap");
+an endless loop is TLE; allocating past the limit is MLE (or RE naming the runtime's
+out-of-memory error); starting threads without end leaves no process behind. Also: a
+Java program with a package and a non-Main class, a folder of sources, a missing
+toolchain (JE, not CE) and a toolchain upgrade (rebuilt)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pipeline.grade.verdict import judge
+from pipeline.limits import Limits
+from pipeline.program import sandbox as sandbox_module
+from pipeline.program.languages import Language, all_languages
+from pipeline.program.sandbox import cgroups
+from pipeline.program.sandbox.rlimit import RlimitSandbox
+from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
+from pipeline.program.toolchains import SUM_INPUT, SUM_OUTPUT
+from tests._fake_problem import make_problem
+from tests.test_languages_golden import usable
+
+PROBLEM = make_problem()  # the sum of the integers on stdin
+LIMITS = Limits.from_seconds(2.0, memory_mb=128)
+
+HOSTILE = {
+    "java": {
+        "Spin.java": "class Spin { public static void main(String[] a) { long x = 0;"
+        " while (true) x++; } }\n",
+        "Hog.java": "import java.util.*;\nclass Hog { public static void main(String[] a) {"
+        " List<long[]> keep = new ArrayList<>(); while (true) keep.add(new long[1 << 20]); } }\n",
+        "ThreadBomb.java": "class ThreadBomb { public static void main(String[] a) {"
+        " while (true) new Thread(() -> { try { Thread.sleep(600000); }"
+        " catch (InterruptedException e) { } }).start(); } }\n",
+    },
+    "go": {
+        "spin.go": "package main\n\nfunc main() {\n\tx := 0\n\tfor {\n\t\tx++\n\t}\n}\n",
+        "hog.go": "package main\n\nvar keep [][]byte\n\nfunc main() {\n\tfor {\n"
+        "\t\tb := make([]byte, 1<<20)\n\t\tfor i := range b {\n\t\t\tb[i] = 1\n\t\t}\n"
+        "\t\tkeep = append(keep, b)\n\t}\n}\n",
+        "threadbomb.go": 'package main\n\nimport (\n\t"runtime"\n\t"time"\n)\n\n'
+        "func main() {\n\tfor {\n\t\tgo func() {\n\t\t\truntime.LockOSThread()\n"
+        "\t\t\ttime.Sleep(time.Hour)\n\t\t}()\n\t\ttime.Sleep(time.Millisecond / 10)\n\t}\n}\n",
+    },
+}
+OUT_OF_MEMORY = {"java": "OutOfMemoryError", "go": "out of memory"}
+
+
+@pytest.fixture(params=["cgroup", "rlimit-only"])
+def memory_path(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[str]:
+    """Every run of the test goes through a sandbox on this memory path."""
+    if request.param == "rlimit-only":
+        empty = tmp_path / "no-cgroups"
+        empty.mkdir()
+        monkeypatch.setattr(cgroups, "CGROUP_ROOT", empty)
+    elif os.geteuid() != 0 or not cgroups.available():
+        reason = "the memory cgroup path needs root and a writable cgroup v1"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI runs as root with cgroup v1: {reason}")
+        pytest.skip(reason)
+    monkeypatch.delenv("GRIDJUDGE_SANDBOX", raising=False)
+    box = RlimitSandbox()
+    assert (box.pool is None) == (request.param == "rlimit-only")
+    sandbox_module.use(box)
+    yield request.param
+    sandbox_module.use(None)
+
+
+def _prepared(
+    lang: Language, folder: Path, name: str, text: str, cache: Path | None = None
+) -> PreparedSubmission:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(text)
+    sub = prepare(parse_spec(f"{lang.name}:{folder / name}"), PROBLEM, cache)
+    assert sub.compile_error is None, sub.compile_error
+    return sub
+
+
+def _verdict(sub: PreparedSubmission, text: str = SUM_INPUT) -> tuple[str, str]:
+    result = sub.run(text, LIMITS)
+    check = judge(PROBLEM, text, SUM_OUTPUT + "\n", result, LIMITS)
+    return str(check.verdict), check.message
+
+
+def _leftovers(marker: str) -> list[int]:
+    """Host processes whose command line names `marker`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker.encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "name", ["java", "kotlin", "scala", "csharp", "go", "js", "haskell", "pypy3"]
+)
+def test_correct_program_runs_on_both_memory_paths(
+    name: str, memory_path: str, tmp_path: Path
+) -> None:
+    """Compiled on that path too (javac and kotlinc are JVMs): the cgroup path's builds
+    are shared with the other tests, the fallback's are made afresh."""
+    lang = usable(all_languages()[name])
+    cache = tmp_path / "cache" if memory_path == "rlimit-only" else None
+    source = f"accepted{lang.extensions[0]}"
+    sub = _prepared(lang, tmp_path, source, lang.self_test.accepted, cache)
+    assert _verdict(sub) == ("AC", ""), memory_path
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["java", "go"])
+def test_hostile_programs(name: str, memory_path: str, tmp_path: Path) -> None:
+    lang = usable(all_languages()[name])
+    spin, hog, bomb = (_prepared(lang, tmp_path / n, n, t) for n, t in HOSTILE[name].items())
+    assert _verdict(spin)[0] == "TLE"
+    verdict, message = _verdict(hog)
+    assert verdict == "MLE" or (verdict == "RE" and OUT_OF_MEMORY[name] in message), message
+    verdict, message = _verdict(bomb)
+    assert verdict in ("RE", "TLE", "MLE"), message
+    assert _leftovers("ThreadBomb") == [] and _leftovers("threadbomb") == []
+
+
+@pytest.mark.slow
+def test_java_package_and_any_class_name(tmp_path: Path) -> None:
+    lang = usable(all_languages()["java"])
+    text = (
+        "package ojs.hdoj;\n\nimport java.util.*;\n\n"
+        "public class P1760 {\n  public static void main(String[] args) {\n"
+        "    Scanner in = new Scanner(System.in); long s = 0;\n"
+        "    while (in.hasNextLong()) s += in.nextLong();\n"
+        "    System.out.println(s);\n  }\n}\n"
+        "class Helper { static int unused() { return 1; } }\n"
+    )
+    sub = _prepared(lang, tmp_path, "P1760.java", text)
+    assert sub.entry == "ojs.hdoj.P1760"
+    assert _verdict(sub) == ("AC", "")
+    # the file name alone (no LANG:) is enough
+    assert parse_spec(str(tmp_path / "P1760.java")).language == "java"
+
+
+@pytest.mark.slow
+def test_folder_of_sources_compiled_together(tmp_path: Path) -> None:
+    lang = usable(all_languages()["java"])
+    folder = tmp_path / "solution"
+    folder.mkdir()
+    (folder / "Adder.java").write_text(
+        "class Adder { static long add(long a, long b) { return a + b; } }\n"
+    )
+    (folder / "Run.java").write_text(
+        "import java.util.*;\nclass Run { public static void main(String[] a) {\n"
+        "  Scanner in = new Scanner(System.in); long s = 0;\n"
+        "  while (in.hasNextLong()) s = Adder.add(s, in.nextLong());\n"
+        "  System.out.println(s); } }\n"
+    )
+    (folder / "notes.txt").write_text("not a source")
+    spec = parse_spec(str(folder))
+    assert (spec.kind, spec.language) == ("source", lang.name)
+    sub = prepare(spec, PROBLEM)
+    assert sub.compile_error is None, sub.compile_error
+    assert [name for name, _ in sub.sources] == ["Adder.java", "Run.java"]
+    assert _verdict(sub) == ("AC", "")
+    c_folder = tmp_path / "c"
+    c_folder.mkdir()
+    (c_folder / "add.c").write_text("long add(long a, long b) { return a + b; }\n")
+    (c_folder / "main.c").write_text(
+        "#include <stdio.h>\nlong add(long, long);\n"
+        'int main(void) { long s = 0, x; while (scanf("%ld", &x) == 1) s = add(s, x);\n'
+        '  printf("%ld\\n", s); return 0; }\n'
+    )
+    assert _verdict(prepare(parse_spec(str(c_folder)), PROBLEM)) == ("AC", "")
+
+
+def test_missing_toolchain_is_a_judge_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    lang = all_languages()["c11"]
+    absent = dataclasses.replace(lang, tools=("gcc-that-is-not-installed",), package="gcc-99")
+    monkeypatch.setitem(all_languages(), "c11", absent)
+    source = tmp_path / "sum.c"
+    source.write_text(lang.self_test.accepted)
+    sub = prepare(parse_spec(str(source)), PROBLEM)
+    assert sub.compile_error is None  # not the submission's fault
+    verdict, message = _verdict(sub)
+    assert verdict == "JE" and "gcc-99" in message and "gcc-that-is-not-installed" in message
+
+
+def test_toolchain_upgrade_rebuilds(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    usable(all_languages()["c11"])
+    source = tmp_path / "sum.c"
+    source.write_text(all_languages()["c11"].self_test.accepted)
+    cache = tmp_path / "cache"
+    first = prepare(parse_spec(str(source)), PROBLEM, cache)
+    again = prepare(parse_spec(str(source)), PROBLEM, cache)
+    assert again.program == first.program
+    monkeypatch.setattr("pipeline.program.build.toolchain_version", lambda lang: "gcc 99")
+    upgraded = prepare(parse_spec(str(source)), PROBLEM, cache)
+    assert upgraded.program != first.program and upgraded.compile_error is None
