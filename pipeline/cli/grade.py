@@ -11,6 +11,7 @@ from rich.console import Console
 from pipeline.cli.common import EXIT_INTERRUPTED, user_errors
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.program.languages.multipliers import parse_multipliers
 from pipeline.report.progress import GradeProgress
 from pipeline.report.terminal import print_summary
 
@@ -75,6 +76,10 @@ def grade(
             "chunks timed side by side on a small machine slow each other down.",
         ),
     ] = GradeOptions.max_in_flight,
+    time_multipliers: Annotated[
+        str | None,
+        typer.Option(help="Per-language factors of the CPU limit, e.g. 'java=2,py3=3' (none)."),
+    ] = None,
     cache: Annotated[
         bool,
         typer.Option(
@@ -118,6 +123,7 @@ def grade(
             chunk_size=chunk_size,
             revalidate=revalidate,
             max_in_flight=max_in_flight,
+            time_multipliers=parse_multipliers(time_multipliers) if time_multipliers else None,
             use_cache=cache,
             cache_max_mb=cache_max_mb,
             only=only,

@@ -9,18 +9,15 @@ import hashlib
 import inspect
 import json
 import os
-import shutil
-import subprocess
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from pipeline.corpus.store import validator_fingerprint
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
-from pipeline.program.build import LANGUAGES
+from pipeline.program.languages.registry import get_language, toolchain_version
 from pipeline.program.submission import PreparedSubmission
 
 # Bump when a change of gridjudge's grading changes what a row says for the same inputs.
@@ -44,32 +41,16 @@ def checker_fingerprint(problem: Problem) -> str:
     return f"{problem.name} {_source_digest(problem.check)}"
 
 
-@cache
-def _toolchain(program: str) -> str:
-    """The first line of `program --version` ("" when it cannot be run)."""
-    path = shutil.which(program)
-    if path is None:
-        return ""
-    try:
-        done = subprocess.run(
-            [path, "--version"], capture_output=True, text=True, timeout=10, check=False
-        )
-    except (OSError, subprocess.SubprocessError):
-        return path
-    lines = (done.stdout or done.stderr).splitlines()
-    return f"{path} {lines[0] if lines else ''}"
-
-
 def submission_key(submission: PreparedSubmission, problem: Problem) -> str:
-    """The submission's part of the key: its content hash (kind, language and source:
-    PreparedSubmission.sha), the compile and run command lines of its language with the
-    compiler's and interpreter's versions, and for a reference solver the code of its
-    plugin. A `cmd:` submission is known by its command text only."""
+    """The submission's part of the key: its content hash (kind, language and sources:
+    PreparedSubmission.sha), its language's flags, run command and toolchain version (an
+    upgrade regrades), and for a reference solver the code of its plugin. A `cmd:`
+    submission is known by its command text only."""
     parts = [submission.sha, submission.kind]
     if submission.language is not None:
-        lang = LANGUAGES[submission.language]
-        parts += [repr(lang.compile), repr(lang.run)]
-        parts += [_toolchain(cmd[0]) for cmd in (lang.compile, lang.run) if cmd]
+        lang = get_language(submission.language)
+        parts += [lang.name, lang.flags(), repr(lang.run), toolchain_version(lang)]
+        parts.append(repr(submission.time_multiplier))  # it scales the CPU limit
     version = submission.version
     if submission.kind == "solver" and version is not None and version in problem.solvers:
         parts.append(_source_digest(problem.solvers[version]))

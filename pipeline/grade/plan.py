@@ -27,6 +27,7 @@ from pipeline.grade.select import Selection, make_selection
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
 from pipeline.problem.registry import get_problem
+from pipeline.program.languages.multipliers import checked_multipliers
 from pipeline.program.submission import PreparedSubmission, SubmissionSpec, parse_spec, prepare
 from pipeline.results import store as report
 
@@ -51,6 +52,8 @@ class GradeOptions:
     # generate` validated them with this very validator (those are trusted by default).
     revalidate: bool = False
     max_in_flight: int | None = None
+    # Per-language factors of the CPU limit (language -> factor); off by default.
+    time_multipliers: dict[str, float] | None = None
     cache_dir: Path | None = None  # of builds; None: program.build.default_cache_dir()
     # The result cache (grade.cache): off with use_cache=False; None: its defaults.
     use_cache: bool = True
@@ -145,14 +148,17 @@ def _limits(problem: Problem, options: GradeOptions) -> Limits:
 
 
 def _prepare_all(
-    specs: list[SubmissionSpec], problem: Problem, cache_dir: Path | None
+    specs: list[SubmissionSpec],
+    problem: Problem,
+    cache_dir: Path | None,
+    time_multipliers: dict[str, float] | None = None,
 ) -> list[PreparedSubmission]:
     """Every spec that fits this problem (a `solver:` spec fits only its own problem)."""
     out = []
     for spec in specs:
         if spec.kind == "solver" and spec.problem != problem.name:
             continue
-        out.append(prepare(spec, problem, cache_dir))
+        out.append(prepare(spec, problem, cache_dir, time_multipliers=time_multipliers))
     return out
 
 
@@ -268,7 +274,8 @@ def plan_grade(options: GradeOptions) -> GradePlan:
     corpora: list[CorpusPlan] = []
     for path, manifest, _ in checked:
         problem = get_problem(manifest.problem)
-        subs = _prepare_all(specs, problem, options.cache_dir)
+        factors = checked_multipliers(options.time_multipliers or {})
+        subs = _prepare_all(specs, problem, options.cache_dir, factors)
         limits = _limits(problem, options)
         validate = options.revalidate or needs_validation(manifest, problem)
         corpora.append(CorpusPlan(path, manifest, problem, subs, limits, validate))

@@ -74,6 +74,8 @@ class JobSpec(_Strict):
     time_limit: float | None = Field(default=None, gt=0)
     memory_limit: int | None = Field(default=None, gt=0)
     chunk_size: int | None = Field(default=None, ge=1)
+    # Per-language factors of the CPU limit, e.g. {java: 2}; none by default.
+    time_multipliers: dict[str, float] | None = None
     cache: bool | None = None
     # Selective grading (pipeline.grade.select): `since` is a run folder.
     only: Only | None = None
@@ -91,6 +93,7 @@ class JobSpec(_Strict):
             "repeat": "repeat",
             "chunk_size": "chunk_size",
             "cache": "use_cache",
+            "time_multipliers": "time_multipliers",
             **{k: k for k in ("only", "since", "family", "case", "only_submission")},
         }
         return {names[k]: v for k, v in self.model_dump(exclude_none=True).items() if k in names}

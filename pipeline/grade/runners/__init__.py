@@ -30,6 +30,7 @@ def runner_for(
     """In-process reference solvers run in this process; programs run in the sandbox, K
     cases per process where the problem's format holds several and `batch_k` asks for it,
     else one process per case."""
+    limits = submission.limits_for(limits)  # a language's time multiplier, when set
     if submission.kind == "solver":
         return InProcessRunner(problem, submission, limits, keep_outputs)
     k = min(batch_k, problem.multi_case) if problem.join and problem.split else 1

@@ -18,9 +18,19 @@ def parse_multipliers(text: str) -> dict[str, float]:
             factor = float(value)
         except ValueError:
             factor = 0.0
-        if not sep or factor < 1.0:
+        if not sep:
             raise LanguageError(f"time multiplier {item!r}: expected LANGUAGE=FACTOR, FACTOR >= 1")
-        found[get_language(name.strip()).name] = factor
+        found[name.strip()] = factor
+    return checked_multipliers(found)
+
+
+def checked_multipliers(given: Mapping[str, float]) -> dict[str, float]:
+    """`given` with each language by its name (an alias is resolved); each factor >= 1."""
+    found: dict[str, float] = {}
+    for name, factor in given.items():
+        if not factor >= 1.0:
+            raise LanguageError(f"time multiplier {name}={factor}: expected a FACTOR >= 1")
+        found[get_language(name).name] = float(factor)
     return found
 
 
