@@ -76,6 +76,9 @@ class FakeSub:
     tle: frozenset[int] = frozenset()
     log: list[tuple[str, int]] = field(default_factory=list)  # (label, cases in run)
 
+    def limits_for(self, limits: Limits) -> Limits:
+        return limits
+
     def run(self, input_text: str, limits: Limits) -> ExecutionResult:
         lines = input_text.splitlines()
         cases = lines[1:] if lines[0].strip().isdigit() and len(lines[0].split()) == 1 else lines
