@@ -100,7 +100,9 @@ LAST_CPU = [0.0]
 
 
 def grade(corpus: Path, out: Path, submission: str, **options: Any) -> tuple[float, Counter[str]]:
-    """Wall seconds of run_grade; its CPU seconds (whole process tree) go to LAST_CPU."""
+    """Wall seconds of run_grade; its CPU seconds (whole process tree) go to LAST_CPU. The
+    result cache is off: every round grades every case (bench/cache.py measures the cache)."""
+    options.setdefault("use_cache", False)
     plan = plan_grade(GradeOptions(corpora=[corpus], submissions=[submission], out=out, **options))
     cpu0, start = tree_cpu(), time.perf_counter()
     outcome = run_grade(plan)
