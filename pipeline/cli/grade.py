@@ -11,8 +11,11 @@ from rich.console import Console
 from pipeline.cli.common import EXIT_INTERRUPTED, user_errors
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.jobs.scores import finish_run, policy_for
+from pipeline.program import submission_sets
 from pipeline.report.progress import GradeProgress
 from pipeline.report.terminal import print_summary
+from pipeline.scoring.feedback import Feedback
 
 
 @user_errors
@@ -20,6 +23,7 @@ def grade(
     corpora: Annotated[
         list[Path], typer.Argument(help="Corpus folders (their problem is in their manifest).")
     ],
+    out: Annotated[Path, typer.Option(help="Run folder to write (results/, run.json, summary).")],
     submission: Annotated[
         list[str],
         typer.Option(
@@ -27,8 +31,25 @@ def grade(
             "-s",
             help="PATH, LANG:PATH, cmd:<command> or solver:<problem>\\[@<version>] (repeatable).",
         ),
-    ],
-    out: Annotated[Path, typer.Option(help="Run folder to write (results/, run.json, summary).")],
+    ] = [],  # noqa: B006 (typer reads the default; never mutated)
+    submission_dirs: Annotated[
+        list[Path],
+        typer.Option(
+            "--submissions",
+            help="A folder: each file or folder in it is one "
+            "submission, its id the name without extension (repeatable).",
+        ),
+    ] = [],  # noqa: B006
+    submission_lists: Annotated[
+        list[Path],
+        typer.Option("--submissions-list", help="A CSV of submissions: id, path[, language]."),
+    ] = [],  # noqa: B006
+    scoring: Annotated[
+        Path | None, typer.Option(help="Scoring policy (YAML; default: one group per family).")
+    ] = None,
+    feedback: Annotated[
+        Feedback, typer.Option(help="feedback/<id>.md: show the failing cases' inputs or not.")
+    ] = Feedback.hide_inputs,
     address: Annotated[
         str | None,
         typer.Option(
@@ -78,6 +99,8 @@ def grade(
 ) -> None:
     """Grade every --submission on every case of the CORPORA; results parquet parts are
     written as chunks complete, so a killed run can be continued with --resume."""
+    sets = submission_sets.collect(submission_dirs, submission_lists)
+    policy = policy_for(scoring, list(corpora))
     plan = plan_grade(
         GradeOptions(
             corpora=list(corpora),
@@ -92,6 +115,7 @@ def grade(
             chunk_size=chunk_size,
             revalidate=revalidate,
             max_in_flight=max_in_flight,
+            submission_sets=sets,
         )
     )
     already = min(len(plan.done), plan.total_pairs)
@@ -105,3 +129,5 @@ def grade(
         print_summary(outcome.summary, title=f"run {plan.run_id}")
     resumed = f", {already} resumed" if already else ""
     typer.echo(f"graded {outcome.rows} pairs{resumed} into {out} on {outcome.where}")
+    done = finish_run(out, policy, feedback.value, outcome.summary)
+    typer.echo(f"wrote {len(done.book)} gradebook rows, feedback/ and {done.report}")

@@ -50,6 +50,7 @@ class GradeOptions:
     revalidate: bool = False
     max_in_flight: int | None = None
     cache_dir: Path | None = None
+    submission_sets: list[SubmissionSpec] = field(default_factory=list)  # labelled by id
 
 
 @dataclass
@@ -201,11 +202,11 @@ def plan_grade(options: GradeOptions) -> GradePlan:
     submissions (compiled once here, so a compile error is one CE per case)."""
     if not options.corpora:
         raise GradeError("no corpus given")
-    if not options.submissions:
+    if not options.submissions and not options.submission_sets:
         raise GradeError("no --submission given")
     if options.batch_k < 1 or options.repeat < 1:
         raise GradeError("--batch and --repeat must be at least 1")
-    specs = [parse_spec(raw) for raw in options.submissions]
+    specs = [parse_spec(raw) for raw in options.submissions] + list(options.submission_sets)
     if len({s.label for s in specs}) != len(specs):
         raise GradeError("the same --submission is given twice")
     out = Path(options.out)

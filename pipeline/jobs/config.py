@@ -11,11 +11,20 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from pipeline.compare.options import DEFAULT_FAIL_ON, FailOn
 from pipeline.errors import GridjudgeError
 from pipeline.jobs.corpus import DEFAULT_SEED
+from pipeline.scoring.feedback import Feedback
+from pipeline.scoring.policy import Policy
 
 
 class ConfigError(GridjudgeError):
@@ -64,9 +73,25 @@ class CompareSpec(_Strict):
     junit: Path | None = None
 
 
+class SubmissionSetSpec(_Strict):
+    """A submission set: `{dir: FOLDER}` or `{list: FILE.csv}` (see program.submission_sets)."""
+
+    dir: Path | None = None
+    list_: Path | None = Field(default=None, alias="list")
+
+    @model_validator(mode="after")
+    def _one(self) -> SubmissionSetSpec:
+        if (self.dir is None) == (self.list_ is None):
+            raise ValueError("a submission set is either {dir: FOLDER} or {list: FILE.csv}")
+        return self
+
+
 class JobSpec(_Strict):
     corpora: list[str] = Field(min_length=1)
-    submissions: list[str] = Field(min_length=1)
+    # specs as `-s` takes them, and submission sets; one set alone may stand without a list
+    submissions: list[str | SubmissionSetSpec] = Field(min_length=1)
+    scoring: Policy | Path | None = None  # a policy block, or a policy file
+    feedback: Feedback = Feedback.hide_inputs
     # Grading options; unset (None) ones keep GradeOptions' defaults.
     batch: int | None = Field(default=None, ge=1)
     repeat: int | None = Field(default=None, ge=1)
@@ -74,6 +99,19 @@ class JobSpec(_Strict):
     memory_limit: int | None = Field(default=None, gt=0)
     chunk_size: int | None = Field(default=None, ge=1)
     compare: CompareSpec | None = None
+
+    @field_validator("submissions", mode="before")
+    @classmethod
+    def _one_set(cls, value: Any) -> Any:
+        return [value] if isinstance(value, dict) else value
+
+    @property
+    def specs(self) -> list[str]:
+        return [s for s in self.submissions if isinstance(s, str)]
+
+    @property
+    def sets(self) -> list[SubmissionSetSpec]:
+        return [s for s in self.submissions if not isinstance(s, str)]
 
     def grade_kwargs(self) -> dict[str, Any]:
         names = {
@@ -102,7 +140,7 @@ class RunConfig(_Strict):
                 raise ValueError(f"job {name!r} names unknown corpus {unknown[0]!r}")
             if job.compare is not None:
                 for side in (job.compare.a, job.compare.b):
-                    if side not in job.submissions:
+                    if side not in job.specs and not job.sets:
                         raise ValueError(
                             f"job {name!r}: compare names {side!r}, "
                             "which is not one of its submissions"
