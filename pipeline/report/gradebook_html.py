@@ -79,7 +79,7 @@ def histogram(scores: list[float], max_score: float, width: int = 640, height: i
                 f'text-anchor="middle">{n}</text>'
             )
     return (
-        f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="{width}" '
+        f'<svg class="chart" width="{width}" '
         f'height="{height}" font-family="system-ui, sans-serif" font-size="11" '
         f'role="img" aria-label="score histogram">{"".join(parts)}'
         f'<text x="{width - 10}" y="{height - 2}" text-anchor="end">score</text></svg>'
@@ -165,6 +165,14 @@ def _head(value: Any) -> str:
     return f"<pre>{escape(s[:OUTPUT_HEAD_CHARS])}{more}</pre>"
 
 
+def _exit(code: Any, signal: Any) -> str | None:
+    parts = [
+        f"exit {int(code)}" if pd.notna(code) else "",
+        f"signal {int(signal)}" if pd.notna(signal) else "",
+    ]
+    return " ".join(p for p in parts if p) or None
+
+
 def section(index: int, r: Mapping[str, Any], failing: pd.DataFrame, policy: Policy) -> str:
     sub = escape(str(r["submission"]))
     groups = "".join(
@@ -185,12 +193,14 @@ def section(index: int, r: Mapping[str, Any], failing: pd.DataFrame, policy: Pol
         rows = "".join(
             f"<tr><td>{escape(str(c.case_id))}</td><td>{escape(str(c.group))}</td>"
             f'<td><span class="v v-{escape(str(c.verdict))}">{escape(str(c.verdict))}</span></td>'
+            f"<td>{_text(_exit(c.exit_code, c.signal))}</td>"
             f"<td>{_text(c.checker_msg)}</td><td>{_head(c.output_head)}</td></tr>"
             for c in shown.itertuples()
         )
         parts.append(
             f"<p>{len(failing)} failing cases{note}</p><table><thead><tr><th>case</th>"
-            "<th>group</th><th>verdict</th><th>checker message</th><th>output head</th>"
+            "<th>group</th><th>verdict</th><th>exit</th><th>checker message</th>"
+            "<th>output head</th>"
             f"</tr></thead><tbody>{rows}</tbody></table>"
         )
     else:

@@ -162,7 +162,8 @@ def _timing_charts(df: pd.DataFrame) -> str:
 def _failing_rows(results: pa.Table, policy: Policy) -> pd.DataFrame:
     """The failing rows with their group, in natural case order (for the sections)."""
     mask = pc.invert(pc.is_in(results["verdict"], pa.array(["AC", "IE"])))
-    cols = ["submission", "case_id", "family", "verdict", "checker_msg", "output_head"]
+    cols = ["submission", "case_id", "family", "verdict", "exit_code", "signal"]
+    cols += ["checker_msg", "output_head"]
     failing = results.filter(mask).select(cols).to_pandas()
     if len(failing):
         failing["group"] = failing["family"].map(policy.assign(failing["family"].unique()))
