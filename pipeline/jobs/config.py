@@ -73,6 +73,16 @@ class CompareSpec(_Strict):
     junit: Path | None = None
 
 
+def _nested(model: type[BaseModel], value: Any) -> Any:
+    """`value` validated as `model`, its first error as one ValueError naming the field
+    (a union would report every branch's error instead)."""
+    try:
+        return model.model_validate(value)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise ValueError(f"{_where(first)}: {first['msg']}") from None
+
+
 class SubmissionSetSpec(_Strict):
     """A submission set: `{dir: FOLDER}` or `{list: FILE.csv}` (see program.submission_sets)."""
 
@@ -102,8 +112,17 @@ class JobSpec(_Strict):
 
     @field_validator("submissions", mode="before")
     @classmethod
-    def _one_set(cls, value: Any) -> Any:
-        return [value] if isinstance(value, dict) else value
+    def _sets(cls, value: Any) -> Any:
+        """Mappings are sets (an error names their field, not the union's branches)."""
+        items = [value] if isinstance(value, dict) else value
+        if not isinstance(items, list):
+            return items
+        return [_nested(SubmissionSetSpec, i) if isinstance(i, dict) else i for i in items]
+
+    @field_validator("scoring", mode="before")
+    @classmethod
+    def _policy(cls, value: Any) -> Any:
+        return _nested(Policy, value) if isinstance(value, dict) else value
 
     @property
     def specs(self) -> list[str]:
