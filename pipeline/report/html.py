@@ -18,7 +18,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.ids import natural_key
+from pipeline.ids import natural_ranks
 from pipeline.report import gradebook_html
 from pipeline.report.palette import VERDICT_COLOURS
 from pipeline.report.run_info_html import run_info_html
@@ -167,9 +167,8 @@ def _failing_rows(results: pa.Table, policy: Policy) -> pd.DataFrame:
     failing = results.filter(mask).select(cols).to_pandas()
     if len(failing):
         failing["group"] = failing["family"].map(policy.assign(failing["family"].unique()))
-        failing = failing.iloc[
-            sorted(range(len(failing)), key=lambda i: natural_key(failing["case_id"].iat[i]))
-        ]
+        rank = failing["case_id"].map(natural_ranks(failing["case_id"]))
+        failing = failing.assign(_rank=rank).sort_values("_rank", kind="stable")
     return failing
 
 

@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.corpus.store import iter_batches
-from pipeline.ids import natural_key
+from pipeline.ids import natural_ranks
 from pipeline.results.store import load_results
 from pipeline.results.summary import last_attempts
 from pipeline.scoring.policy import Policy
@@ -108,8 +108,8 @@ def write_feedback(
     failing = results.to_pandas()
     assigned = policy.assign(failing["family"].unique().tolist()) if len(failing) else {}
     failing["group"] = failing["family"].map(assigned)
-    failing["_key"] = failing["case_id"].map(natural_key)
-    failing = failing.sort_values("_key")
+    failing["_rank"] = failing["case_id"].map(natural_ranks(failing["case_id"]))
+    failing = failing.sort_values("_rank", kind="stable")
     inputs = None
     if mode == Feedback.show_inputs.value:
         inputs = _inputs(corpora, set(failing["case_id"]))

@@ -7,13 +7,15 @@ failure never earns points (rerun the run to fix it)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pyarrow as pa
 
-from pipeline.ids import natural_key
+from pipeline.ids import natural_ranks, natural_sorted
 from pipeline.results.store import load_results, write_table
 from pipeline.results.summary import last_attempts
 from pipeline.schemas import VERDICTS
@@ -51,47 +53,60 @@ def scored_rows(results: pa.Table, policy: Policy) -> Scored:
     return Scored(df[df["verdict"] != "IE"], policy)
 
 
-def _first_failing(df: pd.DataFrame) -> str | None:
-    bad = df.loc[df["verdict"] != "AC", "case_id"].tolist()
-    return min(bad, key=lambda c: (natural_key(c), c)) if bad else None
-
-
-def _row(sub: str, df: pd.DataFrame, policy: Policy) -> dict[str, object]:
-    counts = df["verdict"].value_counts()
-    points: dict[str, object] = {}
-    detail: dict[str, object] = {}
-    for group in policy.groups:
-        part = df[df["group"] == group.name]
-        passed, cases = int((part["verdict"] == "AC").sum()), len(part)
-        points[f"points_{group.name}"] = group_points(group, passed, cases)
-        detail |= {
-            f"passed_{group.name}": passed,
-            f"cases_{group.name}": cases,
-            f"first_failing_{group.name}": _first_failing(part),
-        }
+def _per_sub(
+    frame: pd.DataFrame, subs: list[str], columns: Sequence[str], fill: Any
+) -> dict[str, dict[str, Any]]:
+    """submission -> column -> value, every submission and column present."""
+    full = frame.reindex(index=subs, columns=list(columns))
     return {
-        "submission": sub,
-        "score": float(sum(points.values())),  # type: ignore[arg-type]
-        "max_score": policy.max_score,
-        **points,
-        **{f"n_{v}": int(counts.get(v, 0)) for v in VERDICTS},
-        "compile": "CE" if counts.get("CE", 0) else "ok",
-        "cpu_ms_total": float(df["cpu_ms"].sum(skipna=True)),
-        **detail,
+        str(sub): {str(c): (fill if pd.isna(v) else v) for c, v in values.items()}
+        for sub, values in full.to_dict("index").items()
     }
 
 
 def gradebook(results: pa.Table, policy: Policy) -> pa.Table:
     """One row per submission, in natural id order: id, score, max score, points per
     group, counts by verdict, compile status, total CPU ms, then per group the cases
-    passed, the cases and the first failing case."""
-    scored = scored_rows(results, policy)
-    by_sub = dict(iter(scored.rows.groupby("submission", sort=False)))
-    subs = sorted(by_sub, key=lambda s: (natural_key(str(s)), str(s)))
-    frame = pd.DataFrame([_row(str(s), by_sub[s], policy) for s in subs])
-    if frame.empty:
+    passed, the cases and the first failing case (natural order)."""
+    df = scored_rows(results, policy).rows
+    if df.empty:
         return pa.table({c: pa.array([], pa.string()) for c in ("submission", "score")})
-    return pa.Table.from_pandas(frame, preserve_index=False)
+    names = [g.name for g in policy.groups]
+    subs = natural_sorted(df["submission"].unique().tolist())
+    df = df.assign(ok=df["verdict"] == "AC", rank=df["case_id"].map(natural_ranks(df["case_id"])))
+    by = df.groupby(["submission", "group"])
+    passed = _per_sub(by["ok"].sum().unstack("group"), subs, names, 0)
+    cases = _per_sub(by["ok"].size().unstack("group"), subs, names, 0)
+    bad = df[~df["ok"]].sort_values("rank").groupby(["submission", "group"])["case_id"].first()
+    first = _per_sub(bad.unstack("group") if len(bad) else pd.DataFrame(), subs, names, None)
+    counts = _per_sub(df.groupby(["submission", "verdict"]).size().unstack(), subs, VERDICTS, 0)
+    cpu = df.groupby("submission")["cpu_ms"].sum(min_count=0).fillna(0.0).to_dict()
+    rows = []
+    for sub in subs:
+        points = {
+            f"points_{g.name}": group_points(g, int(passed[sub][g.name]), int(cases[sub][g.name]))
+            for g in policy.groups
+        }
+        detail: dict[str, object] = {}
+        for g in names:
+            detail |= {
+                f"passed_{g}": int(passed[sub][g]),
+                f"cases_{g}": int(cases[sub][g]),
+                f"first_failing_{g}": first[sub][g],
+            }
+        rows.append(
+            {
+                "submission": sub,
+                "score": float(sum(points.values())),
+                "max_score": policy.max_score,
+                **points,
+                **{f"n_{v}": int(counts[sub][v]) for v in VERDICTS},
+                "compile": "CE" if counts[sub]["CE"] else "ok",
+                "cpu_ms_total": float(cpu.get(sub, 0.0)),
+                **detail,
+            }
+        )
+    return pa.Table.from_pylist(rows)
 
 
 def load_for_scoring(run_dir: Path) -> pa.Table:
