@@ -15,6 +15,7 @@ and times only scoring and the report, to check the report's size at class scale
 from __future__ import annotations
 
 import argparse
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -117,6 +118,9 @@ def synthetic(root: Path, subs: int, cases: int) -> Path:
 
 
 def main() -> None:
+    # bench/solvers.py would shadow the `solvers` package (this folder is sys.path[0])
+    here = Path(__file__).resolve().parent
+    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--submissions", type=int, default=300)
     parser.add_argument("--cases", type=int, default=1000)

@@ -27,7 +27,7 @@ from pipeline.results.store import RUN_JSON, load_results, read_run_json
 from pipeline.results.summary import last_attempts, summarize
 from pipeline.schemas import PROGRAM_VERDICTS, VERDICTS
 from pipeline.scoring.gradebook import gradebook
-from pipeline.scoring.policy import Policy
+from pipeline.scoring.policy import Policy, default_policy
 from pipeline.scoring.run import run_policy
 
 REPORT_FILE = "report.html"
@@ -186,7 +186,7 @@ def render_report(
     overall = [r for r in srows if r["family"] is None]
     df = results.select([c for c in _COLUMNS if c not in _TEXT_COLUMNS]).to_pandas()
     if policy is None and results.num_rows:
-        policy = run_policy(Path(), results)
+        policy = default_policy(pc.unique(results["family"]).to_pylist())
     title = f"gridjudge report — {info.get('run_id', 'run')}"
     bars = verdict_bars(
         [
