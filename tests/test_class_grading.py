@@ -296,3 +296,26 @@ def test_a_submissions_list_mixes_with_s(tmp_path: Path) -> None:
     book = _book(tmp_path / "run")
     assert [r["submission"] for r in book] == ["bob2", "bob10", "solver:clocks"]
     assert all(r["score"] == 100 for r in book)
+
+
+@pytest.mark.parametrize(
+    ("files", "message"),
+    [
+        ({"p/main.py": "print(1)\n", "p/util.py": ""}, "folder submissions are C and C++ only"),
+        ({"bad id.py": ""}, "submission id 'bad id'"),
+        ({"a.py": "", "a.cpp": ""}, "'a' is given twice"),
+    ],
+)
+def test_a_submissions_folder_that_cannot_be_used_is_one_line(
+    tmp_path: Path, files: dict[str, str], message: str
+) -> None:
+    for name, text in files.items():
+        (tmp_path / "subs" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "subs" / name).write_text(text)
+    out = tmp_path / "run"
+    code, output = _cli(
+        "grade", str(tmp_path), "--submissions", str(tmp_path / "subs"), "--out", str(out),
+    )  # fmt: skip
+    lines = output.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and message in lines[0], output
+    assert not out.exists()
