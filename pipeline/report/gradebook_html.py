@@ -15,6 +15,7 @@ from pipeline.scoring.policy import Policy, Threshold
 
 FAILING_PER_SECTION = 10
 OUTPUT_HEAD_CHARS = 200
+COMPILE_MESSAGE_CHARS = 2000
 HIST_BINS = 10
 
 # Click a header with data-key to sort its table's rows by the cells' data-v (numbers
@@ -60,14 +61,14 @@ def histogram(scores: list[float], max_score: float, width: int = 640, height: i
         counts[min(HIST_BINS - 1, max(0, int(share * HIST_BINS)))] += 1
     top = max(counts) or 1
     bar_w = (width - 40) / HIST_BINS
-    plot_h = height - 40
+    plot_h = height - 50
     parts = []
     for i, n in enumerate(counts):
         h = plot_h * n / top
         x = 30 + i * bar_w
         lo = max_score * i / HIST_BINS
         parts.append(
-            f'<rect x="{x:.1f}" y="{10 + plot_h - h:.1f}" width="{bar_w - 2:.1f}" '
+            f'<rect x="{x:.1f}" y="{20 + plot_h - h:.1f}" width="{bar_w - 2:.1f}" '
             f'height="{h:.1f}" fill="#4a7fb5"><title>{n} with score {_fmt(lo)}'
             f"–{_fmt(lo + max_score / HIST_BINS)}</title></rect>"
             f'<text x="{x + bar_w / 2:.1f}" y="{height - 14}" text-anchor="middle">'
@@ -75,7 +76,7 @@ def histogram(scores: list[float], max_score: float, width: int = 640, height: i
         )
         if n:
             parts.append(
-                f'<text x="{x + bar_w / 2:.1f}" y="{6 + plot_h - h:.1f}" '
+                f'<text x="{x + bar_w / 2:.1f}" y="{16 + plot_h - h:.1f}" '
                 f'text-anchor="middle">{n}</text>'
             )
     return (
@@ -157,12 +158,12 @@ def _text(value: Any) -> str:
     return escape(str(value))
 
 
-def _head(value: Any) -> str:
+def _head(value: Any, limit: int = OUTPUT_HEAD_CHARS) -> str:
     if value is None or (isinstance(value, float) and pd.isna(value)):
         return _text(None)
     s = str(value)
-    more = "…" if len(s) > OUTPUT_HEAD_CHARS else ""
-    return f"<pre>{escape(s[:OUTPUT_HEAD_CHARS])}{more}</pre>"
+    more = "…" if len(s) > limit else ""
+    return f"<pre>{escape(s[:limit])}{more}</pre>"
 
 
 def _exit(code: Any, signal: Any) -> str | None:
@@ -187,7 +188,13 @@ def section(index: int, r: Mapping[str, Any], failing: pd.DataFrame, policy: Pol
         "<table><thead><tr><th>group</th><th>passed</th><th>points</th>"
         f"<th>first failing case</th></tr></thead><tbody>{groups}</tbody></table>",
     ]
-    if len(failing):
+    if r["compile"] == "CE" and len(failing):  # one message, not one per case
+        message = failing["checker_msg"].dropna()
+        parts.append(
+            "<p>did not compile (CE on every case):</p>"
+            + _head(message.iat[0] if len(message) else None, COMPILE_MESSAGE_CHARS)
+        )
+    elif len(failing):
         shown = failing.head(FAILING_PER_SECTION)
         note = f" (first {len(shown)} of {len(failing)})" if len(failing) > len(shown) else ""
         rows = "".join(
