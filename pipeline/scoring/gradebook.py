@@ -8,7 +8,6 @@ failure never earns points (rerun the run to fix it)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,20 +36,12 @@ def group_points(group: Group, passed: int, cases: int) -> float:
     return group.points * passed / cases
 
 
-@dataclass(frozen=True)
-class Scored:
-    """The results rows that count, each with its group (column `group`)."""
-
-    rows: pd.DataFrame
-    policy: Policy
-
-
-def scored_rows(results: pa.Table, policy: Policy) -> Scored:
+def grouped_rows(results: pa.Table, policy: Policy) -> pd.DataFrame:
+    """The last attempt of each (submission, case), with its group (column `group`)."""
     table = last_attempts(results)
     df = table.select([c for c in SCORE_INPUT if c in table.column_names]).to_pandas()
-    assigned = policy.assign(df["family"].unique().tolist())
-    df["group"] = df["family"].map(assigned)
-    return Scored(df[df["verdict"] != "IE"], policy)
+    df["group"] = df["family"].map(policy.assign(df["family"].unique().tolist()))
+    return df
 
 
 def _per_sub(
@@ -68,18 +59,19 @@ def gradebook(results: pa.Table, policy: Policy) -> pa.Table:
     """One row per submission, in natural id order: id, score, max score, points per
     group, counts by verdict, compile status, total CPU ms, then per group the cases
     passed, the cases and the first failing case (natural order)."""
-    df = scored_rows(results, policy).rows
-    if df.empty:
+    every = grouped_rows(results, policy)
+    if every.empty:
         return pa.table({c: pa.array([], pa.string()) for c in ("submission", "score")})
     names = [g.name for g in policy.groups]
-    subs = natural_sorted(df["submission"].unique().tolist())
+    subs = natural_sorted(every["submission"].unique().tolist())
+    counts = _per_sub(every.groupby(["submission", "verdict"]).size().unstack(), subs, VERDICTS, 0)
+    df = every[every["verdict"] != "IE"]
     df = df.assign(ok=df["verdict"] == "AC", rank=df["case_id"].map(natural_ranks(df["case_id"])))
     by = df.groupby(["submission", "group"])
     passed = _per_sub(by["ok"].sum().unstack("group"), subs, names, 0)
     cases = _per_sub(by["ok"].size().unstack("group"), subs, names, 0)
     bad = df[~df["ok"]].sort_values("rank").groupby(["submission", "group"])["case_id"].first()
     first = _per_sub(bad.unstack("group") if len(bad) else pd.DataFrame(), subs, names, None)
-    counts = _per_sub(df.groupby(["submission", "verdict"]).size().unstack(), subs, VERDICTS, 0)
     cpu = df.groupby("submission")["cpu_ms"].sum(min_count=0).fillna(0.0).to_dict()
     rows = []
     for sub in subs:
