@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
@@ -122,3 +124,52 @@ def test_compare_must_name_job_submissions(tmp_path: Path) -> None:
     )
     with pytest.raises(ConfigError, match="not one of its submissions"):
         load_config(_write(tmp_path, text))
+
+
+CLASS = """
+out: out
+address: local-serial
+corpora:
+  clocks: {generate: {problem: clocks, count: 24, seed: 2, families: [all12, random, one_move]}}
+jobs:
+  class:
+    corpora: [clocks]
+    submissions:
+      - "solver:clocks"
+      - {dir: subs}
+      - {list: class.csv}
+    scoring:
+      groups:
+        - {name: corner, families: [all12], points: 20, aggregate: all}
+        - {name: rest, families: ["*"], points: 80, aggregate: {threshold: 3}}
+"""
+
+
+def test_run_config_grades_submission_sets_under_its_scoring(tmp_path: Path) -> None:
+    (tmp_path / "subs").mkdir()
+    ac = (REPO / "tests" / "submissions" / "clocks" / "ac_search.py").read_text()
+    (tmp_path / "subs" / "s10.py").write_text(ac)
+    (tmp_path / "subs" / "s2.py").write_text("print(1)\n")
+    (tmp_path / "class.csv").write_text("id,path\ns1,subs/s10.py\n")
+    result = CliRunner().invoke(app, ["run", str(_write(tmp_path, CLASS))])
+    assert result.exit_code == 0, result.output
+    run = tmp_path / "out" / "runs" / "class"
+    book = pq.read_table(run / "gradebook.parquet").to_pylist()
+    assert [r["submission"] for r in book] == ["s1", "s2", "s10", "solver:clocks"]
+    assert [r["score"] for r in book] == [100, 0, 100, 100]
+    assert {r["max_score"] for r in book} == {100} and "points_corner" in book[0]
+    assert (run / "report.html").is_file() and (run / "feedback" / "s2.md").is_file()
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("aggregate: all}", "aggregate: all, bonus: 1}", "scoring: Value error, groups.0.bonus"),
+        ("{list: class.csv}", "{lst: class.csv}", "submissions"),
+        ("{list: class.csv}", "{list: class.csv, dir: subs}", "either {dir: FOLDER}"),
+    ],
+)
+def test_bad_class_configs_name_the_field(tmp_path: Path, old: str, new: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=re.escape(message)) as info:
+        load_config(_write(tmp_path, CLASS.replace(old, new)))
+    assert "\n" not in str(info.value)

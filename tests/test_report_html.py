@@ -10,6 +10,7 @@ from typing import Any
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
+from pipeline.report import gradebook_html
 from pipeline.report.html import render_report, write_report
 from pipeline.results.store import read_summary, write_results_part, write_run_json
 from pipeline.schemas import RESULTS_SCHEMA
@@ -27,11 +28,14 @@ class _Checker(HTMLParser):
         self.errors: list[str] = []
         self.tags: list[str] = []
         self.attr_values: list[str] = []
+        self.attr_names: set[str] = set()
         self.text: list[str] = []
+        self.scripts: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.tags.append(tag)
         self.attr_values += [v or "" for _, v in attrs]
+        self.attr_names |= {k for k, _ in attrs}
         if tag not in VOID:
             self.stack.append(tag)
 
@@ -48,6 +52,9 @@ class _Checker(HTMLParser):
             self.stack.pop()
 
     def handle_data(self, data: str) -> None:
+        if self.stack and self.stack[-1] == "script":
+            self.scripts.append(data)
+            return
         self.text.append(data)
 
 
@@ -108,7 +115,8 @@ def test_report_is_well_formed_complete_and_escaped(tmp_path: Path) -> None:
     page = write_report(_run(tmp_path)).read_text(encoding="utf-8")
     parsed = _parse(page)
     text = " ".join(parsed.text)
-    assert "script" not in parsed.tags and "b" not in parsed.tags  # escaped, not markup
+    assert parsed.tags.count("script") == 1 and "b" not in parsed.tags  # escaped, not markup
+    assert parsed.scripts == [gradebook_html.SORT_SCRIPT]  # only the report's own script
     assert EVIL in text and "<b>bold</b>" in text  # shown as text
     assert "good.cpp" in text
     assert "expected 'Draw' <got> 'X'" in text
@@ -116,13 +124,19 @@ def test_report_is_well_formed_complete_and_escaped(tmp_path: Path) -> None:
     # verdict counts of the summary table: good.cpp 10 AC; the other 1 AC, 1 WA, 1 RE, 1 TLE
     cells = re.findall(r'<td class="num">([^<]*)</td>', page)
     assert "10" in cells and "20.0%" not in cells and "25.0%" in cells and "100.0%" in cells
-    assert parsed.tags.count("svg") == 2  # verdict bars + one timing chart (spot)
+    # score histogram + verdict bars + one timing chart (spot)
+    assert parsed.tags.count("svg") == 3
     assert "run-1" in text
+
+
+def page_attrs(parsed: _Checker) -> set[str]:
+    return parsed.attr_names
 
 
 def test_report_has_no_external_resources(tmp_path: Path) -> None:
     parsed = _parse(write_report(_run(tmp_path)).read_text(encoding="utf-8"))
-    assert not {"script", "link", "img", "iframe", "object"} & set(parsed.tags)
+    assert not {"link", "img", "iframe", "object"} & set(parsed.tags)
+    assert "src" not in page_attrs(parsed)  # the one script is inline
     for value in parsed.attr_values:
         assert not re.match(r"\s*(https?:)?//", value, re.I), value
     assert not any(re.search(r"url\(|@import", t) for t in parsed.text)

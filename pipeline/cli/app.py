@@ -18,6 +18,7 @@ from pipeline.cli import (
     problems,
     report_cmd,
     run,
+    score,
     solve,
     stress,
     validate,
@@ -37,6 +38,7 @@ app.command("grade")(grade.grade)
 app.command("import")(import_cmd.import_corpus)
 app.command("inspect")(inspect_cmd.inspect)
 app.command("report")(report_cmd.report)
+app.command("score")(score.score)
 app.command("run")(run.run)
 app.command("demo")(demo.demo)
 app.command("solve")(solve.solve)

@@ -11,9 +11,12 @@ from rich.console import Console
 from pipeline.cli.common import EXIT_INTERRUPTED, user_errors
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.jobs.scores import finish_run, policy_for
+from pipeline.program import submission_sets
 from pipeline.program.languages.multipliers import parse_multipliers
 from pipeline.report.progress import GradeProgress
 from pipeline.report.terminal import print_summary
+from pipeline.scoring.feedback import Feedback
 
 
 @user_errors
@@ -21,6 +24,7 @@ def grade(
     corpora: Annotated[
         list[Path], typer.Argument(help="Corpus folders (their problem is in their manifest).")
     ],
+    out: Annotated[Path, typer.Option(help="Run folder to write (results/, run.json, summary).")],
     submission: Annotated[
         list[str],
         typer.Option(
@@ -28,8 +32,25 @@ def grade(
             "-s",
             help="PATH, LANG:PATH, cmd:<command> or solver:<problem>\\[@<version>] (repeatable).",
         ),
-    ],
-    out: Annotated[Path, typer.Option(help="Run folder to write (results/, run.json, summary).")],
+    ] = [],  # noqa: B006 (typer reads the default; never mutated)
+    submission_dirs: Annotated[
+        list[Path],
+        typer.Option(
+            "--submissions",
+            help="A folder: each file or folder in it is one "
+            "submission, its id the name without extension (repeatable).",
+        ),
+    ] = [],  # noqa: B006
+    submission_lists: Annotated[
+        list[Path],
+        typer.Option("--submissions-list", help="A CSV of submissions: id, path[, language]."),
+    ] = [],  # noqa: B006
+    scoring: Annotated[
+        Path | None, typer.Option(help="Scoring policy (YAML; default: one group per family).")
+    ] = None,
+    feedback: Annotated[
+        Feedback, typer.Option(help="feedback/<id>.md: show the failing cases' inputs or not.")
+    ] = Feedback.hide_inputs,
     address: Annotated[
         str | None,
         typer.Option(
@@ -109,6 +130,8 @@ def grade(
 ) -> None:
     """Grade every --submission on every case of the CORPORA; results parquet parts are
     written as chunks complete, so a killed run can be continued with --resume."""
+    sets = submission_sets.collect(submission_dirs, submission_lists)
+    policy = policy_for(scoring, list(corpora))
     plan = plan_grade(
         GradeOptions(
             corpora=list(corpora),
@@ -131,6 +154,7 @@ def grade(
             family=family,
             case=case,
             only_submission=only_submission,
+            submission_sets=sets,
         )
     )
     for part, moved, why in plan.set_aside:
@@ -151,3 +175,5 @@ def grade(
     resumed = f", {already} resumed" if already else ""
     cached = f" ({outcome.cached} from the result cache)" if outcome.cached else ""
     typer.echo(f"graded {outcome.rows} pairs{cached}{resumed} into {out} on {outcome.where}")
+    done = finish_run(out, policy, feedback.value, outcome.summary)
+    typer.echo(f"wrote {len(done.book)} gradebook rows, feedback/ and {done.report}")

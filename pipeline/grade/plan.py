@@ -65,6 +65,7 @@ class GradeOptions:
     family: str | None = None
     case: str | None = None
     only_submission: str | None = None
+    submission_sets: list[SubmissionSpec] = field(default_factory=list)  # labelled by id
 
 
 @dataclass
@@ -253,11 +254,11 @@ def plan_grade(options: GradeOptions) -> GradePlan:
     submissions (compiled once here, so a compile error is one CE per case)."""
     if not options.corpora:
         raise GradeError("no corpus given")
-    if not options.submissions:
+    if not options.submissions and not options.submission_sets:
         raise GradeError("no --submission given")
     if options.batch_k < 1 or options.repeat < 1:
         raise GradeError("--batch and --repeat must be at least 1")
-    specs = [parse_spec(raw) for raw in options.submissions]
+    specs = [parse_spec(raw) for raw in options.submissions] + list(options.submission_sets)
     if len({s.label for s in specs}) != len(specs):
         raise GradeError("the same --submission is given twice")
     out = Path(options.out)

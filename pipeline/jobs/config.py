@@ -11,12 +11,21 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from pipeline.compare.options import DEFAULT_FAIL_ON, FailOn
 from pipeline.errors import GridjudgeError
 from pipeline.grade.select import Only
 from pipeline.jobs.corpus import DEFAULT_SEED
+from pipeline.scoring.feedback import Feedback
+from pipeline.scoring.policy import Policy
 
 
 class ConfigError(GridjudgeError):
@@ -65,9 +74,35 @@ class CompareSpec(_Strict):
     junit: Path | None = None
 
 
+def _nested(model: type[BaseModel], value: Any) -> Any:
+    """`value` validated as `model`, its first error as one ValueError naming the field
+    (a union would report every branch's error instead)."""
+    try:
+        return model.model_validate(value)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise ValueError(f"{_where(first)}: {first['msg']}") from None
+
+
+class SubmissionSetSpec(_Strict):
+    """A submission set: `{dir: FOLDER}` or `{list: FILE.csv}` (see program.submission_sets)."""
+
+    dir: Path | None = None
+    list_: Path | None = Field(default=None, alias="list")
+
+    @model_validator(mode="after")
+    def _one(self) -> SubmissionSetSpec:
+        if (self.dir is None) == (self.list_ is None):
+            raise ValueError("a submission set is either {dir: FOLDER} or {list: FILE.csv}")
+        return self
+
+
 class JobSpec(_Strict):
     corpora: list[str] = Field(min_length=1)
-    submissions: list[str] = Field(min_length=1)
+    # specs as `-s` takes them, and submission sets; one set alone may stand without a list
+    submissions: list[str | SubmissionSetSpec] = Field(min_length=1)
+    scoring: Policy | Path | None = None  # a policy block, or a policy file
+    feedback: Feedback = Feedback.hide_inputs
     # Grading options; unset (None) ones keep GradeOptions' defaults.
     batch: int | None = Field(default=None, ge=1)
     repeat: int | None = Field(default=None, ge=1)
@@ -84,6 +119,28 @@ class JobSpec(_Strict):
     case: str | None = None
     only_submission: str | None = None
     compare: CompareSpec | None = None
+
+    @field_validator("submissions", mode="before")
+    @classmethod
+    def _sets(cls, value: Any) -> Any:
+        """Mappings are sets (an error names their field, not the union's branches)."""
+        items = [value] if isinstance(value, dict) else value
+        if not isinstance(items, list):
+            return items
+        return [_nested(SubmissionSetSpec, i) if isinstance(i, dict) else i for i in items]
+
+    @field_validator("scoring", mode="before")
+    @classmethod
+    def _policy(cls, value: Any) -> Any:
+        return _nested(Policy, value) if isinstance(value, dict) else value
+
+    @property
+    def specs(self) -> list[str]:
+        return [s for s in self.submissions if isinstance(s, str)]
+
+    @property
+    def sets(self) -> list[SubmissionSetSpec]:
+        return [s for s in self.submissions if not isinstance(s, str)]
 
     def grade_kwargs(self) -> dict[str, Any]:
         names = {
@@ -115,7 +172,7 @@ class RunConfig(_Strict):
                 raise ValueError(f"job {name!r} names unknown corpus {unknown[0]!r}")
             if job.compare is not None:
                 for side in (job.compare.a, job.compare.b):
-                    if side not in job.submissions:
+                    if side not in job.specs and not job.sets:
                         raise ValueError(
                             f"job {name!r}: compare names {side!r}, "
                             "which is not one of its submissions"

@@ -18,8 +18,9 @@ from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, GradeOutcome, plan_grade
 from pipeline.jobs.config import CorpusSpec, JobSpec, RunConfig
 from pipeline.jobs.corpus import generate_on
+from pipeline.jobs.scores import finish_run, policy_for
 from pipeline.problem.registry import get_problem
-from pipeline.report.html import write_report
+from pipeline.program.submission_sets import collect
 
 
 @dataclass
@@ -86,16 +87,20 @@ def run_config(
             run_dir = config.out / "runs" / name
             options = GradeOptions(
                 corpora=[result.corpora[c] for c in job.corpora],
-                submissions=list(job.submissions),
+                submissions=job.specs,
+                submission_sets=collect(
+                    [s.dir for s in job.sets if s.dir], [s.list_ for s in job.sets if s.list_]
+                ),
                 out=run_dir,
                 address=config.address,
                 resume=config.resume,
                 **job.grade_kwargs(),
             )
+            policy = policy_for(job.scoring, options.corpora)
             outcome = run_grade(plan_grade(options), on_rows=on_rows)
             job_result = JobResult(run_dir, outcome)
-            if config.html:
-                job_result.report = write_report(run_dir, summary=outcome.summary)
+            done = finish_run(run_dir, policy, job.feedback.value, outcome.summary, config.html)
+            job_result.report = done.report
             result.jobs[name] = job_result
             say(
                 f"job {name}: {outcome.rows} new results, {outcome.skipped} already done "

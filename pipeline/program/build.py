@@ -179,7 +179,8 @@ def _sandboxed(
 ) -> ExecutionResult:
     from pipeline.program.sandbox import get_sandbox
 
-    argv = lang.expand(template, staged.names, main=staged.main, stack_mb=COMPILE_STACK_MB)
+    sources = lang.compiled(staged.names)
+    argv = lang.expand(template, sources, main=staged.main, stack_mb=COMPILE_STACK_MB)
     box = get_sandbox()
     limits = COMPILE_LIMITS
     if address_space_limited(box):

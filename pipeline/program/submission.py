@@ -116,15 +116,17 @@ def _folder_language(raw: str, folder: Path) -> Language:
 
 
 def read_sources(raw: str, path: Path, lang: Language) -> list[Source]:
-    """The source file, or the folder's files with one of the language's extensions."""
+    """The source file, or the folder's files with one of the language's extensions (and
+    its headers, staged beside them)."""
+    wanted = (*lang.extensions, *lang.headers)
     try:
         if path.is_file():
             return [(path.name, path.read_bytes())]
-        files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix in lang.extensions)
+        files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix in wanted)
         sources = [(p.name, p.read_bytes()) for p in files]
     except OSError as exc:
         raise SubmissionError(f"submission {raw!r}: cannot read: {exc}") from None
-    if not sources:
+    if not lang.compiled([name for name, _ in sources]):
         raise SubmissionError(f"submission {raw!r}: no {lang.title} source in {str(path)!r}")
     return sources
 

@@ -1,13 +1,12 @@
 """The self-contained HTML report of a run folder (RUN_DIR/report.html).
 
-One file: inline CSS, inline SVG charts (pipeline.report.svg), no scripts, no fonts, no links
-to anything outside the file. Every value that comes from a run (submission labels,
-case ids, checker messages, program output) is HTML-escaped.
+One file: inline CSS, inline SVG charts (pipeline.report.svg), one inline script (sorting
+the gradebook), no fonts, no links to anything outside the file. Every value that comes
+from a run (submission labels, case ids, checker messages, program output) is escaped.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
@@ -19,16 +18,20 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.ids import natural_ranks
+from pipeline.report import gradebook_html
 from pipeline.report.palette import VERDICT_COLOURS
+from pipeline.report.run_info_html import run_info_html
 from pipeline.report.svg import timing_boxes, verdict_bars
 from pipeline.results.store import RUN_JSON, load_results, read_run_json
-from pipeline.results.summary import summarize
+from pipeline.results.summary import last_attempts, summarize
 from pipeline.schemas import PROGRAM_VERDICTS, VERDICTS
+from pipeline.scoring.gradebook import gradebook
+from pipeline.scoring.policy import Policy, default_policy
+from pipeline.scoring.run import run_policy
 
 REPORT_FILE = "report.html"
 SLOWEST = 20
-FAILING_PER_SUBMISSION = 25
-OUTPUT_HEAD_CHARS = 400
 
 _COLUMNS = [
     "submission",
@@ -47,7 +50,8 @@ _COLUMNS = [
 ]
 _TEXT_COLUMNS = ("output_head", "checker_msg")
 
-_CSS = """
+_CSS = (
+    """
 body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
 h1{font-size:1.6em;margin-bottom:.2em}h2{margin-top:1.6em;border-bottom:1px solid #ddd}
 table{border-collapse:collapse;margin:.5em 0;font-size:.9em}
@@ -58,7 +62,10 @@ font-size:.85em;background:#f8f8f8}
 .muted{color:#777}.v{font-weight:600}
 .chart{display:block;margin:.5em 0 1em 0}
 details summary{cursor:pointer;margin:.5em 0}
-""" + "".join(f".v-{v}{{color:{c}}}" for v, c in VERDICT_COLOURS.items())
+"""
+    + gradebook_html.CSS
+    + "".join(f".v-{v}{{color:{c}}}" for v, c in VERDICT_COLOURS.items())
+)
 
 
 def _e(value: Any) -> str:
@@ -82,19 +89,6 @@ def _verdict(v: str) -> str:
 def _table(headers: Sequence[str], rows: Iterable[str]) -> str:
     head = "".join(f"<th>{escape(h)}</th>" for h in headers)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-
-
-def _run_info(info: dict[str, Any]) -> str:
-    if not info:
-        return f'<p class="muted">no {RUN_JSON} in this run folder</p>'
-    rows = []
-    for key in sorted(info):
-        value = info[key]
-        text = value if isinstance(value, str) else json.dumps(value, sort_keys=True, default=str)
-        if len(text) > 600:
-            text = text[:599] + "…"
-        rows.append(f"<tr><th>{escape(str(key))}</th><td>{escape(text)}</td></tr>")
-    return f"<table>{''.join(rows)}</table>"
 
 
 def _summary_rows(summary: list[dict[str, Any]], families: bool) -> tuple[list[str], list[str]]:
@@ -143,46 +137,6 @@ def _slowest(df: pd.DataFrame) -> str:
     return _table(headers, rows)
 
 
-def _head(text: Any) -> str:
-    if text is None or (isinstance(text, float) and pd.isna(text)):
-        return _e(None)
-    s = str(text)
-    return (
-        f"<pre>{escape(s[:OUTPUT_HEAD_CHARS] + ('…' if len(s) > OUTPUT_HEAD_CHARS else ''))}</pre>"
-    )
-
-
-def _failing(df: pd.DataFrame) -> str:
-    bad = df[df["verdict"].isin(PROGRAM_VERDICTS) & (df["verdict"] != "AC")]
-    if bad.empty:
-        return "<p>every case with a program verdict is AC.</p>"
-    parts = []
-    for (sub, prob), group in bad.sort_values("case_id").groupby(
-        ["submission", "problem"], sort=True
-    ):
-        shown = group.head(FAILING_PER_SUBMISSION).to_dict("records")
-        rows = []
-        for r in shown:
-            exit_info = f"exit {int(r['exit_code'])}" if pd.notna(r["exit_code"]) else ""
-            if pd.notna(r["signal"]):
-                exit_info += f" signal {int(r['signal'])}"
-            rows.append(
-                "<tr>"
-                + "".join(_case_cells(r))
-                + f"<td>{_e(exit_info.strip() or None)}</td>"
-                + f"<td>{_e(r['checker_msg'])}</td><td>{_head(r['output_head'])}</td></tr>"
-            )
-        more = len(group) - len(shown)
-        note = f' <span class="muted">(first {len(shown)} of {len(group)})</span>' if more else ""
-        parts.append(
-            f"<h3>{escape(str(sub))} · {escape(str(prob))}: {len(group)} failing{note}</h3>"
-            + _table(
-                ["submission", "case", "verdict", "exit", "checker message", "output head"], rows
-            )
-        )
-    return "".join(parts)
-
-
 def _short(label: str) -> str:
     """A submission path by its file name (charts have little room; tables show it all)."""
     return label.rsplit("/", 1)[-1] if "/" in label and not label.startswith("cmd:") else label
@@ -205,19 +159,34 @@ def _timing_charts(df: pd.DataFrame) -> str:
     return legend + "".join(parts)
 
 
+def _failing_rows(results: pa.Table, policy: Policy) -> pd.DataFrame:
+    """The failing rows with their group, in natural case order (for the sections)."""
+    mask = pc.invert(pc.is_in(results["verdict"], pa.array(["AC", "IE"])))
+    cols = ["submission", "case_id", "family", "verdict", "exit_code", "signal"]
+    cols += ["checker_msg", "output_head"]
+    failing = results.filter(mask).select(cols).to_pandas()
+    if len(failing):
+        failing["group"] = failing["family"].map(policy.assign(failing["family"].unique()))
+        rank = failing["case_id"].map(natural_ranks(failing["case_id"]))
+        failing = failing.assign(_rank=rank).sort_values("_rank", kind="stable")
+    return failing
+
+
 def render_report(
-    results: pa.Table, run_info: dict[str, Any] | None = None, summary: pa.Table | None = None
+    results: pa.Table,
+    run_info: dict[str, Any] | None = None,
+    summary: pa.Table | None = None,
+    policy: Policy | None = None,
 ) -> str:
-    """The whole HTML page for a run's results (RESULTS_SCHEMA) and run.json data."""
+    """The whole HTML page for a run's results (RESULTS_SCHEMA, last attempts) and
+    run.json data: the gradebook under `policy` (default: one group per family) first."""
     info = run_info or {}
     summary = summary if summary is not None else summarize(results)
     srows = summary.to_pylist()
     overall = [r for r in srows if r["family"] is None]
-    # the text columns only for the failing rows: a big run stays light in memory
-    light = [c for c in _COLUMNS if c not in _TEXT_COLUMNS]
-    df = results.select(light).to_pandas()
-    failing_mask = pc.invert(pc.is_in(results["verdict"], pa.array(["AC", "IE", "JE"])))
-    failing = results.filter(failing_mask).select(_COLUMNS).to_pandas()
+    df = results.select([c for c in _COLUMNS if c not in _TEXT_COLUMNS]).to_pandas()
+    if policy is None and results.num_rows:
+        policy = default_policy(pc.unique(results["family"]).to_pylist())
     title = f"gridjudge report — {info.get('run_id', 'run')}"
     bars = verdict_bars(
         [
@@ -228,12 +197,19 @@ def render_report(
     h_all, r_all = _summary_rows(overall, families=False)
     h_fam, r_fam = _summary_rows(srows, families=True)
     generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    grades = (
+        gradebook_html.gradebook_html(
+            gradebook(results, policy), _failing_rows(results, policy), policy
+        )
+        if policy is not None
+        else '<p class="muted">no results yet</p>'
+    )
     body = [
         f"<h1>{escape(title)}</h1>",
         f'<p class="muted">{len(df)} results rows, {len(overall)} submission × problem '
         f"pairs; generated {generated}.</p>",
-        "<h2>Run</h2>",
-        _run_info(info),
+        "<h2>Gradebook</h2>",
+        grades,
         "<h2>Summary</h2>",
         _table(h_all, r_all) if overall else '<p class="muted">no results yet</p>',
         "<h2>Verdicts per submission</h2>",
@@ -245,39 +221,33 @@ def render_report(
         "</details>",
         f"<h2>Slowest {SLOWEST} cases</h2>",
         _slowest(df),
-        "<h2>Failing cases</h2>",
-        _failing(failing),
+        "<h2>Run</h2>",
+        run_info_html(info),
     ]
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{escape(title)}</title><style>{_CSS}</style></head>"
-        f"<body>{''.join(body)}</body></html>\n"
+        f"<body>{''.join(body)}<script>{gradebook_html.SORT_SCRIPT}</script></body></html>\n"
     )
 
 
-def write_report(run_dir: Path, out: Path | None = None, summary: pa.Table | None = None) -> Path:
-    """Render RUN_DIR's report into `out` (default RUN_DIR/report.html), atomically."""
+def write_report(
+    run_dir: Path,
+    out: Path | None = None,
+    summary: pa.Table | None = None,
+    policy: Policy | None = None,
+) -> Path:
+    """Render RUN_DIR's report into `out` (default RUN_DIR/report.html), atomically;
+    scored under `policy`, else the run's kept policy (see scoring.run.run_policy)."""
     run_dir = Path(run_dir)
-    needed = list(
-        dict.fromkeys(
-            [
-                "run_id",
-                "submission",
-                "problem",
-                "family",
-                "case_id",
-                "verdict",
-                "cpu_ms",
-                "attempt",
-                *_COLUMNS,
-            ]
-        )
-    )
-    results = load_results(run_dir, columns=needed, skip_unreadable=True)
+    needed = list(dict.fromkeys(["run_id", "family", "attempt", *_COLUMNS]))
+    results = last_attempts(load_results(run_dir, columns=needed, skip_unreadable=True))
     info = read_run_json(run_dir) if (run_dir / RUN_JSON).is_file() else {}
+    if results.num_rows:
+        policy = run_policy(run_dir, results, policy)
     target = Path(out) if out is not None else run_dir / REPORT_FILE
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.tmp")
-    tmp.write_text(render_report(results, info, summary), encoding="utf-8")
+    tmp.write_text(render_report(results, info, summary, policy), encoding="utf-8")
     os.replace(tmp, target)
     return target

@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.errors import GridjudgeError
+from pipeline.ids import natural_key
 from pipeline.schemas import PROGRAM_VERDICTS, SUMMARY_SCHEMA, VERDICTS
 
 SUMMARY_INPUT = ["submission", "problem", "family", "case_id", "verdict", "cpu_ms"]
@@ -101,7 +102,9 @@ class SummaryParts:
         """SUMMARY_SCHEMA rows of everything added."""
         families = sorted({key[:3] for key in self._counts})
         rows: list[dict[str, Any]] = []
-        for pair in sorted({key[:2] for key in families}):
+        for pair in sorted(
+            {key[:2] for key in families}, key=lambda p: [natural_key(k) for k in p]
+        ):
             members = [key for key in families if key[:2] == pair]
             rows.append(self._row(pair, None, members))
             rows.extend(self._row(pair, key[2], [key]) for key in members)

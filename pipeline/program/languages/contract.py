@@ -60,6 +60,9 @@ class Language:
     aliases: tuple[str, ...] = ()
     default_for: tuple[str, ...] = ()  # extensions for which this version is the default
     files: tuple[str, ...] = ()  # other files the toolchain needs (runtime libraries)
+    # extensions of a folder's files staged beside its sources but not given to the
+    # compiler (C and C++ headers)
+    headers: tuple[str, ...] = ()
     keep_names: bool = False  # sources keep their own names (Java: class = file name)
     main_pattern: str | None = None  # picks the main source among several
     finish: Finisher | None = None
@@ -118,6 +121,10 @@ class Language:
         if stack_mb:
             out = ["sh", "-c", f'ulimit -s {stack_mb * 1024} && exec "$0" "$@"', *out]
         return out
+
+    def compiled(self, names: Sequence[str]) -> list[str]:
+        """The staged names the compiler is given: the sources, not the headers."""
+        return [n for n in names if not n.endswith(self.headers)] if self.headers else list(names)
 
     def run_command(self, files: Sequence[str], main: str, entry: str, memory_mb: int) -> list[str]:
         return self.expand(self.run, files, main, entry, memory_mb, self.thread_stack_mb)

@@ -1,0 +1,134 @@
+"""The scoring policy (YAML, `--scoring` or a run config's `scoring:` block): groups of
+families, each with points and an aggregation. A case belongs to the first group whose
+family patterns (globs) match its family.
+
+    all          points only if every case of the group is AC (CMS GroupMin)
+    fraction     points x passed / cases (CMS Sum)
+    threshold: k points if at least k cases of the group are AC (CMS GroupThreshold)
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from pipeline.errors import GridjudgeError
+
+POLICY_FILE = "scoring.yaml"  # the policy a run was last scored with, kept in its folder
+DEFAULT_TOTAL = 100.0
+_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+
+
+class ScoringError(GridjudgeError):
+    """A scoring policy that cannot be used; one line for the user."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Threshold(_Strict):
+    threshold: int = Field(ge=1)
+
+
+class Group(_Strict):
+    name: str
+    families: list[str] = Field(min_length=1)
+    points: float = Field(ge=0)
+    aggregate: Literal["all", "fraction"] | Threshold = "fraction"
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, name: str) -> str:
+        if not _NAME.match(name):
+            raise ValueError(f"group name {name!r} must be letters, digits, _ . -")
+        return name
+
+    def matches(self, family: str) -> bool:
+        return any(fnmatch.fnmatchcase(family, pattern) for pattern in self.families)
+
+
+class Policy(_Strict):
+    groups: list[Group] = Field(min_length=1)
+
+    @field_validator("groups")
+    @classmethod
+    def _unique(cls, groups: list[Group]) -> list[Group]:
+        names = [g.name for g in groups]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise ValueError(f"group name(s) used twice: {', '.join(twice)}")
+        return groups
+
+    @property
+    def max_score(self) -> float:
+        return sum(g.points for g in self.groups)
+
+    def group_of(self, family: str) -> Group | None:
+        return next((g for g in self.groups if g.matches(family)), None)
+
+    def assign(self, families: Iterable[str]) -> dict[str, str]:
+        """family -> group name; a family no group matches is a one-line error."""
+        out = {}
+        for family in sorted(set(families)):
+            group = self.group_of(family)
+            if group is None:
+                raise ScoringError(f"scoring: family {family!r} matches no group's families")
+            out[family] = group.name
+        return out
+
+    def check(self, family_cases: Mapping[str, int]) -> None:
+        """Before any work: every family is in a group, and a threshold can be reached."""
+        assigned = self.assign(family_cases)
+        for group in self.groups:
+            if isinstance(group.aggregate, Threshold):
+                cases = sum(n for f, n in family_cases.items() if assigned[f] == group.name)
+                if cases < group.aggregate.threshold:
+                    raise ScoringError(
+                        f"scoring: group {group.name!r} has {cases} cases, fewer than its "
+                        f"threshold {group.aggregate.threshold}"
+                    )
+
+    def to_yaml(self) -> str:
+        return yaml.safe_dump(self.model_dump(mode="json"), sort_keys=False)
+
+
+def default_policy(families: Iterable[str]) -> Policy:
+    """One group per family, `fraction`, equal points summing to DEFAULT_TOTAL."""
+    names = sorted(set(families))
+    if not names:
+        raise ScoringError("scoring: the run has no results to score")
+    points = DEFAULT_TOTAL / len(names)
+    return Policy(groups=[Group(name=f, families=[f], points=points) for f in names])
+
+
+def _one_line(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"]) or "policy"
+    return f"{where}: {err['msg']}"
+
+
+def policy_from(data: Any, where: str) -> Policy:
+    """A policy from parsed YAML (a file's content or a run config's block)."""
+    if not isinstance(data, dict):
+        raise ScoringError(f"{where}: expected a mapping with `groups:`")
+    try:
+        return Policy.model_validate(data)
+    except ValidationError as exc:
+        raise ScoringError(f"{where}: {_one_line(exc)}") from None
+
+
+def load_policy(path: Path) -> Policy:
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ScoringError(f"--scoring: cannot read {path}: {exc.strerror}") from None
+    except yaml.YAMLError as exc:
+        raise ScoringError(f"{path}: not YAML: {str(exc).splitlines()[0]}") from None
+    return policy_from(data, str(path))
