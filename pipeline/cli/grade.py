@@ -176,4 +176,7 @@ def grade(
     cached = f" ({outcome.cached} from the result cache)" if outcome.cached else ""
     typer.echo(f"graded {outcome.rows} pairs{cached}{resumed} into {out} on {outcome.where}")
     done = finish_run(out, policy, feedback.value, outcome.summary)
-    typer.echo(f"wrote {len(done.book)} gradebook rows, feedback/ and {done.report}")
+    if done is None:
+        typer.echo("no results: no gradebook or report")
+    else:
+        typer.echo(f"wrote {len(done.book)} gradebook rows, feedback/ and {done.report}")

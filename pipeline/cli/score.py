@@ -33,6 +33,8 @@ def score(
         raise RunDirError(f"run folder {run_dir} does not exist")
     policy = load_policy(scoring) if scoring is not None else None
     done = finish_run(run_dir, policy, feedback.value)
+    if done is None:
+        raise RunDirError(f"{run_dir} has no results to score")
     table = Table("submission", "score", *(g.name for g in done.policy.groups), "compile")
     for row in done.book.to_pylist():
         points = [f"{row[f'points_{g.name}']:.2f}" for g in done.policy.groups]

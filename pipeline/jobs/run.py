@@ -100,7 +100,7 @@ def run_config(
             outcome = run_grade(plan_grade(options), on_rows=on_rows)
             job_result = JobResult(run_dir, outcome)
             done = finish_run(run_dir, policy, job.feedback.value, outcome.summary, config.html)
-            job_result.report = done.report
+            job_result.report = done.report if done is not None else None
             result.jobs[name] = job_result
             say(
                 f"job {name}: {outcome.rows} new results, {outcome.skipped} already done "

@@ -10,6 +10,7 @@ import pyarrow as pa
 
 from pipeline.corpus.store import read_manifest
 from pipeline.report.html import write_report
+from pipeline.results.store import has_results
 from pipeline.scoring.policy import Policy, load_policy
 from pipeline.scoring.run import score_run
 
@@ -41,8 +42,11 @@ def finish_run(
     feedback: str = "hide-inputs",
     summary: pa.Table | None = None,
     html: bool = True,
-) -> Finished:
-    """gradebook.csv/.parquet, feedback/<id>.md and (when `html`) report.html of RUN_DIR."""
+) -> Finished | None:
+    """gradebook.csv/.parquet, feedback/<id>.md and (when `html`) report.html of RUN_DIR;
+    None for a run without a single row (a selection that chose nothing)."""
+    if not has_results(run_dir):
+        return None
     scores = score_run(run_dir, policy, feedback)
     report = write_report(run_dir, summary=summary, policy=scores.policy) if html else None
     return Finished(scores.book, scores.policy, report)

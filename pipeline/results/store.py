@@ -237,6 +237,13 @@ def fresh_timings(results: pa.Table) -> pa.Table:
     return results
 
 
+def has_results(run_dir: Path) -> bool:
+    """Whether the run holds at least one results row."""
+    if not results_dir(run_dir).is_dir():
+        return False
+    return any(batch.num_rows for batch in iter_results(run_dir, columns=["case_id"]))
+
+
 def done_keys(run_dir: Path) -> set[tuple[str, str]]:
     """(submission, case_id) pairs that already have a final row: what --resume skips."""
     if not results_dir(run_dir).is_dir():
