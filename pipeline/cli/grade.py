@@ -179,4 +179,5 @@ def grade(
     if done is None:
         typer.echo("no results: no gradebook or report")
     else:
-        typer.echo(f"wrote {len(done.book)} gradebook rows, feedback/ and {done.report}")
+        rows = f"{len(done.book)} gradebook row" + ("" if len(done.book) == 1 else "s")
+        typer.echo(f"wrote {rows}, feedback/ and {done.report}")
