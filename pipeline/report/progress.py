@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from types import TracebackType
+from typing import TypeVar
 
 from rich.console import Console
 from rich.progress import (
@@ -31,7 +32,28 @@ class _RateColumn(ProgressColumn):
         return Text(f"{rate:,.0f} cases/s", style="progress.data.speed")
 
 
-class GradeProgress:
+B = TypeVar("B", bound="_Bar")
+
+
+class _Bar:
+    """A rich progress display started and stopped as a context manager."""
+
+    _progress: Progress
+
+    def __enter__(self: B) -> B:
+        self._progress.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self._progress.stop()
+
+
+class GradeProgress(_Bar):
     """A context manager whose `on_rows` / `on_start` are run_grade's callbacks; `resumed`
     pairs count as done from the start but not in the rate."""
 
@@ -51,18 +73,6 @@ class GradeProgress:
             "grading", total=total, completed=resumed, verdicts="", resumed=resumed
         )
 
-    def __enter__(self) -> GradeProgress:
-        self._progress.start()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self._progress.stop()
-
     def on_rows(self, n: int, part_counts: Counter[str]) -> None:
         self.counts.update(part_counts)
         self._progress.update(self._task, advance=n, verdicts=verdict_counts(self.counts))
@@ -71,7 +81,7 @@ class GradeProgress:
         self._progress.update(self._task, description=f"grading on {where}")
 
 
-class CountProgress:
+class CountProgress(_Bar):
     """A context manager for a bar of `total` items; `advance(n)` counts n more done.
     Gone from the terminal once it ends."""
 
@@ -85,18 +95,6 @@ class CountProgress:
             transient=True,
         )
         self._task = self._progress.add_task(description, total=total)
-
-    def __enter__(self) -> CountProgress:
-        self._progress.start()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self._progress.stop()
 
     def advance(self, n: int) -> None:
         self._progress.advance(self._task, n)
