@@ -87,7 +87,9 @@ RUST = Language(
 )
 
 # Go reserves address space as it grows its heap; GOMEMLIMIT makes its collector work
-# to stay under the limit before the kernel has to step in.
+# to stay under the limit before the kernel has to step in. GOMAXPROCS=1: one core, as
+# the CPU limit counts every thread (idle scheduler threads spinning for work, and a
+# parallel collector near the limit, would be charged to the program).
 GO = Language(
     name="go",
     title="Go",
@@ -97,7 +99,7 @@ GO = Language(
     tools=("go",),
     compile=("go", "build", "-o", "prog", "{sources}"),
     compile_env=("GOCACHE=/tmp/gocache", "GO111MODULE=off", "GOPATH=/tmp/gopath", "CGO_ENABLED=0"),
-    run=("env", "GOMEMLIMIT={memory_mb}MiB", "./prog"),
+    run=("env", "GOMEMLIMIT={memory_mb}MiB", "GOMAXPROCS=1", "./prog"),
     version=("go", "version"),
     reserve_mb=1024,
     compile_reserve_mb=1024,
