@@ -1,7 +1,10 @@
 """Per-run overhead of each sandbox backend against a bare spawn+wait of the same tiny
 binary, measured in the same run (rounds interleave the variants, so machine noise
-hits all of them alike). Target for the full default isolation (`rlimit`): <= 5 ms per
-run here and <= 10x bare.
+hits all of them alike); and the fork server (full isolation, one fresh process per run
+forked from a server) for the tiny binary and for a Python hello world (zygote).
+
+Targets: full default isolation (`rlimit`) <= 5 ms per run and <= 10x bare; the fork
+server <= 0.5x bare spawn+wait; Python hello by zygote <= 3 ms per run.
 
     .venv/bin/python bench/sandbox.py [--runs N]
 """
@@ -19,11 +22,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pipeline.limits import Limits
-from pipeline.program.sandbox import make
+from pipeline.program.sandbox import forkserver, make
+from pipeline.program.sandbox.forkserver import LIBRARY, ZYGOTE
 from pipeline.program.sandbox.rlimit import RlimitSandbox
 
 TARGET_MS = 5.0
 TARGET_RATIO = 10.0
+FORK_TARGET_RATIO = 0.5
+ZYGOTE_TARGET_MS = 3.0
+FULL = "rlimit: + namespaces (full, default)"
+FORK = "full isolation, fork server"
+PY_SPAWN = "python hello, full isolation spawn"
+PY_ZYGOTE = "python hello, full isolation zygote"
 
 
 def tiny_binary(folder: Path) -> Path:
@@ -56,6 +66,69 @@ def sandboxed(sandbox: object, binary: Path) -> Callable[[], None]:
     return run
 
 
+def served(server: forkserver.ForkServer, want: bytes = b"") -> Callable[[], None]:
+    limits = Limits.from_seconds(1.0)
+
+    def run() -> None:
+        result = server.run(b"", limits)
+        if result.exit_code != 0 or result.judge_error or result.output != want:
+            raise SystemExit(f"fork server run failed: {result}")
+
+    return run
+
+
+def python_spawned(sandbox: object, script: Path) -> Callable[[], None]:
+    limits = Limits.from_seconds(1.0)
+
+    def run() -> None:
+        result = sandbox.run(  # type: ignore[attr-defined]
+            ["python3", "hello.py"], limits=limits, files={"hello.py": script}
+        )
+        if result.exit_code != 0 or result.output != b"hello world\n":
+            raise SystemExit(f"python run failed: {result}")
+
+    return run
+
+
+def servers(box: RlimitSandbox, binary: Path, script: Path) -> list[forkserver.ForkServer]:
+    limits = Limits.from_seconds(1.0)
+    tiny = forkserver.start(box, ["./tiny"], {"tiny": binary}, limits)
+    zygote = forkserver.start(
+        box,
+        ["python3", *(forkserver.inside(f) for f in (ZYGOTE, LIBRARY, "hello.py"))],
+        {"hello.py": script, ZYGOTE: forkserver.zygote_script()},
+        limits,
+        preload=False,
+    )
+    return [tiny, zygote]
+
+
+def report(samples: dict[str, list[float]]) -> None:
+    base = statistics.median(samples["bare spawn+wait"])
+    print(f"{'variant':40s} {'ms/run':>8s} {'x bare':>8s} {'overhead ms':>12s}")
+    for name, values in samples.items():
+        ms = statistics.median(values)
+        print(f"{name:40s} {ms:8.2f} {ms / base:8.2f} {ms - base:12.2f}")
+    full = statistics.median(samples[FULL])
+    ok = full <= TARGET_MS and full / base <= TARGET_RATIO
+    print(
+        f"target (full isolation <= {TARGET_MS} ms and <= {TARGET_RATIO:.0f}x bare): "
+        f"{full:.2f} ms, {full / base:.1f}x -> {'met' if ok else 'NOT met'}"
+    )
+    fork = statistics.median(samples[FORK])
+    print(
+        f"target (fork server <= {FORK_TARGET_RATIO}x bare spawn+wait): {fork:.2f} ms, "
+        f"{fork / base:.2f}x -> {'met' if fork / base <= FORK_TARGET_RATIO else 'NOT met'}"
+    )
+    zygote = statistics.median(samples[PY_ZYGOTE])
+    spawned = statistics.median(samples[PY_SPAWN])
+    print(
+        f"target (python hello by zygote <= {ZYGOTE_TARGET_MS} ms): {zygote:.2f} ms "
+        f"({spawned / zygote:.1f}x faster than spawning) -> "
+        f"{'met' if zygote <= ZYGOTE_TARGET_MS else 'NOT met'}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=300, help="runs per variant")
@@ -63,38 +136,40 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         binary = tiny_binary(Path(tmp))
+        script = Path(tmp) / "hello.py"
+        script.write_text('print("hello world")\n')
+        full = make("rlimit")
+        assert isinstance(full, RlimitSandbox)
         variants: dict[str, Callable[[], None]] = {"bare spawn+wait": bare(binary)}
         variants["none (launcher, no isolation)"] = sandboxed(make("none"), binary)
         variants["rlimit: rlimits+nobody only"] = sandboxed(
             RlimitSandbox(namespaces=False, use_cgroups=False), binary
         )
         variants["rlimit: + cgroups"] = sandboxed(RlimitSandbox(namespaces=False), binary)
-        variants["rlimit: + namespaces (full, default)"] = sandboxed(make("rlimit"), binary)
+        variants[FULL] = sandboxed(full, binary)
         if shutil.which("bwrap"):
             variants["bwrap"] = sandboxed(make("bwrap"), binary)
+        started = servers(full, binary, script)
+        variants[FORK] = served(started[0])
+        variants[PY_SPAWN] = python_spawned(full, script)
+        variants[PY_ZYGOTE] = served(started[1], b"hello world\n")
         per_round = max(1, args.runs // args.rounds)
         samples: dict[str, list[float]] = {name: [] for name in variants}
-        for run in variants.values():  # warm up (launcher build, caches)
-            run()
-        for _ in range(args.rounds):
-            for name, run in variants.items():
-                start = time.perf_counter()
-                for _ in range(per_round):
-                    run()
-                samples[name].append((time.perf_counter() - start) / per_round * 1000)
-    base = statistics.median(samples["bare spawn+wait"])
+        try:
+            for run in variants.values():  # warm up (launcher build, caches)
+                run()
+            for _ in range(args.rounds):
+                for name, run in variants.items():
+                    start = time.perf_counter()
+                    for _ in range(per_round):
+                        run()
+                    samples[name].append((time.perf_counter() - start) / per_round * 1000)
+        finally:
+            for server in started:
+                server.close()
     print(f"sandbox overhead, {per_round * args.rounds} runs per variant, median of rounds")
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    print(f"{'variant':40s} {'ms/run':>8s} {'x bare':>8s} {'overhead ms':>12s}")
-    for name, values in samples.items():
-        ms = statistics.median(values)
-        print(f"{name:40s} {ms:8.2f} {ms / base:8.1f} {ms - base:12.2f}")
-    full = statistics.median(samples["rlimit: + namespaces (full, default)"])
-    ok = full <= TARGET_MS and full / base <= TARGET_RATIO
-    print(
-        f"target (full isolation <= {TARGET_MS} ms and <= {TARGET_RATIO:.0f}x bare): "
-        f"{full:.2f} ms, {full / base:.1f}x -> {'met' if ok else 'NOT met'}"
-    )
+    report(samples)
 
 
 if __name__ == "__main__":

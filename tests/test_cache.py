@@ -61,6 +61,9 @@ def runs(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
                 counts[submission.label] += len(cases)
                 return runner.grade(cases)
 
+            def close(self) -> None:
+                runner.close()
+
         return Counting()
 
     monkeypatch.setattr(engine, "runner_for", counting)

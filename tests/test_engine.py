@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 import pyarrow as pa
 import pytest
@@ -17,6 +18,7 @@ from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
 from pipeline.problem.registry import all_problems
 from pipeline.program.execution import ExecutionResult
+from pipeline.program.sandbox.forkserver import ForkServerUnavailable
 from pipeline.program.submission import parse_spec, prepare
 from pipeline.schemas import RESULTS_SCHEMA
 
@@ -78,6 +80,9 @@ class FakeSub:
 
     def limits_for(self, limits: Limits) -> Limits:
         return limits
+
+    def fork_server_command(self, memory_mb: int) -> Any:
+        raise ForkServerUnavailable("a scripted submission")
 
     def run(self, input_text: str, limits: Limits) -> ExecutionResult:
         lines = input_text.splitlines()

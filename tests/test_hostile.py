@@ -15,12 +15,13 @@ from pathlib import Path
 import psutil
 import pytest
 
+from pipeline.grade.runners.forkserver import ForkServerRunner
 from pipeline.grade.verdict import judge
 from pipeline.limits import Limits
 from pipeline.problem.checkers import CheckResult
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import make
-from pipeline.program.submission import parse_spec, prepare
+from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
 from tests._fake_problem import make_problem
 
 HOSTILE = Path(__file__).resolve().parent / "submissions" / "hostile"
@@ -28,7 +29,11 @@ FILES = sorted(p for p in HOSTILE.iterdir() if p.suffix in (".c", ".cpp", ".py")
 # CPU 1 s: room for the memory hog to fault in 256 MB before its limit, even on a loaded machine
 LIMITS = Limits.from_seconds(1.0, memory_mb=256, wall_ms=4000, output_kb=1024, processes=32)
 PROBLEM = make_problem()
-BACKENDS = ["rlimit"] + (["bwrap"] if shutil.which("bwrap") else [])
+# (backend, how each case's process starts): the fork server serves only from the full
+# default sandbox
+MODES = [("rlimit", "spawn"), ("rlimit", "fork-server")] + (
+    [("bwrap", "spawn")] if shutil.which("bwrap") else []
+)
 
 Outcome = tuple[ExecutionResult, CheckResult]
 
@@ -58,10 +63,22 @@ def port() -> Iterator[int]:
     shutil.rmtree(secret, ignore_errors=True)
 
 
-@pytest.fixture(scope="module", params=BACKENDS)
+def run_one(sub: PreparedSubmission, text: str, mode: str) -> ExecutionResult:
+    if mode == "spawn":
+        return sub.run(text, LIMITS)
+    runner = ForkServerRunner(PROBLEM, sub, LIMITS)
+    try:
+        return runner.execute(text)
+    finally:
+        runner.close()
+
+
+@pytest.fixture(scope="module", params=MODES, ids=["/".join(m) for m in MODES])
 def outcomes(request: pytest.FixtureRequest, port: int) -> Iterator[dict[str, Outcome]]:
-    """Runs the whole battery at once (4 at a time) under one backend."""
-    backend = request.param
+    """Runs the whole battery at once (4 at a time) under one backend and mode."""
+    backend, mode = request.param
+    if mode == "fork-server" and os.geteuid() != 0:
+        pytest.skip("the fork server needs the full sandbox (root: namespaces)")
     from pipeline.program import sandbox as sandbox_module
 
     with pytest.MonkeyPatch.context() as env:
@@ -73,12 +90,18 @@ def outcomes(request: pytest.FixtureRequest, port: int) -> Iterator[dict[str, Ou
             judge_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
             with ThreadPoolExecutor(max_workers=4) as pool:
                 runs = dict(
-                    zip(subs, pool.map(lambda s: s.run(text, LIMITS), subs.values()), strict=True)
+                    zip(
+                        subs,
+                        pool.map(lambda s: run_one(s, text, mode), subs.values()),
+                        strict=True,
+                    )
                 )
         finally:
             sandbox_module.use(None)
     judge_growth_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - judge_before
     assert judge_growth_kb < 200 * 1024, "the judge buffered a flood of output"
+    if mode == "fork-server":  # each was served, none fell back to spawning
+        assert {r.extra.get("runner") for r in runs.values()} == {"fork-server"}
     yield {name: (res, judge(PROBLEM, text, text, res, LIMITS)) for name, res in runs.items()}
 
 

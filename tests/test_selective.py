@@ -52,6 +52,9 @@ def runs(monkeypatch: pytest.MonkeyPatch) -> Counter[tuple[str, str]]:
                 counts.update((submission.label, c) for c in cases.case_id.to_pylist())
                 return runner.grade(cases)
 
+            def close(self) -> None:
+                runner.close()
+
         return Counting()
 
     monkeypatch.setattr(engine, "runner_for", counting)

@@ -67,6 +67,14 @@ def grade(
     repeat: Annotated[
         int, typer.Option(help="Run each case R times (interleaved); keep every timing.")
     ] = GradeOptions.repeat,
+    fork_server: Annotated[
+        bool,
+        typer.Option(
+            "--fork-server/--no-fork-server",
+            help="Fork each case's process from a server started once per submission "
+            "(docs/sandbox.md); spawn every process with --no-fork-server.",
+        ),
+    ] = GradeOptions.fork_server,
     time_limit: Annotated[
         float | None, typer.Option(help="CPU seconds per case (default: the problem's).")
     ] = GradeOptions.time_limit_s,
@@ -141,6 +149,7 @@ def grade(
             resume=resume,
             batch_k=batch,
             repeat=repeat,
+            fork_server=fork_server,
             time_limit_s=time_limit,
             memory_limit_mb=memory_limit,
             chunk_size=chunk_size,

@@ -21,7 +21,7 @@ from pipeline.program.languages.registry import get_language, toolchain_version
 from pipeline.program.submission import PreparedSubmission
 
 # Bump when a change of gridjudge's grading changes what a row says for the same inputs.
-GRADING_VERSION = 1
+GRADING_VERSION = 2
 
 
 def _source_digest(fn: Callable[..., Any]) -> str:
@@ -57,14 +57,21 @@ def submission_key(submission: PreparedSubmission, problem: Problem) -> str:
     return "\0".join(parts)
 
 
-def runner_kind(problem: Problem, submission: PreparedSubmission, limits: Limits, k: int) -> str:
+def runner_kind(
+    problem: Problem,
+    submission: PreparedSubmission,
+    limits: Limits,
+    k: int,
+    fork_server: bool,
+) -> str:
     """The runner the engine picks for the submission (its class and batch size)."""
     from pipeline.grade.runners import runner_for
 
     if submission.compile_error is not None:
         return "none"
-    runner = runner_for(problem, submission, limits, batch_k=k)
-    return f"{type(runner).__name__}:{getattr(runner, 'k', 1)}"
+    runner = runner_for(problem, submission, limits, batch_k=k, fork_server=fork_server)
+    single = getattr(runner, "single", runner)
+    return f"{type(runner).__name__}:{getattr(runner, 'k', 1)}:{type(single).__name__}"
 
 
 @dataclass(frozen=True)
@@ -75,6 +82,7 @@ class KeyBase:
     limits: Limits
     batch_k: int
     repeat: int
+    fork_server: bool
 
     def digest(self) -> bytes:
         rest = asdict(self.limits)
@@ -104,7 +112,7 @@ class KeyBase:
         """A hasher holding the base and the submission: add a case digest for a key."""
         h = hashlib.sha256(self.digest())
         h.update(submission_key(submission, self.problem).encode())
-        kind = runner_kind(self.problem, submission, self.limits, self.batch_k)
+        kind = runner_kind(self.problem, submission, self.limits, self.batch_k, self.fork_server)
         h.update(kind.encode() + b"\0")
         return h
 

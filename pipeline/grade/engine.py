@@ -25,7 +25,7 @@ import pyarrow as pa
 from pipeline.grade import rows
 from pipeline.grade.cases import Cases, prepare
 from pipeline.grade.machine_speed import reference_ms
-from pipeline.grade.runners import Graded, Runner, runner_for
+from pipeline.grade.runners import FORK_SERVER, Graded, Runner, runner_for
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
 from pipeline.program.submission import PreparedSubmission
@@ -43,6 +43,7 @@ class Settings:
     batch_k: int = 1
     repeat: int = 1
     validate: bool = True
+    fork_server: bool = FORK_SERVER
 
 
 @dataclass
@@ -96,13 +97,23 @@ def grade_cases(
     good, positions, rejected = prepare(problem, every, settings.validate)
     runnable = [s for s in submissions if s.compile_error is None]
     runners = [
-        runner_for(problem, s, settings.limits, batch_k=settings.batch_k, keep_outputs=keep_outputs)
+        runner_for(
+            problem,
+            s,
+            settings.limits,
+            batch_k=settings.batch_k,
+            keep_outputs=keep_outputs,
+            fork_server=settings.fork_server,
+        )
         for s in runnable
     ]
     unit = max(1, min(settings.batch_k, problem.multi_case)) if problem.join else 1
-    graded = dict(
-        zip(map(id, runnable), _rounds(runners, good, settings.repeat, unit), strict=True)
-    )
+    try:
+        done = _rounds(runners, good, settings.repeat, unit)
+    finally:
+        for runner in runners:
+            runner.close()
+    graded = dict(zip(map(id, runnable), done, strict=True))
     rejected_rows = rows.from_verdicts(rejected.verdicts, rejected.messages)
     tables: list[pa.Table] = []
     outputs: list[list[bytes | None]] = []

@@ -196,7 +196,7 @@ class _Driver:
 
     def _hashers(self, c: CorpusPlan) -> list[Any]:
         o = self.plan.options
-        base = KeyBase(c.problem, c.limits, o.batch_k, o.repeat)
+        base = KeyBase(c.problem, c.limits, o.batch_k, o.repeat, o.fork_server)
         return [base.for_submission(s) for s in c.submissions]
 
     def _reuse(
@@ -280,7 +280,13 @@ def _chunk(
 ) -> GradeChunk:
     o = plan.options
     subs = [c.submissions[i] for i in sub_ids]
-    settings = Settings(c.limits, batch_k=o.batch_k, repeat=o.repeat, validate=c.validate)
+    settings = Settings(
+        c.limits,
+        batch_k=o.batch_k,
+        repeat=o.repeat,
+        validate=c.validate,
+        fork_server=o.fork_server,
+    )
     return GradeChunk(c.problem.name, subs, cases, settings, plan.run_id)
 
 

@@ -23,6 +23,7 @@ from pipeline.corpus.store import (
 )
 from pipeline.errors import GridjudgeError
 from pipeline.grade.cache import CacheStats, open_cache
+from pipeline.grade.runners import FORK_SERVER
 from pipeline.grade.select import Selection, make_selection
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
@@ -45,6 +46,7 @@ class GradeOptions:
     resume: bool = False
     batch_k: int = 1
     repeat: int = 1
+    fork_server: bool = FORK_SERVER
     time_limit_s: float | None = None  # None: the problem's own limit
     memory_limit_mb: int | None = None
     chunk_size: int | None = None  # None: chosen per runner (see chunk_size_for)
@@ -204,6 +206,7 @@ def run_info(plan: GradePlan, status: str, outcome: GradeOutcome | None = None) 
         "submissions": list(o.submissions),
         "batch": o.batch_k,
         "repeat": o.repeat,
+        "fork_server": o.fork_server,
         "revalidate": o.revalidate,
         "address": o.address,
         "pairs": plan.total_pairs,

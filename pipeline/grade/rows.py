@@ -108,6 +108,7 @@ def from_runs(runs: Sequence[Run]) -> pa.Table:
             "output_head": [output_head(r.result.output) for r in runs],
             "checker_msg": [message(r.check) for r in runs],
             "batch_size": [r.batch_size for r in runs],
+            "runner": [r.result.extra.get("runner") for r in runs],
             "cpu_ms_runs": [[c] for c in cpu],
             "wall_ms_runs": [[w] for w in wall],
         },
@@ -139,6 +140,7 @@ def from_outputs(
             # == output_head(data): 200 characters are at most 800 bytes
             "output_head": pc.utf8_slice_codeunits(outputs, 0, OUTPUT_HEAD_CHARS),
             "checker_msg": pa.array(messages, type=pa.string()),
+            "runner": "in-process",
             "cpu_ms_runs": _singletons(cpu),
             "wall_ms_runs": _singletons(wall),
         },

@@ -31,6 +31,8 @@ def _last_line(data: bytes) -> str:
 
 
 def _runtime_message(result: ExecutionResult) -> str:
+    if result.runtime_error:
+        return result.runtime_error
     if result.signal:
         what = f"killed by signal {result.signal} ({signal_name(result.signal)})"
     else:
@@ -60,7 +62,7 @@ def decide(
         )
     if result.output_exceeded or limits.output_over(len(result.output)):
         return CheckResult(Verdict.OLE, f"output over {limits.output_kb} KB")
-    if result.signal or result.exit_code != 0:
+    if result.signal or result.exit_code != 0 or result.runtime_error:
         return CheckResult(Verdict.RE, _runtime_message(result))
     return check(result.output.decode("utf-8", "replace"))
 

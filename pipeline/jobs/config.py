@@ -105,6 +105,7 @@ class JobSpec(_Strict):
     feedback: Feedback = Feedback.hide_inputs
     # Grading options; unset (None) ones keep GradeOptions' defaults.
     batch: int | None = Field(default=None, ge=1)
+    fork_server: bool | None = None
     repeat: int | None = Field(default=None, ge=1)
     time_limit: float | None = Field(default=None, gt=0)
     memory_limit: int | None = Field(default=None, gt=0)
@@ -145,6 +146,7 @@ class JobSpec(_Strict):
     def grade_kwargs(self) -> dict[str, Any]:
         names = {
             "batch": "batch_k",
+            "fork_server": "fork_server",
             "time_limit": "time_limit_s",
             "memory_limit": "memory_limit_mb",
             "repeat": "repeat",

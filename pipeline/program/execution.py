@@ -28,4 +28,7 @@ class ExecutionResult:
     # Set when the judge itself failed (sandbox setup, missing launcher...): a JE, never
     # blamed on the program.
     judge_error: str | None = None
+    # Set when a run that ended normally still counts as a runtime error (a fork-server
+    # case that killed its server): the reason.
+    runtime_error: str | None = None
     extra: dict[str, str] = field(default_factory=dict)

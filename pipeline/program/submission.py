@@ -28,6 +28,14 @@ from pipeline.program.languages import (
     missing,
 )
 from pipeline.program.languages.multipliers import multiplier
+from pipeline.program.sandbox.forkserver import (
+    LIBRARY,
+    ZYGOTE,
+    ForkServerUnavailable,
+    dynamically_linked,
+    inside,
+    zygote_script,
+)
 
 __all__ = [
     "Language",
@@ -184,6 +192,32 @@ class PreparedSubmission:
         files = {p.name: p for p in sorted(path.iterdir()) if not p.name.startswith(".")}
         argv = lang.run_command(list(files), self.entry, self.entry, memory_mb)
         return argv, files
+
+    def fork_server_command(
+        self, memory_mb: int
+    ) -> tuple[list[str], dict[str, Path], dict[str, str], bool]:
+        """argv, files, environment and whether the fork-server library is preloaded, for
+        serving this submission's runs from a fork server; raises ForkServerUnavailable
+        with the reason it cannot."""
+        if self.kind not in ("source", "executable"):
+            raise ForkServerUnavailable(f"a {self.kind} submission")
+        mode = get_language(self.language).fork_server if self.language else "preload"
+        if mode is None:
+            raise ForkServerUnavailable(f"{self.language} is spawned for every run")
+        argv, files = self.command_line(memory_mb)
+        env: dict[str, str] = {}
+        if argv[0] == "env":  # the variables go to the server itself
+            argv = argv[1:]
+            while argv and "=" in argv[0]:
+                name, _, value = argv.pop(0).partition("=")
+                env[name] = value
+        if mode == "zygote":
+            files[ZYGOTE] = zygote_script()
+            argv = [argv[0], inside(ZYGOTE), inside(LIBRARY), inside(argv[-1])]
+            return argv, files, env, False
+        if not dynamically_linked(files.get(argv[0].removeprefix("./"))):
+            raise ForkServerUnavailable("a statically linked program")
+        return argv, files, env, True
 
     def limits_for(self, limits: Limits) -> Limits:
         """The limits this submission is run and judged under: the CPU limit (and the

@@ -21,3 +21,6 @@ class Graded:
 
 class Runner(Protocol):
     def grade(self, cases: Cases) -> Graded: ...
+
+    def close(self) -> None:
+        """Releases what the runner kept between grade() calls (a fork server)."""

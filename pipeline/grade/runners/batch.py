@@ -39,6 +39,9 @@ class BatchRunner:
     single: SpawnRunner
     k: int
 
+    def close(self) -> None:
+        self.single.close()
+
     def grade(self, cases: Cases) -> Graded:
         texts = [t or "" for t in cases.inputs]
         expected = cases.expected.to_pylist()

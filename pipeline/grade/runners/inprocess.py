@@ -43,6 +43,7 @@ def _strings(outs: list[Any]) -> pa.StringArray:
 def execution_result(out: Any, cpu_ms: float, wall_ms: float, limits: Limits) -> ExecutionResult:
     """What a call that did not give a clean answer amounts to, as a program's run."""
     result = ExecutionResult(cpu_ms=float(cpu_ms), wall_ms=float(wall_ms))
+    result.extra["runner"] = "in-process"
     if isinstance(out, str):
         data = out.encode()
         result.exit_code = 0
@@ -62,6 +63,9 @@ class InProcessRunner:
     submission: PreparedSubmission
     limits: Limits
     keep_outputs: bool = False
+
+    def close(self) -> None:
+        return None
 
     def grade(self, cases: Cases) -> Graded:
         texts: list[str] = [t or "" for t in cases.inputs]

@@ -32,6 +32,7 @@ class SpawnRunner:
             if not result.judge_error:
                 break
             result = self.submission.run(text, limits)
+        result.extra.setdefault("runner", "spawn")
         return result
 
     def run(self, text: str, expected: str | None) -> rows.Run:
@@ -41,6 +42,9 @@ class SpawnRunner:
     def graded(self, runs: list[rows.Run]) -> Graded:
         outputs = [r.result.output for r in runs] if self.keep_outputs else None
         return Graded(rows.from_runs(runs), outputs)
+
+    def close(self) -> None:
+        return None
 
     def grade(self, cases: Cases) -> Graded:
         expected = cases.expected.to_pylist()

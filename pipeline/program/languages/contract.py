@@ -78,6 +78,10 @@ class Language:
     # memory limit: a runtime that starts threads would reserve that much per thread
     # where RLIMIT_AS is the limit. Such a runtime runs under this stack limit instead.
     thread_stack_mb: int | None = None
+    # How a fork server loads it once and forks per case: "preload" (a native program,
+    # the fork-server library preloaded before main), "zygote" (a Python interpreter
+    # started once, running the main file in each child), None (spawn every run).
+    fork_server: str | None = None
 
     @property
     def interpreted(self) -> bool:

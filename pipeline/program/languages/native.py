@@ -37,6 +37,7 @@ def _c(std: str, default: bool = False) -> Language:
         tools=("gcc",),
         compile=("gcc", "-O2", f"-std=gnu{std}", "-o", "prog", "{sources}", "-lm"),
         run=("./prog",),
+        fork_server="preload",
         version=("gcc", "-dumpfullversion"),
         self_test=C_TEST,
     )
@@ -54,6 +55,7 @@ def _cpp(std: str, default: bool = False) -> Language:
         tools=("g++",),
         compile=("g++", "-O2", f"-std=gnu++{std}", "-o", "prog", "{sources}", "-lm"),
         run=("./prog",),
+        fork_server="preload",
         version=("g++", "-dumpfullversion"),
         self_test=CPP_TEST,
     )
@@ -72,6 +74,7 @@ RUST = Language(
     compile=("rustc", "-O", "--edition", "2021", "-o", "prog", "{main}"),
     main_pattern=r"\bfn\s+main\s*\(",
     run=("./prog",),
+    fork_server="preload",
     version=("rustc", "--version"),
     self_test=SelfTest(
         hello='fn main() {\n    println!("hello world");\n}\n',
@@ -100,6 +103,7 @@ GO = Language(
     compile=("go", "build", "-o", "prog", "{sources}"),
     compile_env=("GOCACHE=/tmp/gocache", "GO111MODULE=off", "GOPATH=/tmp/gopath", "CGO_ENABLED=0"),
     run=("env", "GOMEMLIMIT={memory_mb}MiB", "GOMAXPROCS=1", "./prog"),
+    fork_server="preload",  # Go links statically: its fork server falls back to spawning
     version=("go", "version"),
     reserve_mb=1024,
     compile_reserve_mb=1024,
@@ -126,6 +130,7 @@ HASKELL = Language(
     compile=("ghc", "-O2", "-v0", "-rtsopts", "-o", "prog", "{sources}"),
     # the RTS's own heap ceiling: an overflow is "heap overflow" instead of a kill
     run=("./prog", "+RTS", "-M{memory_mb}m", "-K{memory_mb}m", "-RTS"),
+    fork_server="preload",
     thread_stack_mb=64,
     version=("ghc", "--numeric-version"),
     reserve_mb=1024,
@@ -147,6 +152,7 @@ OCAML = Language(
     # modules must come in dependency order: the main source is given last
     compile=("ocamlopt", "-o", "prog", "{sources}"),
     run=("./prog",),
+    fork_server="preload",
     version=("ocamlopt", "-version"),
     self_test=SelfTest(
         hello='let () = print_endline "hello world"\n',

@@ -30,6 +30,7 @@ def _python(name: str, binary: str, package: str, aliases: tuple[str, ...]) -> L
         tools=(binary,),
         check=(binary, "-m", "py_compile", "{sources}"),
         run=(binary, "{main}"),
+        fork_server="zygote",
         main_pattern=r"__name__\s*==\s*['\"]__main__['\"]",
         version=(binary, "--version"),
         reserve_mb=512 if name == "pypy3" else 0,

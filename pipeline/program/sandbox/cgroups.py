@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import itertools
 import os
 import signal
 import threading
@@ -98,22 +99,27 @@ class Slot:
                 _write(mem / "memory.memsw.limit_in_bytes", str(limit))
             self._memory_limit = limit
         _write(mem / "memory.max_usage_in_bytes", "0")
-        self._oom_kills = self._read_oom_kills()
+        self._oom_kills = self.oom_kills()
         _write(self.dirs["cpuacct"] / "cpuacct.usage", "0")
 
-    def _read_oom_kills(self) -> int:
+    def oom_kills(self) -> int:
+        """How many processes the OOM killer has killed in this slot so far."""
         for line in _read(self.dirs["memory"] / "memory.oom_control").splitlines():
             key, _, value = line.partition(" ")
             if key == "oom_kill":
                 return int(value)
         return 0
 
+    def usage(self) -> int:
+        """Memory charged to the slot now, in bytes."""
+        return int(_read(self.dirs["memory"] / "memory.usage_in_bytes"))
+
     def measure(self) -> tuple[int, int, bool]:
         """(peak memory bytes, CPU ns, whether the OOM killer fired) of the last run."""
         mem = self.dirs["memory"]
         peak = int(_read(mem / "memory.max_usage_in_bytes"))
         cpu = int(_read(self.dirs["cpuacct"] / "cpuacct.usage"))
-        return peak, cpu, self._read_oom_kills() > self._oom_kills
+        return peak, cpu, self.oom_kills() > self._oom_kills
 
     def kill_all(self, timeout_s: float = 5.0) -> bool:
         """SIGKILL every process still in the slot; True once it is empty."""
@@ -137,6 +143,9 @@ class Slot:
                 path.rmdir()
 
 
+_slot_numbers = itertools.count()
+
+
 class SlotPool:
     """Slots of this process, handed to one run at a time (thread-safe)."""
 
@@ -152,7 +161,8 @@ class SlotPool:
         with self._lock:
             if self._free:
                 return self._free.pop()
-            slot = Slot.create(f"{os.getpid()}-{len(self._all)}")
+            # numbered per process, not per pool: two pools must never share a cgroup
+            slot = Slot.create(f"{os.getpid()}-{next(_slot_numbers)}")
             self._all.append(slot)
             return slot
 

@@ -4,7 +4,8 @@
  *
  *   launcher --report FILE --box DIR [--cpu S] [--as BYTES] [--stack BYTES]
  *            [--fsize BYTES] [--nofile N] [--uid U --gid G] [--cg DIR]...
- *            [--ns] [--hide-all] [--hide DIR]... -- PROGRAM ARGS...
+ *            [--ns] [--hide-all] [--hide DIR]... [--serve [--start-ms MS]]
+ *            -- PROGRAM ARGS...
  *
  * launcher: joins the cgroups, unshares net/pid/mount/ipc/uts namespaces, hides
  * directories behind empty tmpfs mounts, forks INIT (pid 1 of the new pid namespace)
@@ -20,6 +21,9 @@
  * clock()) from a cache refreshed only at scheduler ticks, 4 ms apart here (measured:
  * a program that burns 20 ms of its own clock burned 20-24 ms under RLIMIT_CPU, 20.00
  * ms without). --cpu (RLIMIT_CPU) is still accepted, for callers without a watchdog.
+ *
+ * --serve (with --ns): PROGRAM is a fork server (forkserver.c) talking to INIT on fd 3,
+ * and INIT serves the cases the judge sends on the launcher's fd 3 (serve.c).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -40,7 +44,10 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <sys/socket.h>
 #include <unistd.h>
+
+#include "serve.h"
 
 #define MAX_LIST 32
 
@@ -124,8 +131,9 @@ static void hide(const char *dir, int writable) {
 
 int main(int argc, char **argv) {
     const char *report = NULL, *box = NULL, *cpu_file = NULL, *procs_file = NULL;
+    const char *pids_file = NULL;
     const char *cgroups[MAX_LIST], *hidden[MAX_LIST];
-    int n_cg = 0, n_hide = 0, use_ns = 0, hide_all = 0;
+    int n_cg = 0, n_hide = 0, use_ns = 0, hide_all = 0, serving = 0, start_ms = 10000;
     long uid = -1, gid = -1, nofile = 256;
     unsigned long long cpu = 0, as = 0, stack = 0, fsize = 0, cpu_ms = 0;
     int i = 1;
@@ -134,6 +142,7 @@ int main(int argc, char **argv) {
         if (strcmp(a, "--") == 0) { i++; break; }
         if (strcmp(a, "--ns") == 0) { use_ns = 1; continue; }
         if (strcmp(a, "--hide-all") == 0) { hide_all = 1; continue; }
+        if (strcmp(a, "--serve") == 0) { serving = 1; continue; }
         if (i + 1 >= argc) { fprintf(stderr, "launcher: %s needs a value\n", a); return 122; }
         const char *v = argv[++i];
         if (strcmp(a, "--report") == 0) report = v;
@@ -150,13 +159,19 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--gid") == 0) gid = strtol(v, NULL, 10);
         else if (strcmp(a, "--cg") == 0 && n_cg < MAX_LIST) cgroups[n_cg++] = v;
         else if (strcmp(a, "--hide") == 0 && n_hide < MAX_LIST) hidden[n_hide++] = v;
+        else if (strcmp(a, "--pids-file") == 0) pids_file = v;
+        else if (strcmp(a, "--start-ms") == 0) start_ms = (int)strtol(v, NULL, 10);
         else { fprintf(stderr, "launcher: unknown option %s\n", a); return 122; }
     }
-    if (!report || !box || i >= argc) { fprintf(stderr, "launcher: bad arguments\n"); return 122; }
+    if (!report || !box || i >= argc || (serving && !use_ns)) {
+        fprintf(stderr, "launcher: bad arguments\n");
+        return 122;
+    }
     char **prog_argv = argv + i;
 
-    /* nothing of the judge but stdin/stdout/stderr reaches the program */
-    syscall(SYS_close_range, 3U, ~0U, 0U);
+    /* nothing of the judge but stdin/stdout/stderr (and the serving socket) reaches INIT */
+    syscall(SYS_close_range, serving ? 4U : 3U, ~0U, 0U);
+    if (serving && fcntl(3, F_SETFD, FD_CLOEXEC) != 0) return 123;
     report_fd = open(report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (report_fd < 0) return 123;
     setsid(); /* fails harmlessly when already a session leader */
@@ -216,8 +231,10 @@ int main(int argc, char **argv) {
         if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
             report_error("mount /proc");
     }
-    int pipefd[2];
+    int pipefd[2], pair[2] = {-1, -1};
     if (pipe2(pipefd, O_CLOEXEC) != 0) report_error("pipe");
+    if (serving && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0)
+        report_error("socketpair");
     sigset_t chld;
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
@@ -227,6 +244,7 @@ int main(int argc, char **argv) {
     if (prog == 0) { /* PROG */
         close(pipefd[0]);
         child_pipe = pipefd[1];
+        if (serving && dup2(pair[1], 3) != 3) child_fail(1);
         if (fchdir(box_fd) != 0) child_fail(2);
         if (cpu) set_limit(RLIMIT_CPU, cpu, cpu + 1);
         if (as) set_limit(RLIMIT_AS, as, as);
@@ -246,6 +264,22 @@ int main(int argc, char **argv) {
     close(pipefd[1]);
     int failed[2] = {0, 0};
     int start_failed = read(pipefd[0], failed, sizeof failed) == (ssize_t)sizeof failed;
+    if (serving) {
+        close(pair[1]);
+        if (start_failed) {
+            dprintf(report_fd, "error cannot start %s (%s): %s\n", prog_argv[0], steps[failed[0]],
+                    strerror(failed[1]));
+            return 0;
+        }
+        struct serve_setup setup = {
+            .cpu_fd = -1, .start_ms = start_ms, .n_writable = 0, .pids_fd = -1, .uid = uid,
+            .gid = gid};
+        if (cpu_file) setup.cpu_fd = open(cpu_file, O_RDONLY | O_CLOEXEC);
+        if (pids_file) setup.pids_fd = open(pids_file, O_RDONLY | O_CLOEXEC);
+        if (hide_all) setup.writable[setup.n_writable++] = "/tmp";
+        for (int k = 0; k < n_hide; k++) setup.writable[setup.n_writable++] = hidden[k];
+        return serve(3, pair[0], prog, &setup);
+    }
     int status = 0;
     struct rusage ru;
     memset(&ru, 0, sizeof ru);

@@ -1,4 +1,6 @@
-"""The exec launcher (launcher.c), compiled on first use into the cache dir.
+"""The sandbox's C parts, compiled on first use into the cache dir: the exec launcher
+(launcher.c, with serve.c for its fork-server mode) and the fork-server library
+(forkserver.c) preloaded into submissions.
 
 Exec'ing a small launcher instead of forking the judge (preexec_fn) keeps spawns fast
 inside big processes such as Ray workers, and keeps the judge's memory out of the
@@ -14,9 +16,10 @@ import tempfile
 import threading
 from pathlib import Path
 
-SOURCE = Path(__file__).with_name("launcher.c")
+HERE = Path(__file__).parent
 # static: no dynamic loading on each of the thousands of execs
-FLAGS = ("-O2", "-static")
+LAUNCHER = ("launcher", ("launcher.c", "serve.c"), ("-O2", "-static"), ("serve.h",))
+FORK_SERVER = ("forkserver", ("forkserver.c",), ("-O2", "-shared", "-fPIC"), ())
 _lock = threading.Lock()
 _built: dict[str, Path] = {}
 
@@ -26,25 +29,31 @@ def cache_root() -> Path:
     return Path(base) if base else Path.home() / ".cache" / "gridjudge"
 
 
-def launcher_path() -> Path:
-    """The compiled launcher for this source, building it if needed (atomic)."""
-    source = SOURCE.read_bytes()
-    sha = hashlib.sha256(source + " ".join(FLAGS).encode()).hexdigest()[:16]
-    target = cache_root() / "launcher" / f"launcher-{sha}"
+def _compiled(
+    name: str, sources: tuple[str, ...], flags: tuple[str, ...], headers: tuple[str, ...]
+) -> Path:
+    """The compiled program or library for these sources, building it if needed (atomic)."""
+    digest = hashlib.sha256(" ".join(flags).encode())
+    for file in (*sources, *headers):
+        digest.update((HERE / file).read_bytes())
+    sha = digest.hexdigest()[:16]
+    target = cache_root() / "launcher" / f"{name}-{sha}"
     with _lock:
         if sha in _built and _built[sha].exists():
             return _built[sha]
         if not target.exists():
             target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".launcher-")
+            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{name}-")
             os.close(fd)
             try:
                 done = subprocess.run(
-                    ["gcc", *FLAGS, "-o", tmp, str(SOURCE)], capture_output=True, check=False
+                    ["gcc", *flags, "-o", tmp, *(str(HERE / s) for s in sources)],
+                    capture_output=True,
+                    check=False,
                 )
                 if done.returncode != 0:
                     raise RuntimeError(
-                        "cannot build the sandbox launcher: "
+                        f"cannot build the sandbox's {name}: "
                         + done.stderr.decode(errors="replace")[:500]
                     )
                 os.chmod(tmp, 0o755)
@@ -54,3 +63,11 @@ def launcher_path() -> Path:
                     os.unlink(tmp)
         _built[sha] = target
         return target
+
+
+def launcher_path() -> Path:
+    return _compiled(*LAUNCHER)
+
+
+def fork_server_library() -> Path:
+    return _compiled(*FORK_SERVER)

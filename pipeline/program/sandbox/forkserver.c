@@ -1,0 +1,123 @@
+/* gridjudge fork server: a shared object preloaded into a submission (LD_PRELOAD), or
+ * loaded by the Python zygote, that takes control before the program's own code runs and
+ * forks one child per case from that state.
+ *
+ * Everything here runs inside the sandbox as the unprivileged user, in a process the
+ * submission can influence (an ELF's preinit code runs even earlier), so nothing it says
+ * is trusted: it only asks for children. Each child is cloned with CLONE_PARENT, making
+ * it a child of the sandbox's init (the trusted launcher), which waits for it, measures it
+ * with wait4 and enforces its CPU and wall limits.
+ *
+ * Protocol on the socket named by GRIDJUDGE_FORK_SERVER_FD (SOCK_SEQPACKET, to init):
+ *   server -> init  "ready"
+ *   init -> server  "DIR FSIZE STACK NOFILE" with stdin, stdout, stderr (SCM_RIGHTS)
+ *   server -> init  "PID" of the new child (or "-ERRNO")
+ *   init -> server  "ping" (after each case: is the server still there?) -> "pong"
+ * The child makes the three files its 0, 1, 2, enters DIR, sets its rlimits and returns
+ * into the program (to main, or into the zygote's Python code).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define CONTROL_ENV "GRIDJUDGE_FORK_SERVER_FD"
+
+static ssize_t receive(int sock, char *text, size_t size, int fds[3]) {
+    struct iovec iov = {text, size - 1};
+    union {
+        char buf[CMSG_SPACE(3 * sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.buf;
+    msg.msg_controllen = sizeof control.buf;
+    ssize_t n;
+    do n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+    while (n < 0 && errno == EINTR);
+    if (n <= 0) return n;
+    text[n] = 0;
+    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    if (!c) return n; /* a message without files: "ping" */
+    if (c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(3 * sizeof(int))) return -1;
+    memcpy(fds, CMSG_DATA(c), 3 * sizeof(int));
+    return n;
+}
+
+static void limit(int resource, unsigned long long value) {
+    struct rlimit rl = {(rlim_t)value, (rlim_t)value};
+    if (setrlimit(resource, &rl) != 0) _exit(127);
+}
+
+/* In the child: the case's files, folder and limits; then back into the program. */
+static void become_case(int sock, int fds[3], const char *dir, unsigned long long fsize,
+                        unsigned long long stack, long nofile) {
+    for (int k = 0; k < 3; k++)
+        if (dup2(fds[k], k) != k) _exit(127);
+    for (int k = 0; k < 3; k++)
+        if (fds[k] > 2) close(fds[k]);
+    close(sock);
+    setsid();
+    if (chdir(dir) != 0) _exit(127);
+    if (fsize) limit(RLIMIT_FSIZE, fsize);
+    if (stack) limit(RLIMIT_STACK, stack);
+    limit(RLIMIT_NOFILE, (unsigned long long)nofile);
+    limit(RLIMIT_CORE, 0);
+    /* as a spawned program would be; the server and init stay undumpable */
+    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+    signal(SIGPIPE, SIG_DFL);
+}
+
+/* Serves cases until init closes the socket. Returns 0 in each child; returns -1 at
+ * once when this process was not started as a fork server. */
+int gj_serve(void) {
+    const char *fd_text = getenv(CONTROL_ENV);
+    if (!fd_text) return -1;
+    int sock = atoi(fd_text);
+    unsetenv(CONTROL_ENV);
+    unsetenv("LD_PRELOAD");
+    /* neither the cases nor anything else may ptrace this process or read its memory */
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    if (send(sock, "ready", 5, MSG_NOSIGNAL) != 5) _exit(0);
+    for (;;) {
+        char text[512], dir[256], reply[32];
+        int fds[3];
+        ssize_t got = receive(sock, text, sizeof text, fds);
+        if (got == 4 && memcmp(text, "ping", 4) == 0) {
+            if (send(sock, "pong", 4, MSG_NOSIGNAL) != 4) _exit(0);
+            continue;
+        }
+        if (got <= 0) _exit(0);
+        unsigned long long fsize = 0, stack = 0;
+        long nofile = 0;
+        if (sscanf(text, "%255s %llu %llu %ld", dir, &fsize, &stack, &nofile) != 4) _exit(2);
+        /* a raw clone: glibc's fork() has no CLONE_PARENT. The process has one thread,
+         * so the child's copy of it is consistent. */
+        long pid = syscall(SYS_clone, CLONE_PARENT | SIGCHLD, 0, NULL, NULL, 0);
+        if (pid == 0) {
+            become_case(sock, fds, dir, fsize, stack, nofile);
+            return 0;
+        }
+        for (int k = 0; k < 3; k++) close(fds[k]);
+        int n = snprintf(reply, sizeof reply, "%ld", pid < 0 ? -(long)errno : pid);
+        if (send(sock, reply, (size_t)n, MSG_NOSIGNAL) != n) _exit(0);
+    }
+}
+
+/* Preloaded, the library serves from here, before main; loaded by the zygote (no
+ * LD_PRELOAD), it waits for the zygote to call gj_serve itself. */
+__attribute__((constructor)) static void start(void) {
+    if (getenv(CONTROL_ENV) && getenv("LD_PRELOAD")) gj_serve();
+}

@@ -1,0 +1,338 @@
+"""Fork-server runs: the sandbox is set up once and the program loaded once; each case is
+a fresh child forked from that pre-main state (forkserver.c), waited for and measured by
+the sandbox's init (serve.c), never by the program.
+
+The judge's side of one server: start it, send a case (its stdin, stdout and stderr
+files travel as file descriptors), read init's report. Needs the full `rlimit`
+isolation with namespaces (the cases' scratch dirs live under the server's /tmp/box);
+anything else raises ForkServerUnavailable and the caller spawns instead.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import shutil
+import signal
+import socket
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from pipeline.limits import Limits
+from pipeline.program.execution import ExecutionResult
+from pipeline.program.sandbox import cgroups
+from pipeline.program.sandbox.base import (
+    STDERR_HEAD_BYTES,
+    FileSpec,
+    Workspace,
+    decode_status,
+    kill_group,
+    private_open,
+    read_capped,
+)
+from pipeline.program.sandbox.launcher import fork_server_library
+from pipeline.program.sandbox.rlimit import CPU_KILL_MARGIN_MS, ENV, NOFILE, RlimitSandbox
+
+LIBRARY = ".gridjudge-fork.so"
+ZYGOTE = ".gridjudge-zygote.py"
+INSIDE = "/tmp/box"  # where the launcher shows the server's scratch dir
+START_MS = 10_000
+# how long past a case's wall limit the judge waits for init's report
+REPORT_MARGIN_S = 5.0
+SERVER_PROCESSES = 1
+
+
+class ForkServerUnavailable(Exception):
+    """This program or this sandbox cannot serve cases by forking: spawn them instead."""
+
+
+def zygote_script() -> Path:
+    return Path(__file__).with_name("zygote.py")
+
+
+def dynamically_linked(path: Path | None) -> bool:
+    """Whether `path` is an ELF program with an interpreter (the dynamic loader, which
+    honours LD_PRELOAD); False for anything else or anything unreadable."""
+    try:
+        with open(path or "", "rb") as fh:
+            head = fh.read(64)
+            if head[:4] != b"\x7fELF" or head[4] != 2:  # 64-bit ELF
+                return False
+            order: Literal["little", "big"] = "little" if head[5] == 1 else "big"
+            phoff = int.from_bytes(head[32:40], order)
+            phentsize = int.from_bytes(head[54:56], order)
+            phnum = int.from_bytes(head[56:58], order)
+            fh.seek(phoff)
+            table = fh.read(phentsize * phnum)
+    except OSError:
+        return False
+    pt_interp = 3
+    return any(
+        int.from_bytes(table[i : i + 4], order) == pt_interp
+        for i in range(0, len(table), phentsize)
+    )
+
+
+def inside(name: str) -> str:
+    """The path of a file of the server's scratch dir as the program sees it."""
+    return f"{INSIDE}/{name}"
+
+
+def _stage(target: Path, spec: FileSpec, owner: tuple[int, int] | None) -> None:
+    if isinstance(spec, bytes):
+        target.write_bytes(spec)
+    else:
+        try:
+            os.link(spec, target)
+            return  # a hard link keeps the source's owner and mode
+        except OSError:
+            shutil.copy2(spec, target)
+    if owner is not None:
+        os.chown(target, *owner)
+
+
+def _read(fd: int, limit: int) -> tuple[bytes, bool]:
+    """At most `limit` bytes of a memfd, and whether it held more."""
+    data = os.pread(fd, limit + 1, 0)
+    return data[:limit], len(data) > limit
+
+
+def collect(
+    stdout: int,
+    stderr: int,
+    scratch: Path | None,
+    result: ExecutionResult,
+    limits: Limits,
+    output_file: str | None,
+) -> None:
+    """Fills output, output_exceeded and stderr_head (as the spawning sandbox does)."""
+    cap = limits.output_bytes
+    data, over = _read(stdout, cap)
+    stdout_over = over
+    if output_file is not None and scratch is not None:
+        candidate = scratch / output_file
+        if candidate.is_file() and not candidate.is_symlink():
+            data, over = read_capped(candidate, cap)
+    result.output = data
+    killed_by_size = result.signal == signal.SIGXFSZ
+    result.output_exceeded = over or stdout_over or killed_by_size
+    result.stderr_head, _ = _read(stderr, STDERR_HEAD_BYTES)
+
+
+def parse_reply(text: str) -> dict[str, str]:
+    words = text.split()
+    if words and words[0] in ("ready", "unsupported"):
+        return {"kind": words[0], "status": words[1] if len(words) > 1 else ""}
+    out = dict(zip(words[0::2], words[1::2], strict=False))
+    if "error" in words:
+        out["error"] = " ".join(words[words.index("error") + 1 :])
+    return out
+
+
+@dataclass
+class ForkServer:
+    """One running server for one program under one set of limits."""
+
+    box: RlimitSandbox
+    argv: Sequence[str]
+    files: Mapping[str, FileSpec]
+    limits: Limits
+    env: Mapping[str, str] = field(default_factory=dict)
+    preload: bool = True
+    _ws: Workspace | None = None
+    _slot: cgroups.Slot | None = None
+    _sock: socket.socket | None = None
+    _pid: int = 0
+    _cases: int = 0
+    _oom_kills: int = 0
+
+    def start(self) -> None:
+        if not (self.box.namespaces and self.box.hide_fs):
+            raise ForkServerUnavailable("the sandbox runs without namespaces here")
+        files = {**self.files, LIBRARY: fork_server_library()}
+        self._ws = ws = Workspace.create(b"", files, self.box.owner)
+        if self.box.owner is not None:
+            os.chown(ws.box, os.geteuid(), os.getegid())
+        os.chmod(ws.box, 0o755)  # cases may read the program, not write beside it
+        if self.box.pool is not None:
+            self._slot = self.box.pool.acquire()
+            self._slot.prepare(self.limits.processes + SERVER_PROCESSES, None)
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self._sock = ours
+        try:
+            self._spawn(theirs)
+        finally:
+            theirs.close()
+        reply = parse_reply(self._receive(START_MS / 1000 + REPORT_MARGIN_S))
+        if reply.get("kind") != "ready":
+            self.close()
+            raise ForkServerUnavailable(
+                f"the program did not start a fork server ({reply.get('status') or reply})"
+            )
+        if self._slot is not None:  # the server's own pages are charged to the slot
+            self._slot.prepare(
+                self.limits.processes + SERVER_PROCESSES,
+                self.limits.memory_bytes + self._slot.usage(),
+            )
+            self._oom_kills = self._slot.oom_kills()
+
+    def _spawn(self, theirs: socket.socket) -> None:
+        assert self._ws is not None
+        argv = self.box._command(self._ws, self.argv, self.limits, self._slot)
+        # no output cap on the server: each case sets its own, which may be larger than
+        # one case's (several cases in one run) and could not exceed a cap inherited
+        cap = argv.index("--fsize")
+        del argv[cap : cap + 2]
+        at = argv.index("--")
+        argv[at:at] = ["--serve", "--start-ms", str(START_MS)]
+        if self._slot is not None:
+            argv[at:at] = ["--pids-file", str(self._slot.dirs["pids"] / "pids.current")]
+        env = {**ENV, **self.env, "GRIDJUDGE_FORK_SERVER_FD": "3"}
+        if self.preload:
+            env["LD_PRELOAD"] = inside(LIBRARY)
+        with (
+            open(os.devnull, "rb") as fin,
+            private_open(self._ws.stdout) as fout,
+            private_open(self._ws.stderr) as ferr,
+        ):
+            self._pid = os.posix_spawn(
+                argv[0],
+                argv,
+                env,
+                file_actions=[
+                    (os.POSIX_SPAWN_DUP2, fin.fileno(), 0),
+                    (os.POSIX_SPAWN_DUP2, fout.fileno(), 1),
+                    (os.POSIX_SPAWN_DUP2, ferr.fileno(), 2),
+                    (os.POSIX_SPAWN_DUP2, theirs.fileno(), 3),
+                ],
+                setsid=True,
+            )
+
+    def _receive(self, timeout_s: float) -> str:
+        assert self._sock is not None
+        ready, _, _ = select.select([self._sock], [], [], timeout_s)
+        if not ready:
+            return ""
+        try:
+            return self._sock.recv(4096).decode(errors="replace")
+        except OSError:
+            return ""
+
+    @property
+    def alive(self) -> bool:
+        return self._sock is not None
+
+    def run(
+        self,
+        stdin: bytes,
+        limits: Limits,
+        files: Mapping[str, FileSpec] | None = None,
+        output_file: str | None = None,
+    ) -> ExecutionResult:
+        """One case in a fresh child. The server may be gone afterwards (`alive`)."""
+        assert self._ws is not None and self._sock is not None
+        self._cases += 1
+        # init makes a fresh scratch dir in the private /tmp, unless files must be placed
+        # there or read back from it
+        scratch = self._ws.box / f"c{self._cases}" if files or output_file else None
+        fds = [os.memfd_create(name, os.MFD_CLOEXEC) for name in ("stdin", "stdout", "stderr")]
+        result = ExecutionResult()
+        try:
+            os.write(fds[0], stdin)
+            os.lseek(fds[0], 0, os.SEEK_SET)
+            if scratch is not None:
+                self._prepare_scratch(scratch, files or {})
+            where = "-" if scratch is None else inside(scratch.name)
+            reply = self._send_case(where, fds, limits)
+            self._judge(reply, limits, result)
+            if not result.judge_error:
+                collect(fds[1], fds[2], scratch, result, limits, output_file)
+        except OSError as exc:
+            result.judge_error = f"fork server failed: {exc}"
+            self.close()
+        finally:
+            for fd in fds:
+                os.close(fd)
+            if scratch is not None:
+                shutil.rmtree(scratch, ignore_errors=True)
+        result.extra["backend"] = "fork-server"
+        return result
+
+    def _prepare_scratch(self, scratch: Path, files: Mapping[str, FileSpec]) -> None:
+        scratch.mkdir(mode=0o700)
+        for file_name, spec in files.items():
+            _stage(scratch / file_name, spec, self.box.owner)
+        if self.box.owner is not None:
+            os.chown(scratch, *self.box.owner)
+
+    def _send_case(self, where: str, fds: list[int], limits: Limits) -> dict[str, str]:
+        assert self._sock is not None
+        request = (
+            f"{where} {int(limits.cpu_ms) + CPU_KILL_MARGIN_MS} {int(limits.wall_limit_ms)} "
+            f"{limits.output_bytes + 1} {limits.memory_bytes} {NOFILE}"
+        )
+        socket.send_fds(self._sock, [request.encode()], fds)
+        return parse_reply(self._receive(limits.wall_limit_ms / 1000 + REPORT_MARGIN_S))
+
+    def _judge(self, reply: dict[str, str], limits: Limits, result: ExecutionResult) -> None:
+        if "status" not in reply:
+            self.close()
+            result.judge_error = f"fork server: {reply.get('error') or 'no report from init'}"
+            return
+        decode_status(result, int(reply["status"]))
+        result.cpu_ms = int(reply["cpu_us"]) / 1000
+        result.wall_ms = int(reply["wall_us"]) / 1000
+        result.peak_rss_kb = int(reply["maxrss_kb"])
+        result.wall_exceeded = reply["wall_killed"] == "1"
+        result.cpu_exceeded = reply["cpu_killed"] == "1" or limits.cpu_over(result.cpu_ms)
+        # the OOM killer's kill is a SIGKILL: only then is its counter worth reading
+        oom = False
+        if result.signal == signal.SIGKILL and self._slot is not None:
+            kills = self._slot.oom_kills()
+            oom, self._oom_kills = kills > self._oom_kills, kills
+        result.memory_exceeded = oom or limits.memory_over(result.peak_rss_kb)
+        if reply.get("lost") == "1":
+            self.close()
+            result.runtime_error = "the case killed its fork server"
+
+    def close(self) -> None:
+        """Stops the server (init sees the socket close) and removes what it used."""
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+        if self._pid:
+            deadline = time.monotonic() + 2.0
+            while time.monotonic() < deadline:
+                done, _ = os.waitpid(self._pid, os.WNOHANG)
+                if done:
+                    break
+                time.sleep(0.001)
+            else:
+                kill_group(self._pid)
+                os.waitpid(self._pid, 0)
+            self._pid = 0
+        if self._slot is not None and self.box.pool is not None:
+            if self._slot.kill_all():
+                self.box.pool.release(self._slot)
+            self._slot = None
+        if self._ws is not None:
+            self._ws.remove()
+            self._ws = None
+
+
+def start(
+    box: RlimitSandbox,
+    argv: Sequence[str],
+    files: Mapping[str, FileSpec],
+    limits: Limits,
+    *,
+    env: Mapping[str, str] | None = None,
+    preload: bool = True,
+) -> ForkServer:
+    """A started server, or ForkServerUnavailable."""
+    server = ForkServer(box, argv, files, limits, dict(env or {}), preload)
+    server.start()
+    return server

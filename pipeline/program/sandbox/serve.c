@@ -1,0 +1,308 @@
+/* The launcher's fork-server mode (--serve): INIT's side. See forkserver.c for the
+ * server inside the sandbox and forkserver.py for the judge.
+ *
+ * judge -> INIT  "DIR CPU_MS WALL_MS FSIZE STACK NOFILE" with stdin/stdout/stderr fds;
+ *                DIR "-" asks INIT for a fresh empty scratch dir in the private /tmp
+ * INIT -> judge  "ready", then per case one report line of key value pairs
+ *
+ * INIT asks the server for a child, checks that the pid it names is INIT's own child
+ * (cloned with CLONE_PARENT), then waits for it exactly as for a spawned program: wait4
+ * gives the CPU time and peak RSS, the watchdog kills at the CPU or wall limit. Then it
+ * kills every other process of the namespace but the server and empties the private
+ * writable directories, so the next case starts from the server's state alone.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "serve.h"
+
+static long long now_us(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000 + t.tv_nsec / 1000;
+}
+
+static ssize_t receive_fds(int sock, char *text, size_t size, int fds[3]) {
+    struct iovec iov = {text, size - 1};
+    union {
+        char buf[CMSG_SPACE(3 * sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.buf;
+    msg.msg_controllen = sizeof control.buf;
+    ssize_t n;
+    do n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+    while (n < 0 && errno == EINTR);
+    if (n <= 0) return n;
+    text[n] = 0;
+    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    if (!c || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(3 * sizeof(int))) return -1;
+    memcpy(fds, CMSG_DATA(c), 3 * sizeof(int));
+    return n;
+}
+
+static int send_fds(int sock, const char *text, const int fds[3]) {
+    struct iovec iov = {(void *)text, strlen(text)};
+    union {
+        char buf[CMSG_SPACE(3 * sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    memset(&control, 0, sizeof control);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.buf;
+    msg.msg_controllen = sizeof control.buf;
+    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(3 * sizeof(int));
+    memcpy(CMSG_DATA(c), fds, 3 * sizeof(int));
+    return sendmsg(sock, &msg, MSG_NOSIGNAL) < 0 ? -1 : 0;
+}
+
+static void tell(int judge, const char *text) {
+    if (send(judge, text, strlen(text), MSG_NOSIGNAL) < 0) _exit(0);
+}
+
+/* Waits up to `ms` for a message from the server; 0 when it did not answer. */
+static ssize_t answer(int server, char *buf, size_t size, int ms) {
+    struct pollfd p = {server, POLLIN, 0};
+    int got;
+    do got = poll(&p, 1, ms);
+    while (got < 0 && errno == EINTR);
+    if (got <= 0) return 0;
+    ssize_t n = recv(server, buf, size - 1, 0);
+    if (n <= 0) return 0;
+    buf[n] = 0;
+    return n;
+}
+
+/* Reaps whatever has ended; notes when that was the server. */
+static void reap(pid_t server, int *server_lost) {
+    pid_t pid;
+    while ((pid = waitpid(-1, NULL, WNOHANG)) > 0)
+        if (pid == server) *server_lost = 1;
+}
+
+/* Kills every process of the namespace but INIT and the server, until none is left. */
+static void kill_others(pid_t server, int *server_lost) {
+    for (int round = 0; round < 200; round++) {
+        DIR *proc = opendir("/proc");
+        if (!proc) return;
+        int others = 0;
+        struct dirent *e;
+        while ((e = readdir(proc)) != NULL) {
+            char *end;
+            long pid = strtol(e->d_name, &end, 10);
+            if (*end || pid <= 1 || pid == server) continue;
+            kill((pid_t)pid, SIGKILL);
+            others++;
+        }
+        closedir(proc);
+        reap(server, server_lost);
+        if (!others) return;
+        usleep(200);
+    }
+}
+
+static void empty_dir(int dir, const char *keep) {
+    DIR *d = fdopendir(dir);
+    if (!d) {
+        close(dir);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *name = e->d_name;
+        if (!strcmp(name, ".") || !strcmp(name, "..") || (keep && !strcmp(name, keep))) continue;
+        if (unlinkat(dirfd(d), name, 0) == 0) continue;
+        int sub = openat(dirfd(d), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (sub >= 0) {
+            empty_dir(sub, NULL);
+            unlinkat(dirfd(d), name, AT_REMOVEDIR);
+        }
+    }
+    closedir(d);
+}
+
+/* tmpfs gives a directory a size of 20 per entry, "." and ".." included */
+#define TMPFS_EMPTY_DIR_SIZE 40
+
+static void wipe(const struct serve_setup *s) {
+    for (int k = 0; k < s->n_writable; k++) {
+        int is_tmp = strcmp(s->writable[k], "/tmp") == 0;
+        struct stat st;
+        int held = s->writable_fd[k];
+        if (held < 0 || fstat(held, &st) != 0) continue;
+        if (st.st_size == TMPFS_EMPTY_DIR_SIZE + (is_tmp ? 20 : 0)) continue; /* nothing new */
+        int dir = openat(held, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dir >= 0) empty_dir(dir, is_tmp ? "box" : NULL);
+    }
+}
+
+static long long read_number(int fd) {
+    char buf[64];
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    if (n <= 0) return -1;
+    buf[n] = 0;
+    return strtoll(buf, NULL, 10);
+}
+
+#define FRESH_DIR "/tmp/case"
+
+/* The case's scratch dir: FRESH_DIR made anew (wipe() removes it), or the judge's. */
+static const char *scratch_dir(const char *asked, const struct serve_setup *s) {
+    if (strcmp(asked, "-") != 0) return asked;
+    if (mkdir(FRESH_DIR, 0700) != 0) return NULL;
+    if (s->uid >= 0 && chown(FRESH_DIR, (uid_t)s->uid, (gid_t)s->gid) != 0) return NULL;
+    return FRESH_DIR;
+}
+
+static long long cgroup_cpu_us(int fd) {
+    long long ns = read_number(fd);
+    return ns < 0 ? -1 : ns / 1000;
+}
+
+/* CPU microseconds used so far by the case: the run's cgroup (since `base`), else the
+ * child's own clock; -1 when neither can be read. */
+static long long used_cpu_us(int cpu_fd, long long base, clockid_t clock, int have_clock) {
+    if (cpu_fd >= 0) {
+        long long now = cgroup_cpu_us(cpu_fd);
+        return now < 0 ? -1 : now - base;
+    }
+    struct timespec t;
+    if (!have_clock || clock_gettime(clock, &t) != 0) return -1;
+    return (long long)t.tv_sec * 1000000 + t.tv_nsec / 1000;
+}
+
+struct outcome {
+    int status, cpu_killed, wall_killed;
+    struct rusage ru;
+};
+
+/* Waits for case `pid` under its CPU and wall limits (SIGCHLD is blocked in INIT). */
+static void watch(pid_t pid, long long cpu_ms, long long wall_ms, int cpu_fd, long long start,
+                  struct outcome *out) {
+    clockid_t clock;
+    int have_clock = clock_getcpuclockid(pid, &clock) == 0;
+    long long base = cpu_fd >= 0 ? cgroup_cpu_us(cpu_fd) : 0;
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    for (;;) {
+        if (wait4(pid, &out->status, WNOHANG, &out->ru) == pid) return;
+        long long used = used_cpu_us(cpu_fd, base, clock, have_clock);
+        long long wall_left = wall_ms * 1000 - (now_us() - start);
+        long long cpu_left = used < 0 ? wall_left : cpu_ms * 1000 - used;
+        if (cpu_left <= 0 || wall_left <= 0) {
+            out->cpu_killed = cpu_left <= 0;
+            out->wall_killed = !out->cpu_killed;
+            kill(pid, SIGKILL);
+            break;
+        }
+        long long left = (cpu_left < wall_left ? cpu_left : wall_left) + 2000;
+        struct timespec wait = {(time_t)(left / 1000000), (long)(left % 1000000) * 1000};
+        sigtimedwait(&chld, NULL, &wait);
+    }
+    while (wait4(pid, &out->status, 0, &out->ru) < 0 && errno == EINTR) {}
+}
+
+/* One case; returns 0 when the server is still there for the next one. */
+static int one_case(int judge, int server, pid_t server_pid, struct serve_setup *s,
+                    const char *request, int fds[3], long long idle_pids) {
+    char dir[256], forward[512], reply[32], report[256];
+    long long cpu_ms, wall_ms, fsize, stack, nofile;
+    if (sscanf(request, "%255s %lld %lld %lld %lld %lld", dir, &cpu_ms, &wall_ms, &fsize, &stack,
+               &nofile) != 6) {
+        tell(judge, "error bad request");
+        return -1;
+    }
+    const char *where = scratch_dir(dir, s);
+    if (!where) {
+        for (int k = 0; k < 3; k++) close(fds[k]);
+        tell(judge, "error cannot make the scratch dir");
+        return -1;
+    }
+    snprintf(forward, sizeof forward, "%s %lld %lld %lld", where, fsize, stack, nofile);
+    long long start = now_us();
+    int sent = send_fds(server, forward, fds);
+    for (int k = 0; k < 3; k++) close(fds[k]);
+    if (sent != 0 || !answer(server, reply, sizeof reply, (int)(wall_ms > 0 ? wall_ms : 1000))) {
+        tell(judge, "lost 1 error the fork server did not answer");
+        return -1;
+    }
+    pid_t pid = (pid_t)strtol(reply, NULL, 10);
+    siginfo_t info;
+    if (pid <= 1 || pid == server_pid ||
+        waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
+        tell(judge, "lost 1 error the fork server named no child of the sandbox");
+        return -1;
+    }
+    struct outcome out;
+    memset(&out, 0, sizeof out);
+    watch(pid, cpu_ms, wall_ms, s->cpu_fd, start, &out);
+    long long wall_us = now_us() - start;
+    int lost = 0;
+    /* the pids cgroup counts the run's processes: more than when idle, someone is left */
+    if (idle_pids < 0 || read_number(s->pids_fd) != idle_pids) kill_others(server_pid, &lost);
+    /* a server killed by the case may not have exited yet: only an answer proves it is
+     * still there (a stopped one gets the wall limit to answer) */
+    char pong[8];
+    if (!lost && (send(server, "ping", 4, MSG_NOSIGNAL) != 4 ||
+                  !answer(server, pong, sizeof pong, (int)(wall_ms > 0 ? wall_ms : 1000)) ||
+                  strcmp(pong, "pong") != 0))
+        lost = 1;
+    wipe(s);
+    long long cpu_us = (long long)out.ru.ru_utime.tv_sec * 1000000 + out.ru.ru_utime.tv_usec +
+                       (long long)out.ru.ru_stime.tv_sec * 1000000 + out.ru.ru_stime.tv_usec;
+    snprintf(report, sizeof report,
+             "status %d cpu_us %lld maxrss_kb %ld cpu_killed %d wall_killed %d wall_us %lld "
+             "lost %d",
+             out.status, cpu_us, out.ru.ru_maxrss, out.cpu_killed, out.wall_killed, wall_us, lost);
+    tell(judge, report);
+    return lost ? -1 : 0;
+}
+
+int serve(int judge, int server, pid_t server_pid, struct serve_setup *s) {
+    char buf[64];
+    if (!answer(server, buf, sizeof buf, s->start_ms) || strcmp(buf, "ready") != 0) {
+        kill(server_pid, SIGKILL);
+        int status = 0;
+        waitpid(server_pid, &status, 0);
+        snprintf(buf, sizeof buf, "unsupported %d", status);
+        tell(judge, buf);
+        return 0;
+    }
+    for (int k = 0; k < s->n_writable; k++)
+        s->writable_fd[k] = open(s->writable[k], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    long long idle_pids = s->pids_fd >= 0 ? read_number(s->pids_fd) : -1;
+    tell(judge, "ready");
+    for (;;) {
+        char request[512];
+        int fds[3];
+        ssize_t n = receive_fds(judge, request, sizeof request, fds);
+        if (n <= 0 || one_case(judge, server, server_pid, s, request, fds, idle_pids) != 0) break;
+    }
+    kill(server_pid, SIGKILL);
+    return 0; /* leaving pid 1 kills what is left in the namespace */
+}

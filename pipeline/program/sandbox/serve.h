@@ -1,0 +1,19 @@
+/* The launcher's fork-server mode (serve.c). */
+#ifndef GRIDJUDGE_SERVE_H
+#define GRIDJUDGE_SERVE_H
+#include <sys/types.h>
+
+#define SERVE_MAX_WRITABLE 33
+
+struct serve_setup {
+    int cpu_fd;     /* the run cgroup's cpuacct.usage, or -1 */
+    int start_ms;   /* how long the server may take to say it is ready */
+    const char *writable[SERVE_MAX_WRITABLE]; /* emptied after every case */
+    int writable_fd[SERVE_MAX_WRITABLE];
+    int n_writable;
+    int pids_fd;    /* the run cgroup's pids.current, or -1 */
+    long uid, gid;  /* the cases' user, or -1 */
+};
+
+int serve(int judge, int server, pid_t server_pid, struct serve_setup *s);
+#endif

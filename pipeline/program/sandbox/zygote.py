@@ -1,0 +1,83 @@
+"""The Python zygote: runs inside the sandbox under the submission's own interpreter.
+
+    python zygote.py FORK_SERVER_LIBRARY SCRIPT
+
+It starts once, imports the standard modules submissions commonly use, then hands over
+to the fork server (forkserver.c), which forks a child per case; each child returns here
+and runs SCRIPT as `__main__`, as `python SCRIPT` would. It imports nothing of gridjudge:
+the sandbox shows it only the interpreter's own files.
+"""
+
+import atexit
+import ctypes
+import gc
+import importlib
+import os
+import random
+import runpy
+import sys
+import traceback
+
+# Imported once here instead of once per case; a submission importing them gets the
+# zygote's copies, in the state they had before any case ran.
+WARM = (
+    "array", "bisect", "collections", "copy", "dataclasses", "decimal", "fractions",
+    "functools", "heapq", "itertools", "math", "operator", "re", "string", "typing",
+    "pkgutil", "importlib.machinery",
+)  # fmt: skip
+
+
+def exit_code(stop: SystemExit) -> int:
+    """What the interpreter makes of sys.exit(code)."""
+    if stop.code is None:
+        return 0
+    if isinstance(stop.code, int):
+        return stop.code & 0xFF
+    print(stop.code, file=sys.stderr)
+    return 1
+
+
+def run_case(script: str) -> int:
+    """SCRIPT as `__main__`, ended as the interpreter ends a program: exit code, atexit
+    handlers, non-daemon threads, flushed streams. The interpreter's own teardown is
+    skipped: it would free every object the child inherited, copying the pages."""
+    random.seed()  # each case its own seed, as in a fresh interpreter
+    sys.argv = [script]
+    sys.path[0] = os.path.dirname(script)
+    try:
+        runpy.run_path(script, run_name="__main__")
+        code = 0
+    except SystemExit as stop:
+        code = exit_code(stop)
+    except BaseException as exc:
+        tb = exc.__traceback__  # from the script's first frame, as `python SCRIPT` shows it
+        while tb is not None and tb.tb_frame.f_code.co_filename != script:
+            tb = tb.tb_next
+        traceback.print_exception(type(exc), exc, tb or exc.__traceback__)
+        code = 1
+    threading = sys.modules.get("threading")
+    if threading is not None:
+        threading._shutdown()
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            code = code or 120  # as the interpreter does when stdout cannot be flushed
+    return code
+
+
+def main() -> None:
+    library, script = sys.argv[1], sys.argv[2]
+    for name in WARM:
+        importlib.import_module(name)
+    gc.freeze()  # the zygote's objects: never scanned, so never copied, by a child's GC
+    serve = ctypes.PyDLL(library).gj_serve  # PyDLL: the child returns holding the GIL
+    serve.restype = ctypes.c_int
+    if serve() != 0:
+        sys.exit("zygote: not started as a fork server")
+    os._exit(run_case(script))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,122 @@
+"""The fork server under attack: each program of tests/submissions/forkserver/ runs on
+several cases in a row from one runner (one server, unless a case kills it), and must get
+the verdicts its README promises; and what is not served is spawned, saying why."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import psutil
+import pytest
+
+from pipeline.grade.runners.forkserver import RUNNER, ForkServerRunner
+from pipeline.grade.verdict import judge
+from pipeline.limits import Limits
+from pipeline.problem.checkers import CheckResult
+from pipeline.program.execution import ExecutionResult
+from pipeline.program.sandbox import get_sandbox
+from pipeline.program.submission import parse_spec, prepare
+from tests._fake_problem import make_problem
+
+HOSTILE = Path(__file__).resolve().parent / "submissions" / "forkserver"
+LIMITS = Limits.from_seconds(1.0, memory_mb=256, wall_ms=4000, output_kb=1024, processes=32)
+PROBLEM = make_problem()
+
+pytestmark = pytest.mark.skipif(
+    os.geteuid() != 0, reason="the fork server needs the full sandbox (root: namespaces)"
+)
+
+
+@pytest.fixture
+def serve() -> Iterator[list[ForkServerRunner]]:
+    """Runners made by the test, closed after it."""
+    runners: list[ForkServerRunner] = []
+    yield runners
+    for runner in runners:
+        runner.close()
+
+
+def runner(path: Path, made: list[ForkServerRunner]) -> ForkServerRunner:
+    made.append(ForkServerRunner(PROBLEM, prepare(parse_spec(str(path)), PROBLEM), LIMITS))
+    return made[-1]
+
+
+def cases(r: ForkServerRunner, numbers: list[int]) -> list[tuple[ExecutionResult, CheckResult]]:
+    out = []
+    for n in numbers:
+        result = r.execute(f"{n}\n")
+        out.append((result, judge(PROBLEM, f"{n}\n", f"{n}\n", result, LIMITS)))
+    return out
+
+
+def verdicts(got: list[tuple[ExecutionResult, CheckResult]]) -> list[str]:
+    return [str(check.verdict) for _, check in got]
+
+
+@pytest.mark.parametrize("name", ["state.c", "state.py"])
+def test_every_case_starts_from_a_fresh_state(name: str, serve: list[ForkServerRunner]) -> None:
+    r = runner(HOSTILE / name, serve)
+    got = cases(r, [11, 12, 13])
+    assert [res.extra["runner"] for res, _ in got] == [RUNNER] * 3
+    assert verdicts(got) == ["AC"] * 3, [res.output for res, _ in got]
+    assert r.started == 1  # all three forked from one server
+
+
+def test_a_case_that_kills_its_parent_harms_neither_itself_nor_the_next(
+    serve: list[ForkServerRunner],
+) -> None:
+    r = runner(HOSTILE / "kill_parent.c", serve)
+    got = cases(r, [2, 4])
+    assert verdicts(got) == ["AC", "AC"]
+    assert r.started == 1
+
+
+def test_a_case_that_kills_its_server_is_re_and_the_next_case_gets_a_new_one(
+    serve: list[ForkServerRunner],
+) -> None:
+    r = runner(HOSTILE / "kill_server.c", serve)
+    got = cases(r, [3, 4, 6])
+    assert verdicts(got) == ["RE", "AC", "AC"]
+    assert "fork server" in got[0][1].message
+    assert [res.extra["runner"] for res, _ in got] == [RUNNER] * 3
+    assert r.started == 2
+
+
+def test_a_case_can_neither_ptrace_nor_write_into_the_server(
+    serve: list[ForkServerRunner],
+) -> None:
+    got = cases(runner(HOSTILE / "ptrace_server.c", serve), [5, 6])
+    assert verdicts(got) == ["AC", "AC"], [res.output for res, _ in got]
+
+
+def test_a_child_left_behind_does_not_outlive_its_case(serve: list[ForkServerRunner]) -> None:
+    r = runner(HOSTILE / "fork_and_exit.c", serve)
+    mark = 10_000 + os.getpid() % 80_000
+    got = cases(r, [mark])
+    assert verdicts(got) == ["AC"]
+    assert r._server is not None and r._server.alive  # checked while the server still runs
+    left = [p for p in psutil.process_iter(["name"]) if p.info["name"] == f"gjfs{mark}"]
+    assert left == []
+    assert verdicts(cases(r, [mark + 1])) == ["AC"]
+
+
+def test_a_statically_linked_program_is_spawned_and_its_rows_say_why(
+    tmp_path: Path, serve: list[ForkServerRunner]
+) -> None:
+    source = tmp_path / "echo.c"
+    source.write_text(
+        '#include <stdio.h>\nint main(){long n;scanf("%ld",&n);printf("%ld\\n",n);}\n'
+    )
+    program = tmp_path / "echo"
+    subprocess.run(["gcc", "-O2", "-static", "-o", str(program), str(source)], check=True)
+    got = cases(runner(program, serve), [7])
+    assert verdicts(got) == ["AC"]
+    assert got[0][0].extra["runner"] == "spawn: no fork server for a statically linked program"
+
+
+def test_the_fork_server_runs_in_the_default_sandbox() -> None:
+    box = get_sandbox()
+    assert getattr(box, "namespaces", False), "without namespaces every case would be spawned"
