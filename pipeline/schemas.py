@@ -79,8 +79,8 @@ RESULTS_SCHEMA = pa.schema(
         # graded in this run; its timings were measured by an earlier one. False or null
         # (rows made without `grade`): graded fresh. Parts older than the column read False.
         pa.field("cached", pa.bool_(), nullable=True),
-        # How the case was run: in-process, spawn, fork-server, or "spawn: <why>" where a
-        # fork server was asked for and could not serve (null: parts older than it).
+        # How the case was run: in-process, spawn, fork-server, or "spawn (<why>)" where
+        # a fork server was asked for and could not serve (null: parts older than it).
         pa.field("runner", pa.string(), nullable=True),
     ],
     metadata={"gridjudge.kind": "results", "gridjudge.schema_version": str(SCHEMA_VERSION)},

@@ -18,6 +18,7 @@ from pipeline.cli.app import app
 from pipeline.corpus.generate import generate_corpus
 from pipeline.corpus.store import read_table
 from pipeline.problem.registry import get_problem
+from pipeline.scoring.policy import ScoringError, default_policy, policy_from
 
 CLOCKS = Path(__file__).parent / "submissions" / "clocks"
 IDS = [f"s{i}" for i in range(1, 31)]
@@ -319,3 +320,12 @@ def test_a_submissions_folder_that_cannot_be_used_is_one_line(
     lines = output.strip().splitlines()
     assert code == 2 and len(lines) == 1 and message in lines[0], output
     assert not out.exists()
+
+
+def test_families_named_by_data_folders_get_a_default_policy() -> None:
+    # an imported Kattis package's families are its folders: secret/group1, sample
+    policy = default_policy(["sample", "secret/group1", "secret/group2"])
+    assert [g.name for g in policy.groups] == ["sample", "secret/group1", "secret/group2"]
+    assert policy.assign(["secret/group2"]) == {"secret/group2": "secret/group2"}
+    with pytest.raises(ScoringError, match="must be letters"):
+        policy_from({"groups": [{"name": "/abs", "families": ["*"], "points": 1}]}, "x")

@@ -114,7 +114,7 @@ def test_a_statically_linked_program_is_spawned_and_its_rows_say_why(
     subprocess.run(["gcc", "-O2", "-static", "-o", str(program), str(source)], check=True)
     got = cases(runner(program, serve), [7])
     assert verdicts(got) == ["AC"]
-    assert got[0][0].extra["runner"] == "spawn: no fork server for a statically linked program"
+    assert got[0][0].extra["runner"] == "spawn (statically linked)"
 
 
 def test_the_fork_server_runs_in_the_default_sandbox() -> None:

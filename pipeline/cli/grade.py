@@ -93,8 +93,8 @@ def grade(
     chunk_size: Annotated[
         int | None,
         typer.Option(
-            help="Cases per Ray task (default: in-process 1,000-50,000 by corpus size, "
-            "the last ones smaller; 32 subprocess)."
+            help="Cases per Ray task (default: chosen by how the cases run, "
+            "docs/performance.md)."
         ),
     ] = GradeOptions.chunk_size,
     max_in_flight: Annotated[

@@ -50,6 +50,8 @@ IN_PROCESS_CHUNK = 1000  # cases per Ray task when every submission is an in-pro
 MAX_IN_PROCESS_CHUNK = 50000  # ... up to this many in large corpora
 CHUNKS_PER_CPU = 4  # ... and about this many chunks per CPU of the cluster
 SUBPROCESS_CHUNK = 32  # cases per Ray task when submissions spawn processes
+# ... or fork them from a fork server, which each chunk starts once per submission
+FORK_SERVER_CHUNK = 256
 MAX_BATCHED_CHUNK = 2000
 READ_CASES = 4096  # cases read from a corpus at a time, at least (a whole number of chunks)
 
@@ -65,20 +67,25 @@ def case_dicts(batch: pa.RecordBatch) -> list[dict[str, Any]]:
 
 
 def chunk_size_for(
-    submissions: list[PreparedSubmission], batch_k: int, cases: int | None = None, cpus: int = 1
+    submissions: list[PreparedSubmission],
+    batch_k: int,
+    cases: int | None = None,
+    cpus: int = 1,
+    fork_server: bool = False,
 ) -> int:
     """Cases per Ray task. In-process solvers: large chunks, since a Ray task costs
     milliseconds of CPU (its arguments and results through the object store) whatever its
     size, but about CHUNKS_PER_CPU chunks per cluster CPU so that the CPUs share the work
     and finish together: between IN_PROCESS_CHUNK and MAX_IN_PROCESS_CHUNK.
-    Subprocess runs: a few dozen (each case costs milliseconds); with batching, enough
-    cases for several full batches per task."""
+    Subprocess runs: a few dozen (each case costs milliseconds), a few hundred from a fork
+    server (whose start-up each chunk pays); with batching, enough cases for several full
+    batches per task."""
     if in_process(submissions):
         share = (cases or 0) // (CHUNKS_PER_CPU * max(1, cpus))
         return max(IN_PROCESS_CHUNK, min(MAX_IN_PROCESS_CHUNK, share))
     if batch_k > 1:
         return min(MAX_BATCHED_CHUNK, max(SUBPROCESS_CHUNK, 4 * batch_k))
-    return SUBPROCESS_CHUNK
+    return FORK_SERVER_CHUNK if fork_server else SUBPROCESS_CHUNK
 
 
 def in_process(submissions: list[PreparedSubmission]) -> bool:
@@ -150,7 +157,9 @@ class _Driver:
         # size the chunks of in-process solvers, are known only once a first chunk needs
         # the cluster) and of READ_CASES at least: a batch is one cache lookup and one part
         # of cached rows.
-        largest = o.chunk_size or chunk_size_for(c.submissions, o.batch_k, count, 1)
+        largest = o.chunk_size or chunk_size_for(
+            c.submissions, o.batch_k, count, 1, o.fork_server
+        )
         read = largest * -(-READ_CASES // largest)
         tapers = o.chunk_size is None and in_process(c.submissions)
         everyone = tuple(range(len(c.submissions)))
@@ -159,7 +168,9 @@ class _Driver:
         seen = 0
         for batch in iter_batches(c.path, batch_size=read, columns=CASE_COLUMNS):
             n = batch.num_rows
-            size = o.chunk_size or chunk_size_for(c.submissions, o.batch_k, count, self.cpus)
+            size = o.chunk_size or chunk_size_for(
+                c.submissions, o.batch_k, count, self.cpus, o.fork_server
+            )
             todo = self._todo(c, batch) if lookups else [everyone] * n
             keys: dict[tuple[int, int], bytes] = {}
             if self.cache is not None:

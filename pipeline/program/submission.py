@@ -200,10 +200,10 @@ class PreparedSubmission:
         serving this submission's runs from a fork server; raises ForkServerUnavailable
         with the reason it cannot."""
         if self.kind not in ("source", "executable"):
-            raise ForkServerUnavailable(f"a {self.kind} submission")
+            raise ForkServerUnavailable(f"{self.kind} submission")
         mode = get_language(self.language).fork_server if self.language else "preload"
         if mode is None:
-            raise ForkServerUnavailable(f"{self.language} is spawned for every run")
+            raise ForkServerUnavailable(f"{self.language}: not forked")
         argv, files = self.command_line(memory_mb)
         env: dict[str, str] = {}
         if argv[0] == "env":  # the variables go to the server itself
@@ -216,7 +216,7 @@ class PreparedSubmission:
             argv = [argv[0], inside(ZYGOTE), inside(LIBRARY), inside(argv[-1])]
             return argv, files, env, False
         if not dynamically_linked(files.get(argv[0].removeprefix("./"))):
-            raise ForkServerUnavailable("a statically linked program")
+            raise ForkServerUnavailable("statically linked")
         return argv, files, env, True
 
     def limits_for(self, limits: Limits) -> Limits:

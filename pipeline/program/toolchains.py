@@ -1,6 +1,7 @@
 """What `gridjudge languages` shows, and each language's self-test: its hello world runs,
-its accepted program sums integers, its compile error is refused with the compiler's
-message. Everything goes through the same build and sandbox as a graded submission."""
+its accepted program sums integers (spawned, and from a fork server where the language
+has one), its compile error is refused with the compiler's message. Everything goes
+through the same build and sandbox as a graded submission."""
 
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ from pipeline.program.languages.registry import (
     missing,
     toolchain_version,
 )
+from pipeline.program.sandbox import get_sandbox
+from pipeline.program.sandbox.forkserver import ForkServerUnavailable, start
+from pipeline.program.sandbox.rlimit import RlimitSandbox
 from pipeline.program.submission import PreparedSubmission
 
 LIMITS = Limits.from_seconds(10.0, memory_mb=256)
@@ -44,7 +48,7 @@ class LanguageInfo:
 @dataclass(frozen=True)
 class Check:
     language: str
-    step: str  # hello | accepted | compile error
+    step: str  # hello | accepted | fork server | compile error
     ok: bool
     detail: str
 
@@ -129,12 +133,34 @@ def self_test(lang: Language, cache_dir: Path) -> list[Check]:
             continue
         ok, detail = _ran(sub.run(stdin, LIMITS), want)
         checks.append(Check(lang.name, step, ok, detail))
+        if step == "accepted" and lang.fork_server is not None:
+            checks.append(fork_server_check(sub))
     bad = _prepared(lang, "broken", test.compile_error, cache_dir)
     message = bad.compile_error or ""
     ok = test.error_word.lower() in message.lower()
     detail = message.splitlines()[0][:120] if ok else f"not refused as expected: {message[:200]!r}"
     checks.append(Check(lang.name, "compile error", ok, detail))
     return checks
+
+
+def fork_server_check(sub: PreparedSubmission) -> Check:
+    """The accepted program run twice from one fork server; a program that cannot be
+    served (statically linked, no namespaces here) passes, saying it is spawned."""
+    assert sub.language is not None
+    box = get_sandbox()
+    try:
+        if type(box) is not RlimitSandbox:
+            raise ForkServerUnavailable(f"{box.name} sandbox")
+        argv, files, env, preload = sub.fork_server_command(LIMITS.memory_mb)
+        server = start(box, argv, files, LIMITS, env=env, preload=preload)
+    except ForkServerUnavailable as exc:
+        return Check(sub.language, "fork server", True, f"spawned instead ({exc})")
+    try:
+        runs = [_ran(server.run(SUM_INPUT.encode(), LIMITS), SUM_OUTPUT) for _ in range(2)]
+    finally:
+        server.close()
+    bad = [detail for ok, detail in runs if not ok]
+    return Check(sub.language, "fork server", not bad, bad[0] if bad else runs[1][1])
 
 
 def startup_ms(lang: Language, cache_dir: Path) -> float | None:

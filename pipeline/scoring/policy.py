@@ -22,7 +22,8 @@ from pipeline.errors import GridjudgeError
 
 POLICY_FILE = "scoring.yaml"  # the policy a run was last scored with, kept in its folder
 DEFAULT_TOTAL = 100.0
-_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+# "/" too: an imported package's families are its data folders (secret/group1)
+_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_./-]*$")
 
 
 class ScoringError(GridjudgeError):
@@ -47,7 +48,7 @@ class Group(_Strict):
     @classmethod
     def _plain_name(cls, name: str) -> str:
         if not _NAME.match(name):
-            raise ValueError(f"group name {name!r} must be letters, digits, _ . -")
+            raise ValueError(f"group name {name!r} must be letters, digits, _ . - /")
         return name
 
     def matches(self, family: str) -> bool:

@@ -36,12 +36,12 @@ class ForkServerRunner(SpawnRunner):
         box = get_sandbox()
         try:
             if not isinstance(box, RlimitSandbox) or type(box) is not RlimitSandbox:
-                raise ForkServerUnavailable(f"the {box.name} sandbox")
+                raise ForkServerUnavailable(f"{box.name} sandbox")
             argv, files, env, preload = self.submission.fork_server_command(limits.memory_mb)
             self._server = start(box, argv, files, limits, env=env, preload=preload)
             self.started += 1
         except ForkServerUnavailable as exc:
-            self._unavailable = f"spawn: no fork server for {exc}"
+            self._unavailable = f"spawn ({exc})"
             return None
         return self._server
 
@@ -58,7 +58,7 @@ class ForkServerRunner(SpawnRunner):
                 result.extra["runner"] = RUNNER
                 return result
         result = super().execute(text, limits)
-        result.extra["runner"] = self._unavailable or "spawn: the fork server failed"
+        result.extra["runner"] = self._unavailable or "spawn (the fork server failed)"
         return result
 
     def close(self) -> None:

@@ -151,7 +151,7 @@ class ForkServer:
 
     def start(self) -> None:
         if not (self.box.namespaces and self.box.hide_fs):
-            raise ForkServerUnavailable("the sandbox runs without namespaces here")
+            raise ForkServerUnavailable("sandbox without namespaces")
         files = {**self.files, LIBRARY: fork_server_library()}
         self._ws = ws = Workspace.create(b"", files, self.box.owner)
         if self.box.owner is not None:
@@ -169,9 +169,8 @@ class ForkServer:
         reply = parse_reply(self._receive(START_MS / 1000 + REPORT_MARGIN_S))
         if reply.get("kind") != "ready":
             self.close()
-            raise ForkServerUnavailable(
-                f"the program did not start a fork server ({reply.get('status') or reply})"
-            )
+            status = reply.get("status") or "no answer"
+            raise ForkServerUnavailable(f"no fork server started: wait status {status}")
         if self._slot is not None:  # the server's own pages are charged to the slot
             self._slot.prepare(
                 self.limits.processes + SERVER_PROCESSES,

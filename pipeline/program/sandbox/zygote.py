@@ -71,8 +71,12 @@ def main() -> None:
     library, script = sys.argv[1], sys.argv[2]
     for name in WARM:
         importlib.import_module(name)
-    gc.freeze()  # the zygote's objects: never scanned, so never copied, by a child's GC
-    serve = ctypes.PyDLL(library).gj_serve  # PyDLL: the child returns holding the GIL
+    if hasattr(gc, "freeze"):  # CPython: never scanned, so never copied, by a child's GC
+        gc.freeze()
+    # CPython's PyDLL keeps the GIL over the call, so each child returns holding it;
+    # PyPy has no PyDLL, and its CDLL call leaves the one thread's GIL free to retake
+    loader = getattr(ctypes, "PyDLL", ctypes.CDLL)
+    serve = loader(library).gj_serve
     serve.restype = ctypes.c_int
     if serve() != 0:
         sys.exit("zygote: not started as a fork server")
