@@ -93,8 +93,7 @@ def grade(
     chunk_size: Annotated[
         int | None,
         typer.Option(
-            help="Cases per Ray task (default: chosen by how the cases run, "
-            "docs/performance.md)."
+            help="Cases per Ray task (default: chosen by how the cases run, docs/performance.md)."
         ),
     ] = GradeOptions.chunk_size,
     max_in_flight: Annotated[

@@ -157,9 +157,7 @@ class _Driver:
         # size the chunks of in-process solvers, are known only once a first chunk needs
         # the cluster) and of READ_CASES at least: a batch is one cache lookup and one part
         # of cached rows.
-        largest = o.chunk_size or chunk_size_for(
-            c.submissions, o.batch_k, count, 1, o.fork_server
-        )
+        largest = o.chunk_size or chunk_size_for(c.submissions, o.batch_k, count, 1, o.fork_server)
         read = largest * -(-READ_CASES // largest)
         tapers = o.chunk_size is None and in_process(c.submissions)
         everyone = tuple(range(len(c.submissions)))
