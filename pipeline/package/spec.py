@@ -198,15 +198,18 @@ def read_package(root: Path) -> Package:
     return replace(package, folders=folder_settings(package))
 
 
-def _settings(parent: FolderSettings, data: Mapping[str, Any], where: str) -> FolderSettings:
-    """A folder's settings: its parent's, with what its testdata.yaml gives."""
+def _settings(
+    parent: FolderSettings, data: Mapping[str, Any], where: str, problem_flags: tuple[str, ...]
+) -> FolderSettings:
+    """A folder's settings: its parent's, with what its testdata.yaml gives (output
+    validator flags come after problem.yaml's `validator_flags`)."""
     out = parent
     for key in ("input_validator_flags", "input_validator_args"):
         if key in data:
             out = replace(out, input_flags=flags(data[key], where))
     for key in ("output_validator_flags", "output_validator_args"):
         if key in data:
-            out = replace(out, output_flags=flags(data[key], where))
+            out = replace(out, output_flags=problem_flags + flags(data[key], where))
     grader = str(data.get("grader_flags", "")).split()
     if "min" in grader or "sum" in grader:
         out = replace(out, aggregation="min" if "min" in grader else "sum")
@@ -231,15 +234,16 @@ def _settings(parent: FolderSettings, data: Mapping[str, Any], where: str) -> Fo
 
 def folder_settings(package: Package) -> dict[str, FolderSettings]:
     """family (a folder of data/, e.g. secret/group1) -> its settings."""
-    top = FolderSettings(output_flags=package.validator_flags)
+    ours = package.validator_flags
+    top = FolderSettings(output_flags=ours)
     data = package.data
     if (data / TESTDATA_YAML).is_file():
-        top = _settings(top, load_yaml(data / TESTDATA_YAML), str(data / TESTDATA_YAML))
+        top = _settings(top, load_yaml(data / TESTDATA_YAML), str(data / TESTDATA_YAML), ours)
     out: dict[str, FolderSettings] = {}
 
     def walk(folder: Path, family: str, parent: FolderSettings) -> None:
         file = folder / TESTDATA_YAML
-        mine = _settings(parent, load_yaml(file), str(file)) if file.is_file() else parent
+        mine = _settings(parent, load_yaml(file), str(file), ours) if file.is_file() else parent
         if not file.is_file():
             mine = replace(mine, score=None)
         out[family] = mine
