@@ -85,7 +85,8 @@ def test_a_package_gridjudge_cannot_use_fails_in_one_line(
     (package / "problem.yaml").write_text(yaml_text)
     with pytest.raises(PackageError, match=message):
         get_problem(str(package))
-    code, output = cli("import", str(package), "--problem", str(package), "--out", "x")
+    out = str(tmp_path / "x")
+    code, output = cli("import", str(package), "--problem", str(package), "--out", out)
     assert code == 2 and output.count("\n") == 1 and message in output, output
 
 
@@ -108,9 +109,11 @@ def test_an_input_the_input_validator_rejects_stops_the_import(tmp_path: Path) -
     (package / "data/secret/3.ans").write_text("-1.5\n")
     problem = get_problem(str(package))
     assert problem.validate("-5 2\n") and not problem.validate("5 2\n")
-    code, output = cli("import", str(package), "--problem", str(package), "--out", "c")
+    out = tmp_path / "c"
+    code, output = cli("import", str(package), "--problem", str(package), "--out", str(out))
     assert code == 2 and output.count("\n") == 1, output
     assert "secret/3.in: input rejected: input validator validate.py exit code 43" in output
+    assert not out.exists()  # no half-written corpus is left behind
 
 
 def _needs(language: str) -> None:
@@ -199,7 +202,7 @@ def test_stress_and_generate_say_a_package_has_no_generator(tmp_path: Path) -> N
     sub = str(PACKAGES / "average/submissions/accepted/close.py")
     for args in (
         ["stress", package, "--submission", sub],
-        ["generate", package, "--count", "3", "--out", "g"],
+        ["generate", package, "--count", "3", "--out", str(tmp_path / "g")],
     ):
         code, output = cli(*args)
         assert code == 2 and output.count("\n") == 1 and "has no generator" in output, output

@@ -14,6 +14,7 @@ import hashlib
 import importlib.metadata
 import inspect
 import json
+import shutil
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -289,13 +290,19 @@ def import_folder(root: Path, problem: Problem, out_dir: Path) -> Manifest:
         root, only = root / "data", tuple(n for n in KATTIS_GRADED if (root / "data" / n).is_dir())
     check = problem.validate_on_import
     vouch = validator_fingerprint(problem) if check else ""
-    with CorpusWriter(out_dir, problem.name, source=str(root), validated_with=vouch) as writer:
-        for case_id, family, in_path, ans_path in _judge_cases(root, only):
-            text = _read_text(in_path)
-            errors = problem.validate(text) if check else []
-            if errors:
-                raise CorpusError(f"{in_path}: input rejected: {errors[0]}")
-            writer.add(case_id, family, text, _read_text(ans_path) if ans_path else None)
+    fresh = not Path(out_dir).exists()
+    try:
+        with CorpusWriter(out_dir, problem.name, source=str(root), validated_with=vouch) as writer:
+            for case_id, family, in_path, ans_path in _judge_cases(root, only):
+                text = _read_text(in_path)
+                errors = problem.validate(text) if check else []
+                if errors:
+                    raise CorpusError(f"{in_path}: input rejected: {errors[0]}")
+                writer.add(case_id, family, text, _read_text(ans_path) if ans_path else None)
+    except CorpusError:
+        if fresh:  # no half-written corpus is left behind
+            shutil.rmtree(out_dir, ignore_errors=True)
+        raise
     return read_manifest(out_dir)
 
 
