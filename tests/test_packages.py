@@ -13,8 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
+from pipeline.grade.cases import Cases, prepare
 from pipeline.package.spec import PackageError, read_package
 from pipeline.package.submissions import read_submissions
+from pipeline.problem.contract import ValidatorUnavailable
 from pipeline.problem.registry import get_problem
 from pipeline.program.languages import get_language, missing
 
@@ -223,3 +225,20 @@ def test_a_package_grades_on_the_embedded_local_ray(tmp_path: Path) -> None:
         ("split.py", "sample/1"): "AC", ("split.py", "secret/1"): "AC",
         ("off.py", "sample/1"): "WA", ("off.py", "secret/1"): "WA",
     }  # fmt: skip
+
+
+def test_an_input_validator_that_cannot_run_is_a_judge_error_not_a_bad_input(
+    tmp_path: Path,
+) -> None:
+    package = copy("average", tmp_path)
+    (package / "input_validators/validate.py").write_text("def broken(:\n")
+    problem = get_problem(str(package))
+    with pytest.raises(ValidatorUnavailable, match="did not compile"):
+        problem.validate("1 2\n")
+    cases = Cases.of([{"case_id": "a", "family": "f", "input": "1 2\n", "expected": "1.5\n"}])
+    _, _, rejected = prepare(problem, cases, validate=True)
+    assert rejected.verdicts == ["JE"] and "did not compile" in rejected.messages[0]
+    out = tmp_path / "c"
+    code, output = cli("import", str(package), "--problem", str(package), "--out", str(out))
+    assert code == 2 and output.count("\n") == 1 and "did not compile" in output, output
+    assert not out.exists()

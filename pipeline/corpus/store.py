@@ -299,7 +299,7 @@ def import_folder(root: Path, problem: Problem, out_dir: Path) -> Manifest:
                 if errors:
                     raise CorpusError(f"{in_path}: input rejected: {errors[0]}")
                 writer.add(case_id, family, text, _read_text(ans_path) if ans_path else None)
-    except CorpusError:
+    except GridjudgeError:  # a rejected input, or a validator that could not run
         if fresh:  # no half-written corpus is left behind
             shutil.rmtree(out_dir, ignore_errors=True)
         raise

@@ -23,7 +23,7 @@ from pipeline.package.default_validator import Options, compare, parse_flags
 from pipeline.package.programs import Program, program_paths, run_checker, run_input_validator
 from pipeline.package.spec import GRADED_FOLDERS, Package, PackageError, is_package, read_package
 from pipeline.problem.checkers import CheckResult
-from pipeline.problem.contract import Problem
+from pipeline.problem.contract import Problem, ValidatorUnavailable
 from pipeline.schemas import Verdict
 
 INPUT_VALIDATOR_DIRS = ("input_validators", "input_format_validators", "input_validator")
@@ -81,7 +81,10 @@ class PackageJudge:
     def validate(self, text: str) -> list[str]:
         flags = self.input_flags.get(_digest(text), self.default_input)
         for program in self.validators:
-            why = program.failure() or run_input_validator(program.prepared(), text, flags)
+            failure = program.failure()
+            if failure is not None:
+                raise ValidatorUnavailable(failure)
+            why = run_input_validator(program.prepared(), text, flags)
             if why is not None:
                 return [why]
         return []

@@ -21,7 +21,7 @@ from pathlib import Path
 from pipeline.limits import Limits
 from pipeline.package.spec import PackageError
 from pipeline.problem.checkers import ACCEPTED, CheckResult
-from pipeline.problem.contract import STDIO
+from pipeline.problem.contract import STDIO, ValidatorUnavailable
 from pipeline.program.build import default_cache_dir
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import get_sandbox
@@ -29,9 +29,9 @@ from pipeline.program.submission import PreparedSubmission, SubmissionError, par
 from pipeline.program.submission import prepare_program as _prepare
 from pipeline.schemas import Verdict
 
-# generous: a checker's time is the judge's, not the submission's
+# of every validator and checker run; generous: their time is the judge's, not the
+# submission's (and output_kb caps the judge message read back)
 CHECKER_LIMITS = Limits(cpu_ms=30_000, memory_mb=2048, output_kb=64)
-VALIDATOR_LIMITS = Limits(cpu_ms=30_000, memory_mb=2048, output_kb=64)
 ACCEPT_EXIT, REJECT_EXIT = 42, 43
 TESTLIB_EXITS = {0: Verdict.AC, 1: Verdict.WA, 2: Verdict.PE, 4: Verdict.PE, 8: Verdict.PE}
 TESTLIB_FAIL, TESTLIB_POINTS = 3, 7
@@ -158,16 +158,22 @@ def run_checker(
 def run_input_validator(
     program: PreparedSubmission, input_text: str, flags: tuple[str, ...]
 ) -> str | None:
-    """None when the input validator accepts `input_text` (exit 42), else why not."""
+    """None when the input validator accepts `input_text` (exit 42), else why not (any
+    other exit, a crash included: an assertion that fails rejects the input). Raises
+    ValidatorUnavailable when it could not judge: a judge error, out of time or memory."""
     box = get_sandbox()
-    argv, files = program.command_line(VALIDATOR_LIMITS.memory_mb)
-    limits = program.sandbox_limits(VALIDATOR_LIMITS, box)
-    result = box.run([*argv, *flags], limits=limits, stdin=input_text.encode(), files=files)
     name = Path(program.label).name
-    broken = _abnormal(result, f"input validator {name}")
-    if broken is not None:
-        return broken
+    try:
+        argv, files = program.command_line(CHECKER_LIMITS.memory_mb)
+    except Exception as exc:  # the program is missing on this node and cannot be rebuilt
+        raise ValidatorUnavailable(f"input validator {name}: {exc}") from None
+    limits = program.sandbox_limits(CHECKER_LIMITS, box)
+    result = box.run([*argv, *flags], limits=limits, stdin=input_text.encode(), files=files)
+    what = f"input validator {name}"
+    if result.judge_error or result.cpu_exceeded or result.wall_exceeded or result.memory_exceeded:
+        raise ValidatorUnavailable(str(_abnormal(result, what)))
     if result.exit_code == ACCEPT_EXIT:
         return None
     said = _one_line(result.stderr_head) or _one_line(result.output)
-    return f"input validator {name} exit code {result.exit_code}" + (f": {said}" if said else "")
+    how = f"killed by signal {result.signal}" if result.signal else f"exit code {result.exit_code}"
+    return f"{what} {how}" + (f": {said}" if said else "")

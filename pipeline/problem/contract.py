@@ -42,6 +42,11 @@ class InvalidInput(ValueError):
     """Raised by `parse` for text that is not a valid input; the message names the rule."""
 
 
+class ValidatorUnavailable(GridjudgeError):
+    """Raised by `validate` when the validator itself could not judge the input (a
+    validator program that cannot be built or run): the judge's failure, JE, never IE."""
+
+
 class NoReferenceSolver(GridjudgeError):
     """The problem has no reference solver: its expected answers must come from the corpus."""
 
