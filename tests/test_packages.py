@@ -17,7 +17,7 @@ from pipeline.grade.cases import Cases, prepare
 from pipeline.package.spec import PackageError, read_package
 from pipeline.package.submissions import read_submissions
 from pipeline.problem.contract import ValidatorUnavailable
-from pipeline.problem.registry import get_problem
+from pipeline.problem.registry import RegistryError, get_problem
 from pipeline.program.languages import get_language, missing
 
 PACKAGES = Path(__file__).resolve().parent / "packages"
@@ -242,3 +242,15 @@ def test_an_input_validator_that_cannot_run_is_a_judge_error_not_a_bad_input(
     code, output = cli("import", str(package), "--problem", str(package), "--out", str(out))
     assert code == 2 and output.count("\n") == 1 and "did not compile" in output, output
     assert not out.exists()
+
+
+def test_a_package_is_named_by_its_absolute_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The name a corpus records and a worker resolves again, from any working dir."""
+    monkeypatch.chdir(PACKAGES)
+    problem = get_problem("average")
+    assert problem.name == str(PACKAGES / "average") and problem.default_solver is None
+    assert get_problem(problem.name) is problem
+    with pytest.raises(RegistryError, match=r"unknown problem .* or a problem package folder"):
+        get_problem(str(tmp_path))  # a folder without problem.yaml
