@@ -22,7 +22,9 @@ def import_corpus(
             "multi-case input file."
         ),
     ],
-    problem: Annotated[str, typer.Option(help="Problem name, see `gridjudge problems`.")],
+    problem: Annotated[
+        str, typer.Option(help="Problem name (see `gridjudge problems`) or problem package folder.")
+    ],
     out: Annotated[Path, typer.Option(help="Corpus folder to create (must be new or empty).")],
     answers: Annotated[Path | None, typer.Option(help="Answer file of a multi-case input.")] = None,
 ) -> None:

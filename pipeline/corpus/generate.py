@@ -68,6 +68,8 @@ def case_id(family: str, i: int) -> str:
 
 def family_counts(problem: Problem, count: int, families: Sequence[str] = ()) -> dict[str, int]:
     """How many cases each family gets (balanced split, see the module doc)."""
+    if problem.generate is None:
+        raise GenerateError(f"problem {problem.name} has no generator: import its test data")
     if count < 1:
         raise GenerateError(f"--count must be at least 1 (got {count})")
     chosen = list(dict.fromkeys(families)) or list(problem.families)
@@ -109,6 +111,7 @@ def generate_case(problem: Problem, seed: int, family: str, i: int) -> dict[str,
     """One corpus row: input from the family's generator, expected from the default solver."""
     cseed = case_seed(seed, family, i)
     cid = case_id(family, i)
+    assert problem.generate is not None  # family_counts refused a problem without one
     text = problem.generate(random.Random(cseed), family)
     errors = problem.validate(text)
     if errors:

@@ -14,6 +14,7 @@ import hashlib
 import importlib.metadata
 import inspect
 import json
+import shutil
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -41,13 +42,16 @@ def validator_fingerprint(problem: Problem) -> str:
         version = importlib.metadata.version("gridjudge")
     except importlib.metadata.PackageNotFoundError:
         version = "unknown"
-    digest = hashlib.sha256(problem.name.encode())
+    digest = hashlib.sha256(problem.name.encode() + problem.fingerprint.encode())
     try:
         source = inspect.getsourcefile(problem.validate)
         digest.update(Path(source).read_bytes() if source else b"")
     except (TypeError, OSError):
         digest.update(repr(problem.validate).encode())
     return f"gridjudge {version} {problem.name} {digest.hexdigest()[:16]}"
+
+
+KATTIS_GRADED = ("sample", "secret")  # a package's data/invalid_* and the rest are not cases
 
 
 class CorpusError(GridjudgeError):
@@ -253,11 +257,15 @@ def _one_line(exc: BaseException) -> str:
 # ---------------------------------------------------------------- importers
 
 
-def _judge_cases(root: Path) -> Iterator[tuple[str, str, Path, Path | None]]:
-    """(case_id, family, .in, .ans or None) for a folder tree of NNNN.in [+ NNNN.ans];
-    the family is the sub-folder path (\"default\" for files directly in root)."""
-    ins = {p.with_suffix(""): p for p in root.rglob("*.in") if p.is_file()}
-    for ans in sorted(root.rglob("*.ans")):
+def _judge_cases(
+    root: Path, only: tuple[str, ...] = ()
+) -> Iterator[tuple[str, str, Path, Path | None]]:
+    """(case_id, family, .in, .ans or None) for a folder tree of NNNN.in [+ NNNN.ans]
+    (in its sub-folders `only`, where given); the family is the sub-folder path
+    (\"default\" for files directly in root)."""
+    tops = [root / name for name in only] if only else [root]
+    ins = {p.with_suffix(""): p for t in tops for p in t.rglob("*.in") if p.is_file()}
+    for ans in sorted(a for t in tops for a in t.rglob("*.ans")):
         if ans.with_suffix("") not in ins:
             raise CorpusError(f"{ans}: answer file without a matching .in file")
     if not ins:
@@ -270,17 +278,31 @@ def _judge_cases(root: Path) -> Iterator[tuple[str, str, Path, Path | None]]:
 
 
 def import_folder(root: Path, problem: Problem, out_dir: Path) -> Manifest:
-    """A judge folder tree (golden layout) or a Kattis package (data/sample, data/secret)."""
+    """A judge folder tree (golden layout) or a Kattis package (its data/sample and
+    data/secret). A problem that asks for it (a package's) has every input validated:
+    one it rejects is a one-line error naming the file, and the corpus is written as
+    validated (grade trusts it, as it trusts a generated one)."""
     root = Path(root)
     if not root.is_dir():
         raise CorpusError(f"{root}: no such folder")
+    only: tuple[str, ...] = ()
     if (root / "data").is_dir():  # Kattis problem package
-        root = root / "data"
-    with CorpusWriter(out_dir, problem.name, source=str(root)) as writer:
-        for case_id, family, in_path, ans_path in _judge_cases(root):
-            writer.add(
-                case_id, family, _read_text(in_path), _read_text(ans_path) if ans_path else None
-            )
+        root, only = root / "data", tuple(n for n in KATTIS_GRADED if (root / "data" / n).is_dir())
+    check = problem.validate_on_import
+    vouch = validator_fingerprint(problem) if check else ""
+    fresh = not Path(out_dir).exists()
+    try:
+        with CorpusWriter(out_dir, problem.name, source=str(root), validated_with=vouch) as writer:
+            for case_id, family, in_path, ans_path in _judge_cases(root, only):
+                text = _read_text(in_path)
+                errors = problem.validate(text) if check else []
+                if errors:
+                    raise CorpusError(f"{in_path}: input rejected: {errors[0]}")
+                writer.add(case_id, family, text, _read_text(ans_path) if ans_path else None)
+    except GridjudgeError:  # a rejected input, or a validator that could not run
+        if fresh:  # no half-written corpus is left behind
+            shutil.rmtree(out_dir, ignore_errors=True)
+        raise
     return read_manifest(out_dir)
 
 

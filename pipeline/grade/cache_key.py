@@ -37,8 +37,8 @@ def _source_digest(fn: Callable[..., Any]) -> str:
 
 def checker_fingerprint(problem: Problem) -> str:
     """Names the problem's checker as validator_fingerprint names its validator: the
-    problem and a hash of the source file defining its `check`."""
-    return f"{problem.name} {_source_digest(problem.check)}"
+    problem and a hash of the source file defining its `check` (and of a package's files)."""
+    return f"{problem.name} {_source_digest(problem.check)}{problem.fingerprint}"
 
 
 def submission_key(submission: PreparedSubmission, problem: Problem) -> str:
@@ -94,7 +94,7 @@ class KeyBase:
             "problem": self.problem.name,
             "checker": checker_fingerprint(self.problem),
             "validator": validator_fingerprint(self.problem),
-            "reference": _source_digest(self.problem.solvers[self.problem.default_solver]),
+            "reference": self._reference(),
             # how a program gets its cases: files, and several cases in one (--batch)
             "io": self.problem.io.describe(),
             "multi_case": self.problem.multi_case,
@@ -107,6 +107,11 @@ class KeyBase:
             "repeat": self.repeat,
         }
         return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).digest()
+
+    def _reference(self) -> str:
+        """The reference solver's code ("" without one: the answers are the corpus's)."""
+        version = self.problem.default_solver
+        return "" if version is None else _source_digest(self.problem.solvers[version])
 
     def for_submission(self, submission: PreparedSubmission) -> Any:
         """A hasher holding the base and the submission: add a case digest for a key."""

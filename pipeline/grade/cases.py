@@ -11,7 +11,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.problem.contract import Problem
+from pipeline.problem.contract import Problem, ValidatorUnavailable
 from pipeline.schemas import Verdict
 
 CASE_COLUMNS = ["case_id", "family", "input", "expected"]
@@ -79,16 +79,19 @@ def _first_line(text: str) -> str:
     return " ".join(text.split())[:MESSAGE_CHARS]
 
 
-def _rejection(problem: Problem, text: str | None, validate: bool) -> str | None:
+def _rejection(problem: Problem, text: str | None, validate: bool) -> tuple[str | None, Verdict]:
+    """Why the case is not run (None: it is run), and the verdict that gives it."""
     if not isinstance(text, str):
-        return "case has no input text"
+        return "case has no input text", Verdict.IE
     if not validate:
-        return None
+        return None, Verdict.IE
     try:
         errors = problem.validate(text)
+    except ValidatorUnavailable as exc:  # the judge could not validate: not the case's fault
+        return _first_line(str(exc)), Verdict.JE
     except Exception as exc:  # a validator that crashes still rejects the case
         errors = [f"validator failed: {type(exc).__name__}: {exc}"]
-    return _first_line(str(errors[0])) if errors else None
+    return (_first_line(str(errors[0])) if errors else None), Verdict.IE
 
 
 def prepare(problem: Problem, cases: Cases, validate: bool) -> tuple[Cases, list[int], Rejected]:
@@ -101,8 +104,7 @@ def prepare(problem: Problem, cases: Cases, validate: bool) -> tuple[Cases, list
     filled: dict[int, str] = {}
     good: list[int] = []
     for i, text in enumerate(cases.inputs):
-        why = _rejection(problem, text, validate)
-        verdict = Verdict.IE
+        why, verdict = _rejection(problem, text, validate)
         if why is None and i in missing:
             try:
                 filled[i] = problem.solve(text)  # type: ignore[arg-type]

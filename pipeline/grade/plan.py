@@ -142,6 +142,17 @@ def needs_validation(manifest: Manifest, problem: Problem) -> bool:
     return manifest.validated_with != validator_fingerprint(problem)
 
 
+def _require_answers(path: Path, problem: Problem) -> None:
+    """A problem without a reference solver (a package) is graded against the corpus's
+    answers alone: every case must have one."""
+    for batch in iter_batches(path, columns=["expected"]):
+        if batch.column(0).null_count:
+            raise GradeError(
+                f"corpus {path} has cases without an expected answer and problem "
+                f"{problem.name} has no reference solver: import the .ans files with them"
+            )
+
+
 def _limits(problem: Problem, options: GradeOptions) -> Limits:
     if (options.time_limit_s is not None and options.time_limit_s <= 0) or (
         options.memory_limit_mb is not None and options.memory_limit_mb <= 0
@@ -278,6 +289,8 @@ def plan_grade(options: GradeOptions) -> GradePlan:
     corpora: list[CorpusPlan] = []
     for path, manifest, _ in checked:
         problem = get_problem(manifest.problem)
+        if problem.default_solver is None:
+            _require_answers(path, problem)
         factors = checked_multipliers(options.time_multipliers or {})
         subs = _prepare_all(specs, problem, options.cache_dir, factors)
         limits = _limits(problem, options)

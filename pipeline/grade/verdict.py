@@ -85,10 +85,11 @@ def check_output(
 ) -> CheckResult:
     """The checker's verdict on a run that ended normally within every limit. An output
     equal to the expected answer is accepted without calling the checker: a checker
-    accepts the reference answer (the Problem contract, checked by problem.self_test)."""
+    accepts the reference answer (the Problem contract, checked by problem.self_test),
+    unless the problem says it does not trust that (a custom output validator)."""
     if expected is None:
         return CheckResult(Verdict.JE, "no expected answer for this case")
-    if actual == expected:
+    if actual == expected and problem.trusts_expected:
         return ACCEPTED
     try:
         return problem.check(input_text, expected, actual)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pipeline.errors import GridjudgeError
 from pipeline.limits import Limits
 from pipeline.problem.checkers import CheckResult, token_check
 
@@ -41,21 +42,41 @@ class InvalidInput(ValueError):
     """Raised by `parse` for text that is not a valid input; the message names the rule."""
 
 
+class ValidatorUnavailable(GridjudgeError):
+    """Raised by `validate` when the validator itself could not judge the input (a
+    validator program that cannot be built or run): the judge's failure, JE, never IE."""
+
+
+class NoReferenceSolver(GridjudgeError):
+    """The problem has no reference solver: its expected answers must come from the corpus."""
+
+
+def _unchanged(text: str) -> str:
+    return text
+
+
+def _no_rules(text: str) -> list[str]:
+    return []
+
+
 @dataclass(frozen=True)
 class Problem:
     name: str
     title: str
     limits: Limits  # of one case, from the statement
-    parse: Callable[[str], Any]
-    validate: Callable[[str], list[str]]  # empty list = valid; else one message per rule
-    solvers: Mapping[str, Solver]
-    default_solver: str
-    format: Callable[[Any], str]
-    generate: Generator
-    families: Sequence[str]
+    parse: Callable[[str], Any] = _unchanged
+    validate: Callable[[str], list[str]] = _no_rules  # [] = valid; else one message per rule
+    # No solvers (a problem package): the expected answers come from the corpus alone.
+    solvers: Mapping[str, Solver] = field(default_factory=dict)
+    default_solver: str | None = None
+    format: Callable[[Any], str] = str
+    generate: Generator | None = None  # None: no generator (no `generate`, no `stress`)
+    families: Sequence[str] = ()
     # Must accept the reference answer itself (self_test checks it): the grader accepts an
-    # output identical to the expected one without calling it.
+    # output identical to the expected one without calling it, unless trusts_expected is
+    # False (a custom output validator may reject the answer file's own text).
     check: Checker = token_check
+    trusts_expected: bool = True
     io: IOMode = STDIO
     # How many cases one judge-format file may hold (1 = exactly one).
     multi_case: int = 1
@@ -72,9 +93,14 @@ class Problem:
     # For `stress`: a one-case input -> smaller candidate inputs, the biggest reductions
     # first. Candidates should be valid; the shrink loop re-validates each anyway.
     shrink: Callable[[str], Iterable[str]] | None = None
+    # `import` refuses a corpus with an input `validate` rejects (a package's own data).
+    validate_on_import: bool = False
+    # What defines the problem besides its Python code (a package's files, hashed): part
+    # of the fingerprints of its checker and validator.
+    fingerprint: str = ""
 
     def __post_init__(self) -> None:
-        if self.default_solver not in self.solvers:
+        if (self.solvers or self.default_solver) and self.default_solver not in self.solvers:
             raise ValueError(f"{self.name}: default solver {self.default_solver!r} not in solvers")
         if self.multi_case > 1 and (self.join is None or self.split is None):
             raise ValueError(f"{self.name}: multi_case > 1 needs join and split")
@@ -86,6 +112,10 @@ class Problem:
     def answerer(self, version: str | None = None) -> Callable[[str], str]:
         """input -> reference answer by solver `version` (default): parse, solve, format,
         with nothing looked up per call (the in-process grading loop calls it per case)."""
+        if self.default_solver is None:
+            raise NoReferenceSolver(
+                f"problem {self.name} has no reference solver: its answers come from the corpus"
+            )
         solver, parse, fmt = self.solvers[version or self.default_solver], self.parse, self.format
         return lambda input_text: fmt(solver(parse(input_text)))
 
@@ -103,6 +133,8 @@ def self_test(problem: Problem, seed: int = 0, per_family: int = 3) -> list[str]
     default, and the default's output passes the problem's own checker. Returns failures."""
     failures: list[str] = []
     rng = random.Random(seed)
+    if problem.generate is None or problem.default_solver is None:
+        return failures  # nothing to generate or solve (a problem package)
     for family in problem.families:
         for i in range(per_family):
             text = problem.generate(rng, family)

@@ -4,10 +4,16 @@ A plugin that fails to import, or whose object is not a Problem, fails loudly wi
 name: a judge silently missing a problem is worse than one that refuses to start.
 `get_problem(name)` loads only that plugin (mine's pulls in scipy, which grading another
 problem need not pay for); `all_problems()` loads, and checks, every one.
+
+A name that is no plugin's is offered to the problem sources, the entry-point group
+"gridjudge.problem_sources": callables (name) -> Problem | None, such as the problem
+package reader (pipeline.package), which takes a package folder's path. They live on
+higher floors and are found here by name only, as the languages registry finds languages.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 
@@ -15,6 +21,7 @@ from pipeline.errors import GridjudgeError
 from pipeline.problem.contract import Problem
 
 ENTRY_POINT_GROUP = "gridjudge.problems"
+SOURCE_GROUP = "gridjudge.problem_sources"
 
 
 class RegistryError(GridjudgeError):
@@ -47,9 +54,19 @@ def all_problems() -> dict[str, Problem]:
     return {name: _load(ep) for name, ep in sorted(_entry_points().items())}
 
 
+@cache
+def _sources() -> list[Callable[[str], Problem | None]]:
+    return [ep.load() for ep in sorted(entry_points(group=SOURCE_GROUP), key=lambda e: e.name)]
+
+
 def get_problem(name: str) -> Problem:
+    """The plugin called `name`, else the problem a source makes of `name` (a path)."""
     eps = _entry_points()
-    if name not in eps:
-        known = ", ".join(sorted(eps)) or "none installed"
-        raise RegistryError(f"unknown problem {name!r} (known: {known})")
-    return _load(eps[name])
+    if name in eps:
+        return _load(eps[name])
+    for source in _sources():
+        found = source(name)
+        if found is not None:
+            return found
+    known = ", ".join(sorted(eps)) or "none installed"
+    raise RegistryError(f"unknown problem {name!r} (known: {known}, or a problem package folder)")

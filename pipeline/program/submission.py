@@ -273,26 +273,41 @@ def prepare(
     """Builds `spec` for `problem` (once per content hash into `cache_dir`). A compile
     failure does not raise: `compile_error` holds the compiler's message.
     `time_multipliers` (language -> factor) scale the limits of those languages."""
+    if spec.kind != "solver":
+        return prepare_program(spec, problem.name, problem.io, cache_dir, time_multipliers)
+    if spec.problem != problem.name:
+        raise SubmissionError(
+            f"submission {spec.label!r} is a solver of {spec.problem!r}, not {problem.name!r}"
+        )
+    version = spec.version or problem.default_solver
+    if version not in problem.solvers:
+        known = ", ".join(problem.solvers) or "none"
+        raise SubmissionError(
+            f"submission {spec.label!r}: {problem.name} has no solver {version!r} "
+            f"(versions: {known})"
+        )
+    sha = _sha(b"solver", f"{problem.name}@{version}".encode())
+    return PreparedSubmission(
+        label=spec.label, kind=spec.kind, problem=problem.name, io=problem.io, sha=sha,
+        version=version,
+    )  # fmt: skip
+
+
+def prepare_program(
+    spec: SubmissionSpec,
+    problem: str,
+    io: IOMode,
+    cache_dir: Path | None = None,
+    time_multipliers: Mapping[str, float] | None = None,
+) -> PreparedSubmission:
+    """A program (source, executable or command) built once per content hash; also what
+    a problem package's validators and checkers are prepared as."""
 
     def new(**fields: Any) -> PreparedSubmission:
         return PreparedSubmission(
-            label=spec.label, kind=spec.kind, problem=problem.name, io=problem.io, **fields
+            label=spec.label, kind=spec.kind, problem=problem, io=io, **fields
         )
 
-    if spec.kind == "solver":
-        if spec.problem != problem.name:
-            raise SubmissionError(
-                f"submission {spec.label!r} is a solver of {spec.problem!r}, not {problem.name!r}"
-            )
-        version = spec.version or problem.default_solver
-        if version not in problem.solvers:
-            known = ", ".join(problem.solvers)
-            raise SubmissionError(
-                f"submission {spec.label!r}: {problem.name} has no solver {version!r} "
-                f"(versions: {known})"
-            )
-        sha = _sha(b"solver", f"{problem.name}@{version}".encode())
-        return new(sha=sha, version=version)
     if spec.kind == "cmd":
         assert spec.command is not None
         try:

@@ -9,10 +9,17 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.package.scoring import scoring_policy
 from pipeline.results.store import RUN_JSON, read_run_json
 from pipeline.scoring.feedback import write_feedback
 from pipeline.scoring.gradebook import gradebook, load_for_scoring, write_gradebook
-from pipeline.scoring.policy import POLICY_FILE, Policy, default_policy, load_policy
+from pipeline.scoring.policy import (
+    POLICY_FILE,
+    Policy,
+    default_policy,
+    load_policy,
+    policy_from,
+)
 
 
 @dataclass(frozen=True)
@@ -22,8 +29,9 @@ class RunScores:
 
 
 def run_policy(run_dir: Path, results: pa.Table, given: Policy | None = None) -> Policy:
-    """`given`, else the policy the run was last scored with, else one group per family;
-    checked against the run's families (an unmatched family is a one-line error)."""
+    """`given`, else the policy the run was last scored with, else a scoring package's
+    test groups (a run of that one problem), else one group per family; checked against
+    the run's families (an unmatched family is a one-line error)."""
     kept = Path(run_dir) / POLICY_FILE
     families = pc.unique(results.column("family")).to_pylist()
     if given is not None:
@@ -31,9 +39,16 @@ def run_policy(run_dir: Path, results: pa.Table, given: Policy | None = None) ->
     elif kept.is_file():
         policy = load_policy(kept)
     else:
-        policy = default_policy(families)
+        policy = package_policy(results) or default_policy(families)
     policy.assign(families)
     return policy
+
+
+def package_policy(results: pa.Table) -> Policy | None:
+    """The test groups of the scoring package a run graded, when it graded one problem."""
+    problems = pc.unique(results.column("problem")).to_pylist()
+    data = scoring_policy(problems[0]) if len(problems) == 1 else None
+    return None if data is None else policy_from(data, f"{problems[0]}: test groups")
 
 
 def score_run(

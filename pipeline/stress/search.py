@@ -197,6 +197,8 @@ def _check_setup(
     version: str | None,
     against: PreparedSubmission | None,
 ) -> None:
+    if problem.generate is None:
+        raise StressError(f"problem {problem.name} has no generator: there is nothing to stress")
     unknown = [f for f in families if f not in problem.families]
     if unknown:
         raise StressError(
@@ -292,6 +294,7 @@ def _generated(
 ) -> Iterator[tuple[int, str, str]]:
     """(index, family, input) of the seeded cases: case i of family families[i % len],
     from random.Random(f"{seed}:{i}")."""
+    assert problem.generate is not None  # _check_setup refused a problem without one
     for index in range(count):
         family = families[index % len(families)]
         yield index, family, problem.generate(random.Random(f"{seed}:{index}"), family)

@@ -1,0 +1,174 @@
+"""A problem package folder as a Problem: the problem source that the registry
+(pipeline.problem.registry, entry-point group gridjudge.problem_sources) offers every
+name that is no plugin's. The Problem's name is the package folder's absolute path: the
+string a corpus manifest records and a Ray worker resolves again.
+
+It has no reference solver (the expected answers are the package's .ans files) and no
+generator. Its `validate` runs every input validator; its `check` is the default output
+validator, or the package's own output validator or testlib checker (programs.py).
+Validator flags are per test data folder; `check` and `validate` see only the texts of a
+case, so where folders' flags differ a case's flags are found by the hash of its input
+(and answer): the format itself holds cases with the same input, answer and flags to be
+the same case.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from pipeline.package.default_validator import Options, compare, parse_flags
+from pipeline.package.programs import Program, program_paths, run_checker, run_input_validator
+from pipeline.package.spec import GRADED_FOLDERS, Package, PackageError, is_package, read_package
+from pipeline.problem.checkers import CheckResult
+from pipeline.problem.contract import Problem, ValidatorUnavailable
+from pipeline.schemas import Verdict
+
+INPUT_VALIDATOR_DIRS = ("input_validators", "input_format_validators", "input_validator")
+
+
+def test_files(package: Package) -> list[tuple[str, Path, Path | None]]:
+    """(family, .in, .ans or None) of every graded test case (data/sample, data/secret
+    and their groups; symlinked files are followed)."""
+    out = []
+    for name in GRADED_FOLDERS:
+        folder = package.data / name
+        for path in sorted(folder.rglob("*.in")) if folder.is_dir() else []:
+            if path.is_file():
+                ans = path.with_suffix(".ans")
+                family = path.parent.relative_to(package.data).as_posix()
+                out.append((family, path, ans if ans.is_file() else None))
+    return out
+
+
+def _digest(*texts: str) -> bytes:
+    h = hashlib.sha256()
+    for text in texts:
+        h.update(text.encode() + b"\0")
+    return h.digest()
+
+
+def fingerprint(package: Package) -> str:
+    """A hash of what defines the package's judging: its YAML files and its programs."""
+    h = hashlib.sha256()
+    roots = [package.root / d for d in INPUT_VALIDATOR_DIRS] + package.output_validator_dirs()
+    files = [package.root / "problem.yaml", package.root / ".timelimit"]
+    files += sorted(package.data.rglob("testdata.yaml")) if package.data.is_dir() else []
+    files += [p for r in roots if r.is_dir() for p in sorted(r.rglob("*")) if p.is_file()]
+    for path in files:
+        if path.is_file():
+            h.update(path.relative_to(package.root).as_posix().encode() + b"\0")
+            h.update(hashlib.sha256(path.read_bytes()).digest())
+    return " package " + h.hexdigest()[:16]
+
+
+@dataclass
+class PackageJudge:
+    """What `validate` and `check` of a package Problem call."""
+
+    package: Package
+    validators: list[Program]
+    checker: Program | None
+    options: dict[tuple[str, ...], Options] = field(default_factory=dict)
+    input_flags: dict[bytes, tuple[str, ...]] = field(default_factory=dict)
+    output_flags: dict[bytes, tuple[str, ...]] = field(default_factory=dict)
+    # the flags of a case not in the maps above (every case, where all folders agree)
+    default_input: tuple[str, ...] = ()
+    default_output: tuple[str, ...] = ()
+
+    def validate(self, text: str) -> list[str]:
+        flags = self.input_flags.get(_digest(text), self.default_input)
+        for program in self.validators:
+            failure = program.failure()
+            if failure is not None:
+                raise ValidatorUnavailable(failure)
+            why = run_input_validator(program.prepared(), text, flags)
+            if why is not None:
+                return [why]
+        return []
+
+    def check(self, input_text: str, expected: str, actual: str) -> CheckResult:
+        flags = self.output_flags.get(_digest(input_text, expected), self.default_output)
+        if self.checker is None:
+            return compare(expected, actual, self.options[flags])
+        why = self.checker.failure()
+        if why is not None:
+            return CheckResult(Verdict.JE, why)
+        prepared = self.checker.prepared()
+        return run_checker(prepared, self.package.protocol, input_text, expected, actual, flags)
+
+
+def _checker(package: Package) -> Program | None:
+    if not package.custom:
+        return None
+    found = [p for d in package.output_validator_dirs() for p in program_paths(d)]
+    if len(found) != 1:
+        where = package.root / "output_validators"
+        raise PackageError(
+            f"{where}: validation is custom: expected one output validator, found {len(found)}"
+        )
+    return Program(found[0])
+
+
+def _per_case_flags(judge: PackageJudge) -> None:
+    """Where test data folders' flags differ, each case's flags by the hash of its texts;
+    every set of default validator flags parsed (an unknown flag fails here)."""
+    package = judge.package
+    folders = package.folders
+    sets = {s.output_flags for s in folders.values()} | {package.validator_flags}
+    if judge.checker is None:
+        for flags in sets:
+            try:
+                judge.options[flags] = parse_flags(flags)
+            except ValueError as exc:
+                raise PackageError(f"{package.root}: default output validator: {exc}") from None
+    outputs = {s.output_flags for s in folders.values()} or {package.validator_flags}
+    inputs = {s.input_flags for s in folders.values()} or {()}
+    judge.default_output = next(iter(outputs)) if len(outputs) == 1 else package.validator_flags
+    judge.default_input = next(iter(inputs)) if len(inputs) == 1 else ()
+    if len(outputs) == 1 and len(inputs) == 1:
+        return
+    for family, path, ans in test_files(package):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        judge.input_flags[_digest(text)] = folders[family].input_flags
+        if ans is not None:
+            answer = ans.read_text(encoding="utf-8", errors="replace")
+            judge.output_flags[_digest(text, answer)] = folders[family].output_flags
+
+
+def package_problem(root: Path) -> Problem:
+    """The Problem of the package at `root` (an absolute path)."""
+    package = read_package(root)
+    dirs = [root / d for d in INPUT_VALIDATOR_DIRS]
+    validators = [Program(p) for d in dirs for p in program_paths(d)]
+    checker = _checker(package)
+    for program in [*validators, *([checker] if checker else [])]:
+        program.check_spec()
+    judge = PackageJudge(package, validators, checker)
+    _per_case_flags(judge)
+    return Problem(
+        name=str(root),
+        title=package.title,
+        limits=package.limits,
+        validate=judge.validate,
+        check=judge.check,
+        trusts_expected=checker is None,
+        validate_on_import=True,
+        fingerprint=fingerprint(package),
+    )
+
+
+@cache
+def _cached(root: str) -> Problem:
+    return package_problem(Path(root))
+
+
+def load(name: str) -> Problem | None:
+    """The problem source of the registry: the package at path `name`, or None when
+    `name` is no package folder."""
+    path = Path(name).expanduser()
+    if not is_package(path):
+        return None
+    return _cached(str(path.resolve()))

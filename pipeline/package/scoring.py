@@ -1,0 +1,58 @@
+"""A scoring package's test groups as the groups of a scoring policy (pipeline.scoring),
+given as plain data (the policy type lives on a higher floor).
+
+Each folder directly in data/secret is one policy group, its nested groups included
+(the policy's groups are flat). Its aggregation `min` (legacy `grader_flags: min`, 2023-07
+`scoring: {aggregation: min}`) is the policy's `all`, `sum` its `fraction`. Its points are
+the group's `score` (2023-07), the upper end of its `range` (legacy), else what the
+legacy default grader gives: `accept_score` (1) per case for `sum`, once for `min`.
+Cases directly in data/secret form a group `secret` the same way; data/sample earns 0.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from pipeline.package.problem import test_files
+from pipeline.package.spec import FolderSettings, is_package, read_package
+
+SAMPLE_GROUP = {"name": "sample", "families": ["sample", "sample/*"], "points": 0.0}
+
+
+def _group(name: str, families: list[str], settings: FolderSettings, cases: int) -> dict[str, Any]:
+    low = settings.aggregation == "min"
+    points = settings.score
+    if points is None:
+        points = settings.accept_score * (1 if low else cases)
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+    return {
+        "name": safe,
+        "families": families,
+        "points": points,
+        "aggregate": "all" if low else "fraction",
+    }
+
+
+def scoring_policy(name: str) -> dict[str, Any] | None:
+    """The policy (as YAML would give it) of the scoring package at path `name`; None
+    for a name that is no package, or a pass-fail package (scored per family)."""
+    path = Path(name)
+    if not is_package(path):
+        return None
+    package = read_package(path)
+    if not package.scoring:
+        return None
+    top: Counter[str] = Counter()  # "secret" or "secret/<group>" -> cases
+    for family, _, _ in test_files(package):
+        parts = family.split("/")
+        if parts[0] == "secret":
+            top["/".join(parts[:2])] += 1
+    groups: list[dict[str, Any]] = [SAMPLE_GROUP]
+    for family in sorted(top):
+        settings = package.folders[family]
+        families = [family] if family == "secret" else [family, f"{family}/*"]
+        groups.append(_group(family.split("/")[-1], families, settings, top[family]))
+    return {"groups": groups}

@@ -1,0 +1,256 @@
+"""Reading a Kattis / ICPC problem package folder: `problem.yaml` (the legacy format and
+2023-07 and later), the `testdata.yaml` settings of each test data folder, and where the
+validators are. Nothing here runs a program.
+
+What fails loudly (PackageError, one line naming the file): a missing or unreadable
+problem.yaml or testdata.yaml, a value of the wrong type, a problem type or validation
+gridjudge does not grade (interactive, multi-pass), `validation: custom` without exactly
+one output validator. Everything else the formats hold (statements, attachments,
+generators, author, license, uuid, keywords, ...) is ignored.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pipeline.errors import GridjudgeError
+from pipeline.limits import Limits
+
+PROBLEM_YAML = "problem.yaml"
+TESTDATA_YAML = "testdata.yaml"
+GRADED_FOLDERS = ("sample", "secret")  # of data/; invalid_* and the rest are not graded
+PROTOCOLS = ("kattis", "testlib")
+# the spec's defaults: memory and output in MiB, time multipliers of the legacy format
+DEFAULT_MEMORY_MB = 2048
+DEFAULT_OUTPUT_MB = 8
+DEFAULT_TIME_MULTIPLIER = 5.0
+DEFAULT_SAFETY_MARGIN = 2.0
+
+
+class PackageError(GridjudgeError):
+    """A problem package gridjudge cannot use; one line naming the file."""
+
+
+@dataclass(frozen=True)
+class FolderSettings:
+    """The testdata.yaml settings that apply to one test data folder (a folder inherits
+    its parent's, key by key, and overrides what its own testdata.yaml gives)."""
+
+    input_flags: tuple[str, ...] = ()
+    output_flags: tuple[str, ...] = ()
+    aggregation: str = "sum"  # sum | min: how a scoring group adds up its cases
+    score: float | None = None  # a scoring group's points, where given
+    accept_score: float = 1.0  # legacy: the points of one accepted case
+
+
+@dataclass(frozen=True)
+class Package:
+    root: Path
+    title: str
+    limits: Limits
+    time_multiplier: float  # slowest accepted x this = the time limit (for verify)
+    time_safety_margin: float  # a TLE submission must exceed limit x this (for verify)
+    time_limit_given: bool  # False: the time limit is Limits' default until verify derives it
+    scoring: bool  # `type: scoring`: the test groups carry points
+    custom: bool  # a custom output validator decides, else the default validator
+    protocol: str  # kattis | testlib (the custom validator's)
+    validator_flags: tuple[str, ...]  # problem.yaml's, before any testdata.yaml's
+    folders: dict[str, FolderSettings] = field(default_factory=dict)  # family -> settings
+
+    @property
+    def data(self) -> Path:
+        return self.root / "data"
+
+    def output_validator_dirs(self) -> list[Path]:
+        """Legacy `output_validators/`, 2023-07 `output_validator/`."""
+        return [self.root / n for n in ("output_validators", "output_validator")]
+
+
+def is_package(path: Path) -> bool:
+    return (Path(path) / PROBLEM_YAML).is_file()
+
+
+def load_yaml(path: Path) -> dict[str, Any]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise PackageError(f"{path}: cannot read ({exc.strerror})") from None
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise PackageError(f"{path}: not YAML: {str(exc).splitlines()[0]}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise PackageError(f"{path}: expected a mapping")
+    return data
+
+
+def flags(value: Any, where: str) -> tuple[str, ...]:
+    """Validator flags: a string split as a shell would, or a list."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return tuple(shlex.split(value))
+    if isinstance(value, list):
+        return tuple(str(v) for v in value)
+    raise PackageError(f"{where}: validator flags must be a string or a list")
+
+
+def _number(data: Mapping[str, Any], key: str, where: str) -> float | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise PackageError(f"{where}: {key} must be a number, not {value!r}")
+    if value <= 0:
+        raise PackageError(f"{where}: {key} must be positive")
+    return float(value)
+
+
+def _types(data: Mapping[str, Any], where: str) -> set[str]:
+    kind = data.get("type", "pass-fail")
+    kinds = set(kind if isinstance(kind, list) else str(kind).split())
+    unsupported = kinds - {"pass-fail", "scoring"}
+    if unsupported:
+        raise PackageError(f"{where}: problem type {sorted(unsupported)[0]!r} is not supported")
+    return kinds
+
+
+def _validation(data: Mapping[str, Any], root: Path, where: str) -> tuple[bool, bool]:
+    """(custom output validator?, scoring by the legacy `validation: custom score`?)."""
+    words = str(data.get("validation", "default")).split()
+    if not words or words[0] not in ("default", "custom"):
+        raise PackageError(f"{where}: validation {data.get('validation')!r} is not supported")
+    extra = set(words[1:]) - {"score"}
+    if extra:
+        raise PackageError(f"{where}: validation 'custom {sorted(extra)[0]}' is not supported")
+    custom = words[0] == "custom" or (root / "output_validator").is_dir()
+    return custom, "score" in words
+
+
+def _title(data: Mapping[str, Any], root: Path) -> str:
+    name = data.get("name")
+    if isinstance(name, dict):  # 2023-07: one per language
+        name = name.get("en") or next(iter(name.values()), None)
+    return str(name) if name else root.name
+
+
+def _time_limit(limits: Mapping[str, Any], root: Path, where: str) -> float | None:
+    """problem.yaml's limits.time_limit (2023-07), else a `.timelimit` file (the
+    convention of problemtools and DOMjudge), else none."""
+    given = _number(limits, "time_limit", where)
+    file = root / ".timelimit"
+    if given is None and file.is_file():
+        try:
+            given = float(file.read_text().split()[0])
+        except (ValueError, IndexError, OSError):
+            raise PackageError(f"{file}: expected a number of seconds") from None
+    return given
+
+
+def _protocol(data: Mapping[str, Any], where: str) -> str:
+    ours = data.get("gridjudge") or {}
+    if not isinstance(ours, dict):
+        raise PackageError(f"{where}: gridjudge: expected a mapping")
+    protocol = str(ours.get("checker", PROTOCOLS[0]))
+    if protocol not in PROTOCOLS:
+        raise PackageError(f"{where}: gridjudge.checker must be one of {', '.join(PROTOCOLS)}")
+    return protocol
+
+
+def read_package(root: Path) -> Package:
+    """The package at `root` (a folder holding problem.yaml)."""
+    root = Path(root)
+    where = str(root / PROBLEM_YAML)
+    data = load_yaml(root / PROBLEM_YAML)
+    limits = data.get("limits") or {}
+    if not isinstance(limits, dict):
+        raise PackageError(f"{where}: limits must be a mapping")
+    multipliers = limits.get("time_multipliers") or {}
+    if not isinstance(multipliers, dict):
+        raise PackageError(f"{where}: limits.time_multipliers must be a mapping")
+    time_s = _time_limit(limits, root, where)
+    memory = _number(limits, "memory", where) or DEFAULT_MEMORY_MB
+    output = _number(limits, "output", where) or DEFAULT_OUTPUT_MB
+    base = Limits() if time_s is None else Limits.from_seconds(time_s)
+    custom, custom_score = _validation(data, root, where)
+    package = Package(
+        root=root,
+        title=_title(data, root),
+        limits=replace(base, memory_mb=int(memory), output_kb=int(output * 1024)),
+        time_multiplier=_number(multipliers, "ac_to_time_limit", where)
+        or _number(limits, "time_multiplier", where)
+        or DEFAULT_TIME_MULTIPLIER,
+        time_safety_margin=_number(multipliers, "time_limit_to_tle", where)
+        or _number(limits, "time_safety_margin", where)
+        or DEFAULT_SAFETY_MARGIN,
+        time_limit_given=time_s is not None,
+        scoring="scoring" in _types(data, where) or custom_score,
+        custom=custom,
+        protocol=_protocol(data, where),
+        validator_flags=flags(data.get("validator_flags"), where),
+    )
+    return replace(package, folders=folder_settings(package))
+
+
+def _settings(
+    parent: FolderSettings, data: Mapping[str, Any], where: str, problem_flags: tuple[str, ...]
+) -> FolderSettings:
+    """A folder's settings: its parent's, with what its testdata.yaml gives (output
+    validator flags come after problem.yaml's `validator_flags`)."""
+    out = parent
+    for key in ("input_validator_flags", "input_validator_args"):
+        if key in data:
+            out = replace(out, input_flags=flags(data[key], where))
+    for key in ("output_validator_flags", "output_validator_args"):
+        if key in data:
+            out = replace(out, output_flags=problem_flags + flags(data[key], where))
+    grader = str(data.get("grader_flags", "")).split()
+    if "min" in grader or "sum" in grader:
+        out = replace(out, aggregation="min" if "min" in grader else "sum")
+    scoring = data.get("scoring") or {}
+    if not isinstance(scoring, dict):
+        raise PackageError(f"{where}: scoring must be a mapping")
+    if "aggregation" in scoring:
+        out = replace(out, aggregation=str(scoring["aggregation"]))
+    score = _number(scoring, "score", where)
+    if "range" in data:  # legacy: "low high"; the high end is the group's points
+        try:
+            score = float(str(data["range"]).split()[1])
+        except (IndexError, ValueError):
+            raise PackageError(f"{where}: range must be two numbers") from None
+    accept = _number(data, "accept_score", where)
+    # points are the group's own, never inherited
+    out = replace(out, score=score, accept_score=accept or out.accept_score)
+    if out.aggregation not in ("sum", "min"):
+        raise PackageError(f"{where}: aggregation must be sum or min")
+    return out
+
+
+def folder_settings(package: Package) -> dict[str, FolderSettings]:
+    """family (a folder of data/, e.g. secret/group1) -> its settings."""
+    ours = package.validator_flags
+    top = FolderSettings(output_flags=ours)
+    data = package.data
+    if (data / TESTDATA_YAML).is_file():
+        top = _settings(top, load_yaml(data / TESTDATA_YAML), str(data / TESTDATA_YAML), ours)
+    out: dict[str, FolderSettings] = {}
+
+    def walk(folder: Path, family: str, parent: FolderSettings) -> None:
+        file = folder / TESTDATA_YAML
+        mine = _settings(parent, load_yaml(file), str(file), ours) if file.is_file() else parent
+        if not file.is_file():
+            mine = replace(mine, score=None)
+        out[family] = mine
+        for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
+            walk(sub, f"{family}/{sub.name}", mine)
+
+    for name in GRADED_FOLDERS:
+        if (data / name).is_dir():
+            walk(data / name, name, top)
+    return out
