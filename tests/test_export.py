@@ -1,0 +1,227 @@
+"""`gridjudge export`: the package tree and problem.yaml against the 2023-07 format, and
+the exported programs run as standalone subprocesses (no gridjudge importable) that
+agree with the plugin: the input validator on generated and mutated inputs, the output
+validator on right and wrong outputs, the reference solver on the exported answers."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import numpy
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from pipeline.cli.app import app
+from pipeline.package.export import (
+    EXAMPLE_FOLDERS,
+    INPUT_VALIDATOR,
+    OUTPUT_VALIDATOR,
+    REFERENCE,
+    ExportError,
+    example_folder,
+    export_problem,
+    plain_token_checker,
+)
+from pipeline.problem.registry import get_problem
+
+PROBLEMS = ("spot", "mine", "tetris", "gomoku", "clocks")
+EXAMPLES = Path(__file__).resolve().parents[1] / "datasets" / "examples"
+# the 2023-07 format's rules for names inside a package
+FILE_NAME = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,253}[a-zA-Z0-9]$")
+DIR_NAME = re.compile(r"^[a-zA-Z0-9]([a-zA-Z0-9_-]{0,253}[a-zA-Z0-9])?$")
+PROBLEM_KEYS = {
+    "problem_format_version", "type", "name", "uuid", "version", "credits", "source",
+    "license", "rights_owner", "embargo_until", "limits", "keywords", "languages",
+    "allow_file_writing", "constants",
+}  # fmt: skip
+LIMIT_KEYS = {
+    "time_multipliers", "time_limit", "time_resolution", "memory", "output", "code",
+    "compilation_time", "compilation_memory", "validation_time", "validation_memory",
+    "validation_output", "validation_passes",
+}  # fmt: skip
+# numpy's (and scipy's) folder, without the site hook that makes gridjudge importable
+ISOLATED = {"PYTHONPATH": str(Path(numpy.__file__).resolve().parents[1]), "PATH": os.defpath}
+
+
+def run(program: Path, stdin: bytes, *args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    """A generated program, as a judge would run it, where gridjudge cannot be imported."""
+    return subprocess.run(
+        [sys.executable, "-S", str(program), *args],
+        input=stdin,
+        capture_output=True,
+        cwd=cwd,
+        env=ISOLATED,
+        timeout=60,
+    )
+
+
+def test_gridjudge_is_not_importable_where_the_programs_run(tmp_path: Path) -> None:
+    for module in ("pipeline", "solvers"):
+        probe = tmp_path / "probe.py"
+        probe.write_text(f"import {module}\n")
+        assert run(probe, b"", cwd=tmp_path).returncode != 0
+
+
+@pytest.fixture(scope="module", params=PROBLEMS)
+def package(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    name = request.param
+    out = tmp_path_factory.mktemp(f"export-{name}") / name
+    families = len(get_problem(name).families)
+    export_problem(name, out, examples=EXAMPLES / name, seed=7, count=families + 2, samples=2)
+    return out
+
+
+def test_tree_follows_the_format(package: Path) -> None:
+    problem = get_problem(package.name)
+    for path in package.rglob("*"):
+        rule = DIR_NAME if path.is_dir() else FILE_NAME
+        assert rule.match(path.name), path
+        if path.is_file() and path.stat().st_size:
+            data = path.read_bytes()
+            assert data.endswith(b"\n") and b"\r\n" not in data, path
+            data.decode("utf-8")
+    assert (package / "statement" / "problem.en.md").is_file()
+    assert [p for p in (package / "data" / "sample").iterdir() if p.is_dir()] == []
+    ins = sorted((package / "data").rglob("*.in"))
+    assert len(ins) == len(problem.families) + 2
+    assert sorted(p.with_suffix(".in") for p in (package / "data").rglob("*.ans")) == ins
+    assert len(list((package / "data" / "sample").glob("*.in"))) == 2
+    assert (package / INPUT_VALIDATOR).is_file()
+    assert (package / OUTPUT_VALIDATOR).is_file() == (not plain_token_checker(problem))
+    assert (package / REFERENCE).is_file()
+    for example in (EXAMPLES / package.name).iterdir():
+        assert (package / "submissions" / example_folder(example) / example.name).is_file()
+
+
+def test_problem_yaml(package: Path) -> None:
+    problem = get_problem(package.name)
+    meta = yaml.safe_load((package / "problem.yaml").read_text(encoding="utf-8"))
+    assert set(meta) <= PROBLEM_KEYS and set(meta["limits"]) <= LIMIT_KEYS
+    assert meta["problem_format_version"] == "2023-07-draft"
+    assert meta["name"] == problem.title
+    assert uuid.UUID(meta["uuid"])
+    assert meta["limits"]["time_limit"] == problem.limits.time_s
+    assert meta["limits"]["memory"] == problem.limits.memory_mb
+    assert meta["limits"]["output"] * 1024 >= problem.limits.output_kb
+
+
+def test_reference_solver_gives_every_answer(package: Path, tmp_path: Path) -> None:
+    for case in sorted((package / "data").rglob("*.in")):
+        got = run(package / REFERENCE, case.read_bytes(), cwd=tmp_path)
+        assert got.returncode == 0, got.stderr.decode()[-500:]
+        assert got.stdout == case.with_suffix(".ans").read_bytes(), case
+
+
+def test_input_validator_accepts_every_input(package: Path, tmp_path: Path) -> None:
+    problem = get_problem(package.name)
+    for case in sorted((package / "data").rglob("*.in")):
+        assert problem.validate(case.read_text(encoding="utf-8")) == []
+        got = run(package / INPUT_VALIDATOR, case.read_bytes(), cwd=tmp_path)
+        assert got.returncode == 42, (case, got.stderr.decode()[-500:])
+
+
+TOKENS = ("0", "-1", "1", "2", "3", "12", "51", "1001", "x", "o", "+", "-", "ox", "abc", "")
+
+
+def mutate(text: str, rng: random.Random) -> str:
+    """One random edit of an input: a line dropped, repeated or swapped, a token
+    replaced, a character inserted, or the text cut short."""
+    lines = text.split("\n")
+    i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
+    kind = rng.randrange(6)
+    if kind == 0:
+        del lines[i]
+    elif kind == 1:
+        lines.insert(i, lines[j])
+    elif kind == 2:
+        lines[i], lines[j] = lines[j], lines[i]
+    elif kind == 3:
+        tokens = lines[i].split(" ")
+        tokens[rng.randrange(len(tokens))] = rng.choice(TOKENS)
+        lines[i] = " ".join(tokens)
+    elif kind == 4:
+        k = rng.randrange(len(text) + 1)
+        return text[:k] + rng.choice("0159ox+- \n") + text[k:]
+    else:
+        return text[: rng.randrange(len(text))]
+    return "\n".join(lines)
+
+
+def test_input_validator_agrees_with_the_plugin_on_mutated_inputs(
+    package: Path, tmp_path: Path
+) -> None:
+    problem = get_problem(package.name)
+    rng = random.Random(package.name)
+    inputs = [p.read_text(encoding="utf-8") for p in sorted((package / "data").rglob("*.in"))]
+    invalid = 0
+    for _ in range(12):
+        text = mutate(rng.choice(inputs), rng)
+        errors = problem.validate(text)
+        got = run(package / INPUT_VALIDATOR, text.encode(), cwd=tmp_path)
+        assert got.returncode == (43 if errors else 42), (text[:300], errors)
+        if errors:
+            invalid += 1
+            assert got.stderr.decode().splitlines() == errors
+    assert invalid >= 3  # the mutations do break the rules
+
+
+def wrong_outputs(answer: str, other: str) -> list[str]:
+    return [answer, answer.rstrip("\n"), " " + answer, "\n" + answer, answer + "x\n", other, ""]
+
+
+def test_output_validator_agrees_with_the_plugin(package: Path, tmp_path: Path) -> None:
+    problem = get_problem(package.name)
+    if plain_token_checker(problem):
+        assert not (package / "output_validator").exists()
+        return
+    cases = sorted((package / "data").rglob("*.in"))
+    answers = {p: p.with_suffix(".ans").read_text(encoding="utf-8") for p in cases}
+    seen = set()
+    for k, case in enumerate(cases):
+        answer, other = answers[case], answers[cases[(k + 1) % len(cases)]]
+        for n, output in enumerate(wrong_outputs(answer, other)):
+            feedback = tmp_path / f"fb{k}-{n}"
+            feedback.mkdir()
+            args = (str(case), str(case.with_suffix(".ans")), f"{feedback}/")
+            got = run(package / OUTPUT_VALIDATOR, output.encode(), *args, cwd=tmp_path)
+            verdict = problem.check(case.read_text(encoding="utf-8"), answer, output).verdict
+            seen.add(str(verdict))
+            assert got.returncode == (42 if verdict == "AC" else 43), (output, verdict)
+            message = feedback / "judgemessage.txt"
+            assert message.is_file() == (verdict != "AC")
+            if verdict != "AC":
+                assert message.read_text(encoding="utf-8").startswith(f"{verdict}: ")
+    assert {"AC", "WA", "PE"} <= seen
+
+
+def test_example_folder_follows_the_names() -> None:
+    assert example_folder(Path("wa_counts_empty_board.cpp")) == "wrong_answer"
+    assert example_folder(Path("slow_backtracking.cpp")) == "time_limit_exceeded"
+    assert example_folder(Path("correct.py")) == "accepted"
+    with pytest.raises(ExportError, match="known prefixes"):
+        example_folder(Path("mystery.cpp"))
+    assert set(EXAMPLE_FOLDERS.values()) <= {
+        "accepted", "wrong_answer", "time_limit_exceeded", "run_time_error"
+    }  # fmt: skip
+
+
+def test_cli_exports_and_refuses_in_one_line(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "clocks"
+    result = runner.invoke(app, ["export", "clocks", "--out", str(out), "--count", "10"])
+    assert result.exit_code == 0, result.output
+    assert "1 sample" not in result.output and "3 sample and 7 secret cases" in result.output
+    assert (out / "submissions" / "accepted" / "correct.cpp").is_file()
+    again = runner.invoke(app, ["export", "clocks", "--out", str(out), "--count", "10"])
+    assert again.exit_code == 2 and "not empty" in again.output
+    bad = runner.invoke(app, ["export", "clocks", "--out", str(tmp_path / "My_Pkg")])
+    assert bad.exit_code == 2 and "lowercase letters and digits" in bad.output
+    unknown = runner.invoke(app, ["export", "nosuch", "--out", str(tmp_path / "x")])
+    assert unknown.exit_code == 2 and len(unknown.output.strip().splitlines()) == 1
