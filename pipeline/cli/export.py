@@ -24,7 +24,7 @@ def export(
     seed: Annotated[int, typer.Option(help="Seed of the generated cases.")] = DEFAULT_SEED,
     count: Annotated[
         int | None,
-        typer.Option(help=f"Cases in all [default: {DEFAULT_CASES_PER_FAMILY} per family]."),
+        typer.Option(help=f"Cases in all (default: {DEFAULT_CASES_PER_FAMILY} per family)."),
     ] = None,
     samples: Annotated[
         int, typer.Option(help="Cases in data/sample: case 0 of the first families.")
