@@ -29,6 +29,7 @@ from pipeline.package.export import (
     export_problem,
     plain_token_checker,
 )
+from pipeline.package.export_bundle import BundleError, bundle
 from pipeline.problem.registry import get_problem
 
 PROBLEMS = ("spot", "mine", "tetris", "gomoku", "clocks")
@@ -225,3 +226,16 @@ def test_cli_exports_and_refuses_in_one_line(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "lowercase letters and digits" in bad.output
     unknown = runner.invoke(app, ["export", "nosuch", "--out", str(tmp_path / "x")])
     assert unknown.exit_code == 2 and len(unknown.output.strip().splitlines()) == 1
+
+
+def test_bundle_embeds_only_what_the_functions_import() -> None:
+    gomoku = get_problem("gomoku")
+    b = bundle([("check", gomoku.check), ("validate", gomoku.validate)])
+    assert {"pipeline.problem.checkers", "pipeline.schemas", "solvers.gomoku.check"} <= set(
+        b.sources
+    )
+    assert "solvers.gomoku" not in b.sources and "solvers.gomoku.generate" not in b.sources
+    assert "pyarrow" not in b.sources["pipeline.schemas"]  # the shim: Verdict alone
+    assert {"pipeline", "solvers", "solvers.gomoku"} <= set(b.packages)
+    with pytest.raises(BundleError, match="cannot be imported by name"):
+        bundle([("f", lambda text: text)])
