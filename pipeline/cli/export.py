@@ -36,7 +36,7 @@ def export(
         problem, out, examples=examples_dir() / problem, seed=seed, count=count, samples=samples
     )
     folders = ", ".join(f"{k} {len(v)}" for k, v in result.submissions.items())
-    judged = "custom output validator" if result.custom_output_validator else "default validator"
+    judged = result.programs.get("output_validator", "default output validator")
     typer.echo(
         f"exported {result.problem} to {result.out}: {result.samples} sample and "
         f"{result.secret} secret cases, {judged}; submissions: {folders}"

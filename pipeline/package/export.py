@@ -1,11 +1,13 @@
 """`gridjudge export`: a built-in problem as a Kattis problem package (2023-07 format).
 
-The package holds a generated corpus, one case per file (`data/sample`, `data/secret/<family>/`,
-answers from the reference solver), standalone programs made of the plugin's own
-functions (export_bundle.py): the input validator, the output validator where the
-checker is not plain token comparison (else the format's default validator judges),
-the reference solver as an accepted submission, and the example submissions of
-datasets/examples in the folders of the verdicts their names promise.
+The package holds a generated corpus, one case per file (`data/sample`,
+`data/secret/<family>/`, answers from the reference solver); the input validator, the
+output validator where the checker is not plain token comparison (else the format's
+default validator judges) and the reference solver as an accepted submission, each a
+standalone program made of the plugin's own functions (export_bundle.py) or, where those
+need libraries a judge may lack, written for the package (export_programs/PROBLEM/:
+mine's, in C++); and the example submissions of datasets/examples in the folders of the
+verdicts their names promise.
 
 In the 2023-07 format a custom output validator is the program in `output_validator/`
 (the legacy `validation: custom` key is not part of this version's problem.yaml).
@@ -18,8 +20,9 @@ from __future__ import annotations
 import re
 import shutil
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from importlib.resources import files
 from pathlib import Path
 from string import Template
 from typing import Any
@@ -46,9 +49,10 @@ EXAMPLE_FOLDERS = {
     "rte": "run_time_error",
 }
 PACKAGE_NAME = re.compile(r"^[a-z0-9]+$")  # the spec's rule for the package folder
-INPUT_VALIDATOR = "input_validators/validate.py"
-OUTPUT_VALIDATOR = "output_validator/validate.py"
-REFERENCE = "submissions/accepted/reference.py"
+# where the programs go (the suffix follows the program's language)
+INPUT_VALIDATOR = "input_validators/validate"
+OUTPUT_VALIDATOR = "output_validator/validate"
+REFERENCE = "submissions/accepted/reference"
 
 
 class ExportError(GridjudgeError):
@@ -61,7 +65,7 @@ class ExportResult:
     problem: str
     samples: int
     secret: int
-    custom_output_validator: bool
+    programs: dict[str, str]  # input_validator, reference, output_validator -> path
     submissions: dict[str, list[str]] = field(default_factory=dict)  # folder -> file names
 
 
@@ -122,44 +126,64 @@ def write_data(out: Path, sample: list[dict[str, Any]], secret: list[dict[str, A
         _write_case(out / "data" / "secret" / family, index, row)
 
 
-def write_programs(out: Path, problem: Problem) -> bool:
-    """The validators and the reference solver; True where an output validator is written."""
+def hand_written(problem: str, role: str) -> Path | None:
+    """A program written for the package (export_programs/PROBLEM/ROLE.*), where the
+    plugin's own code cannot run standalone (it needs libraries a judge may lack)."""
+    folder = files("pipeline.package") / "export_programs" / problem
+    found = [f for f in folder.iterdir() if f.name.split(".")[0] == role] if folder.is_dir() else []
+    return Path(str(found[0])) if found else None
+
+
+def _place(out: Path, stem: str, problem: str, make: Callable[[], str]) -> str:
+    """Write the program at `stem` (+ suffix): the hand-written one, else `make()`'s."""
+    own = hand_written(problem, Path(stem).name)
+    rel = stem + ("".join(own.suffixes) if own else ".py")
+    _write(out / rel, own.read_text(encoding="utf-8") if own else make(), executable=own is None)
+    return rel
+
+
+def write_programs(out: Path, problem: Problem) -> dict[str, str]:
+    """The validators and the reference solver: role -> path in the package."""
     name = problem.name
-    _write(
-        out / INPUT_VALIDATOR,
-        program(
-            name,
-            "Input validator: exit 42 valid, 43 invalid (reasons on stderr).",
-            [("validate", problem.validate)],
-            "input_validator.py.tmpl",
-        ),
-        executable=True,
-    )
     solver = problem.solvers[problem.default_solver]
-    _write(
-        out / REFERENCE,
-        program(
+    placed = {
+        "input_validator": _place(
+            out,
+            INPUT_VALIDATOR,
             name,
-            f"Reference solver (version {problem.default_solver}).",
-            [("parse", problem.parse), ("solve", solver), ("format_output", problem.format)],
-            "solver.py.tmpl",
+            lambda: program(
+                name,
+                "Input validator: exit 42 valid, 43 invalid (reasons on stderr).",
+                [("validate", problem.validate)],
+                "input_validator.py.tmpl",
+            ),
         ),
-        executable=True,
-    )
-    if plain_token_checker(problem):
-        return False
-    _write(
-        out / OUTPUT_VALIDATOR,
-        program(
+        "reference": _place(
+            out,
+            REFERENCE,
             name,
-            "Output validator: `validate input answer feedback_dir < output`, "
-            "exit 42 accepted, 43 wrong (judgemessage.txt says why).",
-            [("check", problem.check)],
-            "output_validator.py.tmpl",
+            lambda: program(
+                name,
+                f"Reference solver (version {problem.default_solver}).",
+                [("parse", problem.parse), ("solve", solver), ("format_output", problem.format)],
+                "solver.py.tmpl",
+            ),
         ),
-        executable=True,
-    )
-    return True
+    }
+    if not plain_token_checker(problem):
+        placed["output_validator"] = _place(
+            out,
+            OUTPUT_VALIDATOR,
+            name,
+            lambda: program(
+                name,
+                "Output validator: `validate input answer feedback_dir < output`, "
+                "exit 42 accepted, 43 wrong (judgemessage.txt says why).",
+                [("check", problem.check)],
+                "output_validator.py.tmpl",
+            ),
+        )
+    return placed
 
 
 def example_folder(path: Path) -> str:
@@ -172,9 +196,9 @@ def example_folder(path: Path) -> str:
     return EXAMPLE_FOLDERS[prefix]
 
 
-def copy_examples(out: Path, examples: Path | None) -> dict[str, list[str]]:
+def copy_examples(out: Path, examples: Path | None, reference: str) -> dict[str, list[str]]:
     """The examples of the problem (examples/<problem>/*) into submissions/<verdict>/."""
-    placed: dict[str, list[str]] = {"accepted": [Path(REFERENCE).name]}
+    placed: dict[str, list[str]] = {"accepted": [reference]}
     if examples is None or not examples.is_dir():
         return placed
     for path in sorted(p for p in examples.iterdir() if p.is_file()):
@@ -228,6 +252,6 @@ def export_problem(
         title=problem.title, problem=problem.name, io_note=io_note
     )
     _write(out / "statement" / "problem.en.md", statement)
-    custom = write_programs(out, problem)
-    placed = copy_examples(out, examples)
-    return ExportResult(out, problem.name, len(sample), len(secret), custom, placed)
+    programs = write_programs(out, problem)
+    placed = copy_examples(out, examples, Path(programs["reference"]).name)
+    return ExportResult(out, problem.name, len(sample), len(secret), programs, placed)

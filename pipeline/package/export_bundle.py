@@ -6,7 +6,9 @@ program embeds the source of every `solvers`/`pipeline` module its entry functio
 (found by walking their imports) and serves them to itself through an import hook; the
 parent packages are empty (their `__init__` would pull in generators and the registry).
 A few bottom-floor modules are replaced by the definitions that are used from them
-(`SHIMS`): `pipeline.schemas` holds Arrow schemas, which need pyarrow.
+(`SHIMS`): `pipeline.schemas` holds Arrow schemas, which need pyarrow. A third-party
+module that is imported but missing where the program runs is replaced by a stand-in
+that fails on first use (clocks' solver module imports numpy for another version).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib.resources import files
@@ -31,8 +34,6 @@ SHIMS: Mapping[str, tuple[str, tuple[Any, ...]]] = {
     "pipeline.problem.contract": ("", (InvalidInput,)),
 }
 REJECTED = (Verdict.WA, Verdict.PE)  # checker verdicts an output validator reports as 43
-# third-party imports the reader of a generated program is told about
-KNOWN_NEEDS = {"numpy": "numpy", "scipy": "scipy"}
 
 
 class BundleError(GridjudgeError):
@@ -117,7 +118,7 @@ def bundle(entries: Iterable[tuple[str, Callable[..., Any]]]) -> Bundle:
         sources[module] = source
         ours, others = _imports_of(source, module)
         todo.extend(ours)
-        needs |= {KNOWN_NEEDS[name] for name in others if name in KNOWN_NEEDS}
+        needs |= {name for name in others if name not in sys.stdlib_module_names}
     packages = {
         ".".join(parts[:i])
         for parts in (m.split(".") for m in sources)
@@ -140,7 +141,13 @@ def program(
     head = Template(template("loader.py.tmpl")).substitute(
         purpose=purpose,
         problem=problem,
-        needs=f" with {', '.join(b.needs)}" if b.needs else "",
+        needs=(
+            f"; the embedded modules import {', '.join(b.needs)}: where missing, a stand-in "
+            "that fails on first use takes their place"
+            if b.needs
+            else ""
+        ),
+        optional=repr(b.needs),
         sources=_literal(b.sources),
         packages=repr(set(b.packages)) if b.packages else "set()",
         imports=b.imports,
