@@ -10,6 +10,7 @@ import typer
 from pipeline.cli import (
     compare,
     demo,
+    export,
     generate,
     grade,
     import_cmd,
@@ -36,6 +37,7 @@ app.command("languages")(languages.languages_cmd)
 app.command("generate")(generate.generate)
 app.command("grade")(grade.grade)
 app.command("import")(import_cmd.import_corpus)
+app.command("export")(export.export)
 app.command("inspect")(inspect_cmd.inspect)
 app.command("report")(report_cmd.report)
 app.command("score")(score.score)
