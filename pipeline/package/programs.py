@@ -22,9 +22,9 @@ from pipeline.limits import Limits
 from pipeline.package.spec import PackageError
 from pipeline.problem.checkers import ACCEPTED, CheckResult
 from pipeline.problem.contract import STDIO, ValidatorUnavailable
+from pipeline.program import served
 from pipeline.program.build import default_cache_dir
 from pipeline.program.execution import ExecutionResult
-from pipeline.program.sandbox import get_sandbox
 from pipeline.program.submission import PreparedSubmission, SubmissionError, parse_spec
 from pipeline.program.submission import prepare_program as _prepare
 from pipeline.schemas import Verdict
@@ -137,21 +137,18 @@ def run_checker(
 ) -> CheckResult:
     """One checker run on one case in the sandbox -> the case's verdict. The feedback
     dir (Kattis) is the run's scratch dir: judgemessage.txt is read back as its output."""
-    box = get_sandbox()
-    try:
-        argv, files = program.command_line(limits.memory_mb)
-    except Exception as exc:  # the program is missing on this node and cannot be rebuilt
-        return CheckResult(Verdict.JE, f"checker: {type(exc).__name__}: {exc}"[:MESSAGE_CHARS])
-    placed: dict[str, bytes | str | Path] = {**files, INPUT: input_text.encode()}
+    placed: dict[str, bytes | str | Path] = {INPUT: input_text.encode()}
     placed[ANSWER] = answer.encode()
     if protocol == "testlib":
         placed[OUTPUT] = output.encode()
-        argv, stdin, taken = [*argv, INPUT, OUTPUT, ANSWER], b"", None
+        args, stdin, taken = [INPUT, OUTPUT, ANSWER], b"", None
     else:
         placed[JUDGE_MESSAGE] = b""  # so the output is this file even when left empty
-        argv, stdin, taken = [*argv, INPUT, ANSWER, "./", *flags], output.encode(), JUDGE_MESSAGE
-    limits = program.sandbox_limits(limits, box)
-    result = box.run(argv, limits=limits, stdin=stdin, files=placed, output_file=taken)
+        args, stdin, taken = [INPUT, ANSWER, "./", *flags], output.encode(), JUDGE_MESSAGE
+    try:
+        result = served.run(program, args, limits, stdin=stdin, files=placed, output_file=taken)
+    except Exception as exc:  # the program is missing on this node and cannot be rebuilt
+        return CheckResult(Verdict.JE, f"checker: {type(exc).__name__}: {exc}"[:MESSAGE_CHARS])
     return checker_verdict(protocol, result)
 
 
@@ -161,14 +158,11 @@ def run_input_validator(
     """None when the input validator accepts `input_text` (exit 42), else why not (any
     other exit, a crash included: an assertion that fails rejects the input). Raises
     ValidatorUnavailable when it could not judge: a judge error, out of time or memory."""
-    box = get_sandbox()
     name = Path(program.label).name
     try:
-        argv, files = program.command_line(CHECKER_LIMITS.memory_mb)
+        result = served.run(program, flags, CHECKER_LIMITS, stdin=input_text.encode())
     except Exception as exc:  # the program is missing on this node and cannot be rebuilt
         raise ValidatorUnavailable(f"input validator {name}: {exc}") from None
-    limits = program.sandbox_limits(CHECKER_LIMITS, box)
-    result = box.run([*argv, *flags], limits=limits, stdin=input_text.encode(), files=files)
     what = f"input validator {name}"
     if result.judge_error or result.cpu_exceeded or result.wall_exceeded or result.memory_exceeded:
         raise ValidatorUnavailable(str(_abnormal(result, what)))

@@ -213,7 +213,7 @@ class PreparedSubmission:
                 env[name] = value
         if mode == "zygote":
             files[ZYGOTE] = zygote_script()
-            argv = [argv[0], inside(ZYGOTE), inside(LIBRARY), inside(argv[-1])]
+            argv = [argv[0], inside(ZYGOTE), inside(LIBRARY), inside(argv[1]), *argv[2:]]
             return argv, files, env, False
         if not dynamically_linked(files.get(argv[0].removeprefix("./"))):
             raise ForkServerUnavailable("statically linked")

@@ -1,10 +1,10 @@
 """The Python zygote: runs inside the sandbox under the submission's own interpreter.
 
-    python zygote.py FORK_SERVER_LIBRARY SCRIPT
+    python zygote.py FORK_SERVER_LIBRARY SCRIPT [ARGS...]
 
 It starts once, imports the standard modules submissions commonly use, then hands over
 to the fork server (forkserver.c), which forks a child per case; each child returns here
-and runs SCRIPT as `__main__`, as `python SCRIPT` would. It imports nothing of gridjudge:
+and runs SCRIPT as `__main__`, as `python SCRIPT ARGS...` would. It imports nothing of gridjudge:
 the sandbox shows it only the interpreter's own files.
 """
 
@@ -37,12 +37,12 @@ def exit_code(stop: SystemExit) -> int:
     return 1
 
 
-def run_case(script: str) -> int:
+def run_case(script: str, args: list[str]) -> int:
     """SCRIPT as `__main__`, ended as the interpreter ends a program: exit code, atexit
     handlers, non-daemon threads, flushed streams. The interpreter's own teardown is
     skipped: it would free every object the child inherited, copying the pages."""
     random.seed()  # each case its own seed, as in a fresh interpreter
-    sys.argv = [script]
+    sys.argv = [script, *args]
     sys.path[0] = os.path.dirname(script)
     try:
         runpy.run_path(script, run_name="__main__")
@@ -68,7 +68,7 @@ def run_case(script: str) -> int:
 
 
 def main() -> None:
-    library, script = sys.argv[1], sys.argv[2]
+    library, script, *args = sys.argv[1:]
     for name in WARM:
         importlib.import_module(name)
     if hasattr(gc, "freeze"):  # CPython: never scanned, so never copied, by a child's GC
@@ -80,7 +80,7 @@ def main() -> None:
     serve.restype = ctypes.c_int
     if serve() != 0:
         sys.exit("zygote: not started as a fork server")
-    os._exit(run_case(script))
+    os._exit(run_case(script, args))
 
 
 if __name__ == "__main__":
