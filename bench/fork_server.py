@@ -6,9 +6,11 @@ and by datasets/examples/gomoku/correct.py, each with `--no-fork-server` and the
 whether the verdicts agree case by case, and the median cpu_ms of each mode.
 
 Then the CPU time a program with real work is measured at (target: within +-20 %
-between the modes): a C program that burns ~50 ms, run through both runners.
+between the modes): a C program that burns ~50 ms, run through both runners; and with
+--golden, the seed programs and every example under datasets/examples graded on the
+whole golden corpus (../shared/golden) with each runner: the verdicts must agree.
 
-    .venv/bin/python bench/fork_server.py [--n 20000] [--busy-runs 40]
+    .venv/bin/python bench/fork_server.py [--n 20000] [--busy-runs 40] [--golden]
 """
 
 from __future__ import annotations
@@ -30,8 +32,10 @@ import pyarrow.parquet as pq
 
 from pipeline.corpus.generate import cluster_runner, generate_corpus
 from pipeline.distribute.cluster import Cluster
+from pipeline.grade.engine import Settings, grade_cases
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.grade.rows import RowContext
 from pipeline.grade.runners.forkserver import ForkServerRunner
 from pipeline.grade.runners.spawn import SpawnRunner
 from pipeline.limits import Limits
@@ -40,7 +44,9 @@ from pipeline.program.submission import parse_spec, prepare
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = ROOT.parent / "shared" / "seed_programs" / "gomoku.cpp"
-PYTHON = ROOT / "datasets" / "examples" / "gomoku" / "correct.py"
+EXAMPLES = ROOT / "datasets" / "examples"
+PYTHON = EXAMPLES / "gomoku" / "correct.py"
+GOLDEN = ROOT.parent / "shared" / "golden"
 TARGETS = {"C++": 5.0, "Python": 4.0}
 BUSY = """#include <stdio.h>
 int main(void) {
@@ -98,10 +104,45 @@ def busy_cpu(work: Path, runs: int) -> None:
     )
 
 
+def golden_cases(problem: str) -> list[dict[str, str]]:
+    return [
+        {
+            "case_id": f"{path.parent.name}/{path.stem}",
+            "family": path.parent.name,
+            "input": path.read_text(),
+            "expected": path.with_suffix(".ans").read_text(),
+        }
+        for path in sorted((GOLDEN / problem).glob("*/*.in"))
+    ]
+
+
+def golden_agreement() -> None:
+    """Seed programs and examples on the whole golden corpus: spawned vs fork server."""
+    for name in ("clocks", "gomoku", "mine", "spot", "tetris"):
+        problem = get_problem(name)
+        seed = SEED.with_name(f"{name}.cpp")
+        specs = [f"cpp98:{seed}" if name == "spot" else str(seed)]
+        specs += [str(p) for p in sorted((EXAMPLES / name).iterdir())]
+        subs = [prepare(parse_spec(spec), problem) for spec in specs]
+        cases = golden_cases(name)
+        verdicts = {}
+        for mode in (False, True):
+            settings = Settings(problem.limits, fork_server=mode)
+            table = grade_cases(problem, subs, cases, settings, RowContext("b", name, 1, "b")).table
+            verdicts[mode] = table.column("verdict").to_pylist()
+            runners = sorted(set(table.column("runner").to_pylist()))
+        same = sum(a == b for a, b in zip(verdicts[False], verdicts[True], strict=True))
+        print(
+            f"golden {name}: {len(subs)} programs x {len(cases)} cases: verdicts agree on "
+            f"{same}/{len(verdicts[False])}; fork-server run's runners {runners}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=20_000)
     parser.add_argument("--busy-runs", type=int, default=40)
+    parser.add_argument("--golden", action="store_true", help="also the golden agreement")
     args = parser.parse_args()
     if not SEED.is_file():
         raise SystemExit(f"the seed program {SEED} is missing (../shared is absent)")
@@ -132,6 +173,8 @@ def main() -> None:
                 f"median cpu_ms spawn {cpu[0]:.2f}, fork server {cpu[1]:.2f}"
             )
         busy_cpu(work, args.busy_runs)
+        if args.golden:
+            golden_agreement()
         print(f"load average at the end: {os.getloadavg()[0]:.2f}")
 
 

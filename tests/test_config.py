@@ -46,6 +46,12 @@ def test_paths_are_relative_to_the_config(tmp_path: Path) -> None:
     assert cfg.jobs["gomoku"].grade_kwargs() == {}  # unset: the library's defaults
 
 
+def test_a_job_may_turn_the_fork_server_off(tmp_path: Path) -> None:
+    text = GOOD.replace("    repeat: 2\n", "    repeat: 2\n    fork_server: false\n")
+    cfg = load_config(_write(tmp_path, text))
+    assert cfg.jobs["clocks"].grade_kwargs() == {"repeat": 2, "fork_server": False}
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

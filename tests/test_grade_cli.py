@@ -4,6 +4,7 @@ distribute's serial executor."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -159,3 +160,18 @@ def test_an_unreachable_cluster_address_fails_fast_with_one_line(
     last = result.output.strip().splitlines()[-1]  # (after the progress bar's line)
     assert last.startswith("error: cannot reach a Ray cluster at 127.0.0.1:1")
     assert report.read_run_json(tmp_path / "r")["status"] == "failed"
+
+
+@pytest.mark.parametrize(
+    ("flag", "runner"), [("--fork-server", "fork-server"), ("--no-fork-server", "spawn")]
+)
+def test_the_fork_server_flag_chooses_how_cases_run(
+    corpus: Path, tmp_path: Path, flag: str, runner: str
+) -> None:
+    if flag == "--fork-server" and os.geteuid() != 0:
+        pytest.skip("the fork server needs the full sandbox (root: namespaces)")
+    out = tmp_path / "run"
+    code, output = grade(str(corpus), "-s", f"cpp17:{BENCH / 'spot.cpp'}", "--out", str(out), flag)
+    assert code == 0, output
+    rows = report.load_results(out, columns=["verdict", "runner"]).to_pylist()
+    assert {(r["verdict"], r["runner"]) for r in rows} == {("AC", runner)}
