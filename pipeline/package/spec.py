@@ -26,11 +26,13 @@ PROBLEM_YAML = "problem.yaml"
 TESTDATA_YAML = "testdata.yaml"
 GRADED_FOLDERS = ("sample", "secret")  # of data/; invalid_* and the rest are not graded
 PROTOCOLS = ("kattis", "testlib")
-# the spec's defaults: memory and output in MiB, time multipliers of the legacy format
+# the spec's defaults: memory and output in MiB; the time multipliers (slowest accepted
+# -> time limit, time limit -> slowest TLE) of the legacy format and of 2023-07 and later
 DEFAULT_MEMORY_MB = 2048
 DEFAULT_OUTPUT_MB = 8
-DEFAULT_TIME_MULTIPLIER = 5.0
-DEFAULT_SAFETY_MARGIN = 2.0
+LEGACY_MULTIPLIERS = (5.0, 2.0)
+MULTIPLIERS = (2.0, 1.5)
+DEFAULT_TIME_RESOLUTION = 1.0  # s: a derived time limit is a multiple of it
 
 
 class PackageError(GridjudgeError):
@@ -56,6 +58,7 @@ class Package:
     limits: Limits
     time_multiplier: float  # slowest accepted x this = the time limit (for verify)
     time_safety_margin: float  # a TLE submission must exceed limit x this (for verify)
+    time_resolution: float  # a derived time limit is the smallest multiple of this (s)
     time_limit_given: bool  # False: the time limit is Limits' default until verify derives it
     scoring: bool  # `type: scoring`: the test groups carry points
     custom: bool  # a custom output validator decides, else the default validator
@@ -163,6 +166,11 @@ def _protocol(data: Mapping[str, Any], where: str) -> str:
     return protocol
 
 
+def is_legacy(data: Mapping[str, Any]) -> bool:
+    """A package without `problem_format_version` (or `legacy`, `legacy-icpc`) is legacy."""
+    return str(data.get("problem_format_version", "legacy")).startswith("legacy")
+
+
 def read_package(root: Path) -> Package:
     """The package at `root` (a folder holding problem.yaml)."""
     root = Path(root)
@@ -179,16 +187,18 @@ def read_package(root: Path) -> Package:
     output = _number(limits, "output", where) or DEFAULT_OUTPUT_MB
     base = Limits() if time_s is None else Limits.from_seconds(time_s)
     custom, custom_score = _validation(data, root, where)
+    ac_to_limit, limit_to_tle = LEGACY_MULTIPLIERS if is_legacy(data) else MULTIPLIERS
     package = Package(
         root=root,
         title=_title(data, root),
         limits=replace(base, memory_mb=int(memory), output_kb=int(output * 1024)),
         time_multiplier=_number(multipliers, "ac_to_time_limit", where)
         or _number(limits, "time_multiplier", where)
-        or DEFAULT_TIME_MULTIPLIER,
+        or ac_to_limit,
         time_safety_margin=_number(multipliers, "time_limit_to_tle", where)
         or _number(limits, "time_safety_margin", where)
-        or DEFAULT_SAFETY_MARGIN,
+        or limit_to_tle,
+        time_resolution=_number(limits, "time_resolution", where) or DEFAULT_TIME_RESOLUTION,
         time_limit_given=time_s is not None,
         scoring="scoring" in _types(data, where) or custom_score,
         custom=custom,
