@@ -11,6 +11,7 @@ generators, author, license, uuid, keywords, ...) is ignored.
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -21,11 +22,14 @@ import yaml
 
 from pipeline.errors import GridjudgeError
 from pipeline.limits import Limits
+from pipeline.problem.contract import STDIO, IOMode
 
 PROBLEM_YAML = "problem.yaml"
 TESTDATA_YAML = "testdata.yaml"
 GRADED_FOLDERS = ("sample", "secret")  # of data/; invalid_* and the rest are not graded
 PROTOCOLS = ("kattis", "testlib")
+GRIDJUDGE_KEYS = ("checker", "input_file", "output_file")  # of problem.yaml's `gridjudge:`
+FILE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 # the spec's defaults: memory and output in MiB; the time multipliers (slowest accepted
 # -> time limit, time limit -> slowest TLE) of the legacy format and of 2023-07 and later
 DEFAULT_MEMORY_MB = 2048
@@ -64,6 +68,7 @@ class Package:
     custom: bool  # a custom output validator decides, else the default validator
     protocol: str  # kattis | testlib (the custom validator's)
     validator_flags: tuple[str, ...]  # problem.yaml's, before any testdata.yaml's
+    io: IOMode = STDIO  # gridjudge.input_file / output_file
     folders: dict[str, FolderSettings] = field(default_factory=dict)  # family -> settings
 
     @property
@@ -156,14 +161,35 @@ def _time_limit(limits: Mapping[str, Any], root: Path, where: str) -> float | No
     return given
 
 
-def _protocol(data: Mapping[str, Any], where: str) -> str:
+def _ours(data: Mapping[str, Any], where: str) -> Mapping[str, Any]:
+    """problem.yaml's `gridjudge:` mapping: what only gridjudge reads (other tools ignore it)."""
     ours = data.get("gridjudge") or {}
     if not isinstance(ours, dict):
         raise PackageError(f"{where}: gridjudge: expected a mapping")
+    unknown = sorted(set(ours) - set(GRIDJUDGE_KEYS))
+    if unknown:
+        raise PackageError(f"{where}: gridjudge: unknown key {unknown[0]!r}")
+    return ours
+
+
+def _protocol(ours: Mapping[str, Any], where: str) -> str:
     protocol = str(ours.get("checker", PROTOCOLS[0]))
     if protocol not in PROTOCOLS:
         raise PackageError(f"{where}: gridjudge.checker must be one of {', '.join(PROTOCOLS)}")
     return protocol
+
+
+def _io(ours: Mapping[str, Any], where: str) -> IOMode:
+    """`input_file` / `output_file`: the named files a program may use besides stdin and
+    stdout (pipeline.problem.contract.IOMode), for a problem exported from a plugin that
+    reads and writes them."""
+    names = {}
+    for key in ("input_file", "output_file"):
+        value = ours.get(key)
+        if value is not None and (not isinstance(value, str) or not FILE_NAME.match(value)):
+            raise PackageError(f"{where}: gridjudge.{key} must be a plain file name")
+        names[key] = value
+    return IOMode(**names)
 
 
 def is_legacy(data: Mapping[str, Any]) -> bool:
@@ -188,6 +214,7 @@ def read_package(root: Path) -> Package:
     base = Limits() if time_s is None else Limits.from_seconds(time_s)
     custom, custom_score = _validation(data, root, where)
     ac_to_limit, limit_to_tle = LEGACY_MULTIPLIERS if is_legacy(data) else MULTIPLIERS
+    ours = _ours(data, where)
     package = Package(
         root=root,
         title=_title(data, root),
@@ -202,7 +229,8 @@ def read_package(root: Path) -> Package:
         time_limit_given=time_s is not None,
         scoring="scoring" in _types(data, where) or custom_score,
         custom=custom,
-        protocol=_protocol(data, where),
+        protocol=_protocol(ours, where),
+        io=_io(ours, where),
         validator_flags=flags(data.get("validator_flags"), where),
     )
     return replace(package, folders=folder_settings(package))
