@@ -137,9 +137,8 @@ def tle_margin(
     if not over:
         row = slowest(rows)
         t = "?" if row is None else f"{row['cpu_ms'] / 1000.0:.3f} s ({row['case_id']})"
-        return Check(
-            TIMING, label, False, f"no case over limit x {factor:g} = {high:g} s; slowest {t}"
-        )
+        detail = f"no case over limit x {factor:g} = {high:g} s; slowest {t}"
+        return Check(TIMING, f"margin {label}", False, detail)
     detail = (
         f"over limit x {factor:g} = {high:g} s on {len(over)} case"
         f"{'' if len(over) == 1 else 's'} (first {over[0]['case_id']})"
