@@ -27,7 +27,10 @@ def verify(
     ] = VerifyOptions.address,
     fork_server: Annotated[
         bool,
-        typer.Option("--fork-server/--no-fork-server", help="As for grade."),
+        typer.Option(
+            "--fork-server/--no-fork-server",
+            help="Fork each case's process from a server, as grade does (docs/sandbox.md).",
+        ),
     ] = VerifyOptions.fork_server,
     work: Annotated[
         Path | None,
