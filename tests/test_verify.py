@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 from pipeline.cli.app import app
 from pipeline.package.spec import read_package
-from pipeline.verify.expect import derive_time_limit
+from pipeline.package.submissions import FOLDERS, ExpectedSubmission
+from pipeline.verify.expect import derive_time_limit, judge_submission
 
 PACKAGES = Path(__file__).resolve().parent / "packages"
 SERIAL = ("--address", "local-serial", "--repeat", "1")
@@ -139,6 +140,35 @@ def test_time_limit_is_derived_and_a_tle_submission_must_exceed_the_margin(
     assert rows and all(len(r["cpu_ms_runs"]) == 2 for r in rows)
     spun = pq.read_table(work / "time_limit_exceeded" / "results").to_pylist()
     assert {r["verdict"] for r in spun if "spin" in r["submission"]} == {"TLE"}
+
+
+def expected(folder: str, message: str = "") -> ExpectedSubmission:
+    permitted, required = FOLDERS[folder]
+    return ExpectedSubmission(Path(f"{folder}/x.py"), folder, permitted, required, None, message)
+
+
+def rows(*verdicts: str, message: str = "") -> list[dict[str, object]]:
+    return [
+        {"case_id": f"secret/{i}", "verdict": v, "checker_msg": message, "cpu_ms": 1.0}
+        for i, v in enumerate(verdicts)
+    ]
+
+
+def test_verdicts_are_judged_as_the_format_names_them() -> None:
+    rte = expected("run_time_error")
+    assert judge_submission(rte, "r", rows("AC", "MLE")).ok  # out of memory is a crash
+    assert judge_submission(expected("wrong_answer"), "w", rows("AC", "PE")).ok
+    ce = judge_submission(expected("wrong_answer"), "w", rows("CE", "CE"))
+    assert not ce.ok and "CE on secret/0" in ce.detail and "no case got WA" in ce.detail
+    je = judge_submission(expected("accepted"), "a", rows("AC", "JE"))
+    assert not je.ok and je.detail.startswith("AC 1 JE 1: JE on secret/1")
+    said = expected("wrong_answer", message="token 2")
+    assert judge_submission(said, "w", rows("WA", message="WA: token 2 differs")).ok
+    assert "no judge message contains" in judge_submission(said, "w", rows("WA")).detail
+    partial = expected("partially_accepted")
+    assert judge_submission(partial, "p", rows("AC", "WA"), score=(30.0, 100.0)).ok
+    full = judge_submission(partial, "p", rows("AC", "AC"), score=(100.0, 100.0))
+    assert not full.ok and "above 0, below 100" in full.detail
 
 
 def test_derive_time_limit() -> None:

@@ -55,8 +55,10 @@ from pipeline.verify.expect import (
 )
 
 MEASURE_LIMIT_S = 60.0  # the accepted submissions' limit while the time limit is unknown
-RESULT_COLUMNS = ["submission", "problem", "family", "case_id", "verdict", "cpu_ms"]
-RESULT_COLUMNS += ["checker_msg", "attempt"]
+RESULT_COLUMNS = [
+    *("submission", "problem", "family", "case_id", "verdict", "cpu_ms", "checker_msg"),
+    "attempt",
+]
 UPPER = frozenset({"TLE"})  # the `required` of a submission that bounds the limit above
 
 
