@@ -78,6 +78,8 @@ def test_legacy_and_2023_problem_yaml_are_read() -> None:
         ("validation: custom\n", "expected one output validator, found 0"),
         ("validator_flags: float_tolerence 1\n", "unknown default validator flag"),
         ("[1, 2\n", "not YAML"),
+        ("gridjudge:\n  input_file: ../clocks.in\n", "gridjudge.input_file must be a plain"),
+        ("gridjudge:\n  stdin: no\n", "gridjudge: unknown key 'stdin'"),
     ],
 )
 def test_a_package_gridjudge_cannot_use_fails_in_one_line(
@@ -90,6 +92,29 @@ def test_a_package_gridjudge_cannot_use_fails_in_one_line(
     out = str(tmp_path / "x")
     code, output = cli("import", str(package), "--problem", str(package), "--out", out)
     assert code == 2 and output.count("\n") == 1 and message in output, output
+
+
+def test_the_time_multipliers_and_named_files(tmp_path: Path) -> None:
+    """The multipliers' defaults follow the format version; gridjudge's own key names
+    the files a program may read and write besides stdin and stdout."""
+    assert (
+        read_package(PACKAGES / "average").time_multiplier,
+        read_package(PACKAGES / "average").time_safety_margin,
+    ) == (5.0, 2.0)  # legacy
+    groups = read_package(PACKAGES / "groups")  # 2023-07
+    assert (groups.time_multiplier, groups.time_safety_margin, groups.time_resolution) == (
+        2.0, 1.5, 1.0,
+    )  # fmt: skip
+    package = copy("average", tmp_path)
+    (package / "problem.yaml").write_text(
+        "problem_format_version: 2023-07-draft\nname: Average\nlimits:\n  time_multipliers:\n"
+        "    ac_to_time_limit: 3\n  time_resolution: 0.5\n"
+        "gridjudge:\n  input_file: avg.in\n  output_file: avg.out\n"
+    )
+    read = read_package(package)
+    assert (read.time_multiplier, read.time_safety_margin, read.time_resolution) == (3, 1.5, 0.5)
+    io = get_problem(str(package)).io
+    assert (io.input_file, io.output_file) == ("avg.in", "avg.out")
 
 
 def test_default_validator_with_float_tolerance_and_symlinked_cases(tmp_path: Path) -> None:

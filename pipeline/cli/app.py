@@ -23,6 +23,7 @@ from pipeline.cli import (
     solve,
     stress,
     validate,
+    verify,
 )
 
 app = typer.Typer(
@@ -47,6 +48,7 @@ app.command("solve")(solve.solve)
 app.command("validate")(validate.validate)
 app.command("stress")(stress.stress)
 app.command("compare")(compare.compare)
+app.command("verify")(verify.verify)
 
 
 def main() -> None:

@@ -12,7 +12,9 @@ verdicts their names promise.
 In the 2023-07 format a custom output validator is the program in `output_validator/`
 (the legacy `validation: custom` key is not part of this version's problem.yaml).
 Every input is read from stdin: a problem whose plugin reads a named file (clocks)
-is exported with stdin/stdout, which its plugin also accepts.
+is exported with stdin/stdout, which its plugin also accepts; its named files are kept
+under problem.yaml's `gridjudge:` key (which other tools ignore), so that gridjudge
+grades a program that uses them as the plugin does.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import re
 import shutil
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from importlib.resources import files
 from pathlib import Path
 from string import Template
@@ -93,6 +95,7 @@ def split_samples(
 
 def problem_yaml(problem: Problem) -> dict[str, Any]:
     limits = problem.limits
+    io = {k: v for k, v in asdict(problem.io).items() if v is not None}
     return {
         "problem_format_version": FORMAT_VERSION,
         "name": problem.title,
@@ -102,6 +105,7 @@ def problem_yaml(problem: Problem) -> dict[str, Any]:
             "memory": limits.memory_mb,
             "output": -(-limits.output_kb // 1024),  # MiB, rounded up
         },
+        **({"gridjudge": io} if io else {}),  # the named files, for gridjudge alone
     }
 
 

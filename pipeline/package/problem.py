@@ -157,6 +157,7 @@ def package_problem(root: Path) -> Problem:
         trusts_expected=checker is None,
         validate_on_import=True,
         fingerprint=fingerprint(package),
+        io=package.io,
     )
 
 

@@ -11,6 +11,7 @@ generators, author, license, uuid, keywords, ...) is ignored.
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -21,16 +22,21 @@ import yaml
 
 from pipeline.errors import GridjudgeError
 from pipeline.limits import Limits
+from pipeline.problem.contract import STDIO, IOMode
 
 PROBLEM_YAML = "problem.yaml"
 TESTDATA_YAML = "testdata.yaml"
 GRADED_FOLDERS = ("sample", "secret")  # of data/; invalid_* and the rest are not graded
 PROTOCOLS = ("kattis", "testlib")
-# the spec's defaults: memory and output in MiB, time multipliers of the legacy format
+GRIDJUDGE_KEYS = ("checker", "input_file", "output_file")  # of problem.yaml's `gridjudge:`
+FILE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+# the spec's defaults: memory and output in MiB; the time multipliers (slowest accepted
+# -> time limit, time limit -> slowest TLE) of the legacy format and of 2023-07 and later
 DEFAULT_MEMORY_MB = 2048
 DEFAULT_OUTPUT_MB = 8
-DEFAULT_TIME_MULTIPLIER = 5.0
-DEFAULT_SAFETY_MARGIN = 2.0
+LEGACY_MULTIPLIERS = (5.0, 2.0)
+MULTIPLIERS = (2.0, 1.5)
+DEFAULT_TIME_RESOLUTION = 1.0  # s: a derived time limit is a multiple of it
 
 
 class PackageError(GridjudgeError):
@@ -56,11 +62,13 @@ class Package:
     limits: Limits
     time_multiplier: float  # slowest accepted x this = the time limit (for verify)
     time_safety_margin: float  # a TLE submission must exceed limit x this (for verify)
+    time_resolution: float  # a derived time limit is the smallest multiple of this (s)
     time_limit_given: bool  # False: the time limit is Limits' default until verify derives it
     scoring: bool  # `type: scoring`: the test groups carry points
     custom: bool  # a custom output validator decides, else the default validator
     protocol: str  # kattis | testlib (the custom validator's)
     validator_flags: tuple[str, ...]  # problem.yaml's, before any testdata.yaml's
+    io: IOMode = STDIO  # gridjudge.input_file / output_file
     folders: dict[str, FolderSettings] = field(default_factory=dict)  # family -> settings
 
     @property
@@ -153,14 +161,40 @@ def _time_limit(limits: Mapping[str, Any], root: Path, where: str) -> float | No
     return given
 
 
-def _protocol(data: Mapping[str, Any], where: str) -> str:
+def _ours(data: Mapping[str, Any], where: str) -> Mapping[str, Any]:
+    """problem.yaml's `gridjudge:` mapping: what only gridjudge reads (other tools ignore it)."""
     ours = data.get("gridjudge") or {}
     if not isinstance(ours, dict):
         raise PackageError(f"{where}: gridjudge: expected a mapping")
+    unknown = sorted(set(ours) - set(GRIDJUDGE_KEYS))
+    if unknown:
+        raise PackageError(f"{where}: gridjudge: unknown key {unknown[0]!r}")
+    return ours
+
+
+def _protocol(ours: Mapping[str, Any], where: str) -> str:
     protocol = str(ours.get("checker", PROTOCOLS[0]))
     if protocol not in PROTOCOLS:
         raise PackageError(f"{where}: gridjudge.checker must be one of {', '.join(PROTOCOLS)}")
     return protocol
+
+
+def _io(ours: Mapping[str, Any], where: str) -> IOMode:
+    """`input_file` / `output_file`: the named files a program may use besides stdin and
+    stdout (pipeline.problem.contract.IOMode), for a problem exported from a plugin that
+    reads and writes them."""
+    names = {}
+    for key in ("input_file", "output_file"):
+        value = ours.get(key)
+        if value is not None and (not isinstance(value, str) or not FILE_NAME.match(value)):
+            raise PackageError(f"{where}: gridjudge.{key} must be a plain file name")
+        names[key] = value
+    return IOMode(**names)
+
+
+def is_legacy(data: Mapping[str, Any]) -> bool:
+    """A package without `problem_format_version` (or `legacy`, `legacy-icpc`) is legacy."""
+    return str(data.get("problem_format_version", "legacy")).startswith("legacy")
 
 
 def read_package(root: Path) -> Package:
@@ -179,20 +213,24 @@ def read_package(root: Path) -> Package:
     output = _number(limits, "output", where) or DEFAULT_OUTPUT_MB
     base = Limits() if time_s is None else Limits.from_seconds(time_s)
     custom, custom_score = _validation(data, root, where)
+    ac_to_limit, limit_to_tle = LEGACY_MULTIPLIERS if is_legacy(data) else MULTIPLIERS
+    ours = _ours(data, where)
     package = Package(
         root=root,
         title=_title(data, root),
         limits=replace(base, memory_mb=int(memory), output_kb=int(output * 1024)),
         time_multiplier=_number(multipliers, "ac_to_time_limit", where)
         or _number(limits, "time_multiplier", where)
-        or DEFAULT_TIME_MULTIPLIER,
+        or ac_to_limit,
         time_safety_margin=_number(multipliers, "time_limit_to_tle", where)
         or _number(limits, "time_safety_margin", where)
-        or DEFAULT_SAFETY_MARGIN,
+        or limit_to_tle,
+        time_resolution=_number(limits, "time_resolution", where) or DEFAULT_TIME_RESOLUTION,
         time_limit_given=time_s is not None,
         scoring="scoring" in _types(data, where) or custom_score,
         custom=custom,
-        protocol=_protocol(data, where),
+        protocol=_protocol(ours, where),
+        io=_io(ours, where),
         validator_flags=flags(data.get("validator_flags"), where),
     )
     return replace(package, folders=folder_settings(package))

@@ -1,0 +1,56 @@
+"""`gridjudge verify`: the problem setter's check of a problem package."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pipeline.cli.common import EXIT_GATE, user_errors
+from pipeline.verify.junit import write_junit
+from pipeline.verify.run import VerifyOptions, verify_package
+
+
+@user_errors
+def verify(
+    package: Annotated[Path, typer.Argument(help="Problem package folder (holding problem.yaml).")],
+    junit: Annotated[
+        Path | None, typer.Option(help="Write JUnit XML here: one testcase per expectation.")
+    ] = None,
+    repeat: Annotated[
+        int, typer.Option(min=1, help="Runs of each case; the times are their medians.")
+    ] = VerifyOptions.repeat,
+    address: Annotated[
+        str | None,
+        typer.Option(help="Ray cluster, as for grade (`local-serial`: no Ray)."),
+    ] = VerifyOptions.address,
+    fork_server: Annotated[
+        bool,
+        typer.Option(
+            "--fork-server/--no-fork-server",
+            help="Fork each case's process from a server, as grade does (docs/sandbox.md).",
+        ),
+    ] = VerifyOptions.fork_server,
+    work: Annotated[
+        Path | None,
+        typer.Option(help="Keep the corpus and run folders here (default: a temporary folder)."),
+    ] = VerifyOptions.work,
+) -> None:
+    """Check PACKAGE as a problem setter would: every input validates, every submission
+    under submissions/ gets the verdicts (and score) its folder promises, and the time
+    limit (given, or derived from the slowest accepted submission) keeps its margins.
+    Exit 1 when any expectation fails."""
+    result = verify_package(
+        VerifyOptions(package, repeat=repeat, address=address, fork_server=fork_server, work=work)
+    )
+    for check in result.checks:
+        typer.echo(f"{'PASS' if check.ok else 'FAIL'}  {check.name}: {check.detail}")
+    if junit is not None:
+        typer.echo(f"wrote {write_junit(junit, result)}")
+    failed = len(result.failures)
+    total = len(result.checks)
+    if failed:
+        typer.echo(f"{failed} of {total} expectations failed")
+        raise typer.Exit(EXIT_GATE)
+    typer.echo(f"all {total} expectations hold (time limit {result.time_limit_s:g} s)")

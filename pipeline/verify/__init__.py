@@ -1,0 +1,1 @@
+"""`gridjudge verify`: a problem setter's check of a problem package."""

@@ -1,0 +1,40 @@
+"""A verification as JUnit XML, for CI: one testcase per expectation (classname: input
+validation, submission or time limit), a failure element for each that did not hold."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from pipeline.verify.run import Verification
+
+
+def junit_xml(result: Verification) -> ET.ElementTree:
+    suite = ET.Element(
+        "testsuite",
+        name=f"verify {result.package.root.name}",
+        tests=str(len(result.checks)),
+        failures=str(len(result.failures)),
+        errors="0",
+    )
+    for check in result.checks:
+        case = ET.SubElement(suite, "testcase", classname=check.kind, name=check.name)
+        if check.ok:
+            ET.SubElement(case, "system-out").text = check.detail
+        else:
+            failure = ET.SubElement(case, "failure", message=check.detail[:500])
+            failure.text = check.detail
+    suites = ET.Element(
+        "testsuites", tests=suite.get("tests", "0"), failures=suite.get("failures", "0")
+    )
+    suites.append(suite)
+    return ET.ElementTree(suites)
+
+
+def write_junit(path: Path, result: Verification) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tree = junit_xml(result)
+    ET.indent(tree)
+    tree.write(path, encoding="utf-8", xml_declaration=True)
+    return path

@@ -1,0 +1,274 @@
+"""`verify` as a library: a package's inputs validated, its author submissions graded
+through the grading pipeline (plan_grade / run_grade, the result cache off) and judged
+against their expectations, the time limit derived and its margins reported (expect.py).
+
+1. Every input of data/sample and data/secret goes through every input validator; each
+   rejected input is a failed check and is left out of grading.
+2. The accepted submissions are graded at problem.yaml's time limit where it gives one,
+   else at MEASURE_LIMIT_S: the slowest case of any of them x ac_to_time_limit
+   (time_multiplier), rounded up to a multiple of time_resolution, is the time limit.
+3. Every other submission is graded at that limit, except those required to get TLE
+   (and only TLE: time_limit_exceeded), graded at limit x time_limit_to_tle
+   (time_safety_margin): they must exceed even that.
+
+Each case is run `repeat` times (grade --repeat), so every time is a median.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from pipeline.corpus.store import CorpusWriter, validator_fingerprint
+from pipeline.distribute.cluster import Cluster
+from pipeline.errors import GridjudgeError
+from pipeline.grade.job import run_grade
+from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.grade.runners import FORK_SERVER
+from pipeline.ids import natural_key
+from pipeline.package.problem import INPUT_VALIDATOR_DIRS, test_files
+from pipeline.package.programs import program_paths
+from pipeline.package.spec import Package, is_package, read_package
+from pipeline.package.submissions import FOLDERS, SUBMISSIONS, ExpectedSubmission, read_submissions
+from pipeline.problem.contract import Problem, ValidatorUnavailable
+from pipeline.problem.registry import get_problem
+from pipeline.program.submission import SubmissionError, SubmissionSpec, parse_spec
+from pipeline.results.store import load_results
+from pipeline.results.summary import last_attempts
+from pipeline.schemas import RESULTS_SCHEMA
+from pipeline.scoring.gradebook import gradebook
+from pipeline.scoring.run import package_policy
+from pipeline.verify.expect import (
+    INPUTS,
+    SUBMISSION,
+    TIMING,
+    Check,
+    accepted_margin,
+    derive_time_limit,
+    judge_submission,
+    slowest,
+    tle_margin,
+)
+
+MEASURE_LIMIT_S = 60.0  # the accepted submissions' limit while the time limit is unknown
+RESULT_COLUMNS = [
+    *("submission", "problem", "family", "case_id", "verdict", "cpu_ms", "checker_msg"),
+    "attempt",
+]
+UPPER = frozenset({"TLE"})  # the `required` of a submission that bounds the limit above
+
+
+class VerifyError(GridjudgeError):
+    """The package cannot be verified at all; one line for the user."""
+
+
+@dataclass
+class VerifyOptions:
+    package: Path
+    repeat: int = 3  # runs of each case: the times are their medians
+    address: str | None = None  # as grade's --address
+    fork_server: bool = FORK_SERVER
+    work: Path | None = None  # the corpus and run folders; None: a temporary folder
+
+
+@dataclass
+class Verification:
+    package: Package
+    time_limit_s: float
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def failures(self) -> list[Check]:
+        return [c for c in self.checks if not c.ok]
+
+
+def label_of(package: Package, sub: ExpectedSubmission) -> str:
+    return sub.path.relative_to(package.root / SUBMISSIONS).as_posix()
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise VerifyError(f"{path}: cannot read ({exc})") from None
+
+
+def validate_inputs(package: Package, problem: Problem, out: Path) -> list[Check]:
+    """Every input through the input validators; those accepted (all of them, when the
+    validators cannot judge: that is one failed check) written to the corpus `out`."""
+    cases = test_files(package)
+    if not cases:
+        raise VerifyError(f"{package.data}: no test cases in data/sample or data/secret")
+    checks: list[Check] = []
+    judge = True
+    vouch = validator_fingerprint(problem)
+    with CorpusWriter(out, problem.name, source=str(package.root), validated_with=vouch) as w:
+        for family, path, ans in cases:
+            text, rel = _read(path), path.relative_to(package.root).as_posix()
+            try:
+                why = problem.validate(text) if judge else []
+            except ValidatorUnavailable as exc:
+                checks.append(Check(INPUTS, "input validators", False, f"cannot judge: {exc}"))
+                why, judge = [], False
+            if why:
+                checks.append(Check(INPUTS, f"input {rel}", False, f"rejected: {why[0]}"))
+                continue
+            case_id = path.relative_to(package.data).with_suffix("").as_posix()
+            w.add(case_id, family, text, None if ans is None else _read(ans))
+    if not checks:
+        n = sum(len(program_paths(package.root / d)) for d in INPUT_VALIDATOR_DIRS)
+        detail = f"{len(cases)} inputs, {n} input validator{'' if n == 1 else 's'}"
+        checks.append(Check(INPUTS, "inputs", True, f"every input is valid: {detail}"))
+    return checks
+
+
+def _specs(
+    package: Package, subs: list[ExpectedSubmission], checks: list[Check]
+) -> dict[str, SubmissionSpec]:
+    """label -> spec of each submission gridjudge can run (the others are failed checks)."""
+    out = {}
+    for sub in subs:
+        label = label_of(package, sub)
+        try:
+            out[label] = replace(parse_spec(str(sub.path)), label=label)
+        except SubmissionError as exc:
+            checks.append(Check(SUBMISSION, label, False, f"cannot run: {exc}"))
+    return out
+
+
+def grade(
+    corpus: Path, specs: list[SubmissionSpec], limit_s: float, options: VerifyOptions, out: Path
+) -> pa.Table:
+    """The last attempt of every results row of grading `specs` at `limit_s`."""
+    columns = pa.schema([RESULTS_SCHEMA.field(c) for c in RESULT_COLUMNS])
+    if not specs:
+        return columns.empty_table()
+    grade_options = GradeOptions(
+        corpora=[corpus],
+        submissions=[],
+        submission_sets=specs,
+        out=out,
+        address=options.address,
+        repeat=options.repeat,
+        fork_server=options.fork_server,
+        time_limit_s=limit_s,
+        use_cache=False,
+    )
+    run_grade(plan_grade(grade_options))
+    return last_attempts(load_results(out, columns=RESULT_COLUMNS))
+
+
+def by_submission(table: pa.Table) -> dict[str, list[dict[str, Any]]]:
+    """submission -> its rows, in natural case order."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for row in sorted(table.to_pylist(), key=lambda r: natural_key(r["case_id"])):
+        out.setdefault(row["submission"], []).append(row)
+    return out
+
+
+def verify_package(options: VerifyOptions) -> Verification:
+    """Every expectation of the package at `options.package`, checked."""
+    root = Path(options.package).expanduser().resolve()
+    if not is_package(root):
+        raise VerifyError(f"{root}: not a problem package (no problem.yaml)")
+    if options.repeat < 1:
+        raise VerifyError("--repeat must be at least 1")
+    package = read_package(root)
+    subs = read_submissions(root)
+    if not subs:
+        folders = ", ".join(FOLDERS)
+        raise VerifyError(f"{root / SUBMISSIONS}: no submission in a verdict folder ({folders})")
+    problem = get_problem(str(root))
+    if options.work is not None:
+        return _verify(package, problem, subs, options, Path(options.work))
+    with tempfile.TemporaryDirectory(prefix="gridjudge-verify-") as tmp:
+        return _verify(package, problem, subs, options, Path(tmp))
+
+
+def _time_limit(package: Package, accepted: pa.Table) -> tuple[float, Check]:
+    """The time limit (s): problem.yaml's, else derived from the slowest accepted case."""
+    given = package.limits.time_s
+    if package.time_limit_given:
+        return given, Check(TIMING, "time limit", True, f"{given:g} s, given by the package")
+    row = slowest(accepted.to_pylist())
+    if row is None:
+        detail = f"no accepted submission was timed: {given:g} s assumed"
+        return given, Check(TIMING, "time limit", False, detail)
+    t, m = row["cpu_ms"] / 1000.0, package.time_multiplier
+    limit = derive_time_limit(row["cpu_ms"], m, package.time_resolution)
+    detail = (
+        f"{limit:g} s derived: slowest accepted case {t:.3f} s ({row['submission']}, "
+        f"{row['case_id']}) x {m:g}, rounded up to a multiple of {package.time_resolution:g} s"
+    )
+    return limit, Check(TIMING, "time limit", True, detail)
+
+
+@dataclass
+class _Runs:
+    """The grading runs of one verify, each in its own run folder under `work`."""
+
+    corpus: Path
+    specs: dict[str, SubmissionSpec]
+    options: VerifyOptions
+    work: Path
+    tables: list[pa.Table] = field(default_factory=list)
+
+    def run(self, labels: list[str], limit_s: float, name: str) -> pa.Table:
+        chosen = [self.specs[n] for n in labels if n in self.specs]
+        table = grade(self.corpus, chosen, limit_s, self.options, self.work / name)
+        self.tables.append(table)
+        return table
+
+
+def _verify(
+    package: Package,
+    problem: Problem,
+    subs: list[ExpectedSubmission],
+    options: VerifyOptions,
+    work: Path,
+) -> Verification:
+    checks = validate_inputs(package, problem, work / "corpus")
+    runs = _Runs(work / "corpus", _specs(package, subs, checks), options, work)
+    labels = {id(s): label_of(package, s) for s in subs}
+    accepted = [labels[id(s)] for s in subs if s.folder == "accepted"]
+    upper = [labels[id(s)] for s in subs if s.required == UPPER]
+    rest = [labels[id(s)] for s in subs if labels[id(s)] not in accepted + upper]
+    given = package.time_limit_given
+    with Cluster(options.address):  # one cluster for every grading run
+        first = runs.run(
+            accepted + (rest if given else []),
+            package.limits.time_s if given else MEASURE_LIMIT_S,
+            "accepted",
+        )
+        limit_s, limit_check = _time_limit(package, first)
+        if not given:
+            runs.run(rest, limit_s, "others")
+        runs.run(upper, limit_s * package.time_safety_margin, "time_limit_exceeded")
+    results = pa.concat_tables(runs.tables)
+    rows, scores = by_submission(results), _scores(package, results)
+    for sub in subs:
+        label = labels[id(sub)]
+        if label in runs.specs:
+            checks.append(judge_submission(sub, label, rows.get(label, []), scores.get(label)))
+    checks.append(limit_check)
+    mine = [(n, accepted_margin, package.time_multiplier) for n in accepted]
+    mine += [(n, tle_margin, package.time_safety_margin) for n in upper]
+    for label, margin, factor in mine:
+        if label in runs.specs:
+            checks.append(margin(label, rows.get(label, []), limit_s, factor))
+    return Verification(package, limit_s, checks)
+
+
+def _scores(package: Package, results: pa.Table) -> dict[str, tuple[float, float]]:
+    """submission -> (score, most it could score) on a scoring package, else nothing."""
+    if not package.scoring or results.num_rows == 0:
+        return {}
+    policy = package_policy(results)
+    if policy is None:
+        return {}
+    book = gradebook(results, policy).to_pylist()
+    return {r["submission"]: (float(r["score"]), float(r["max_score"])) for r in book}

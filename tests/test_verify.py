@@ -1,0 +1,190 @@
+"""`gridjudge verify` on the team's small packages (tests/packages): every expectation
+reported, exit 1 on a mismatch naming it, JUnit XML, the time limit derived from the
+accepted submissions and the TLE margin, and the one-line errors."""
+
+from __future__ import annotations
+
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from pipeline.cli.app import app
+from pipeline.package.spec import read_package
+from pipeline.package.submissions import FOLDERS, ExpectedSubmission
+from pipeline.verify.expect import derive_time_limit, judge_submission
+
+PACKAGES = Path(__file__).resolve().parent / "packages"
+SERIAL = ("--address", "local-serial", "--repeat", "1")
+SPIN = "while True:\n    pass\n"
+
+
+def verify(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, ["verify", *args])
+    return result.exit_code, result.output
+
+
+def copy(name: str, tmp_path: Path) -> Path:
+    return Path(shutil.copytree(PACKAGES / name, tmp_path / name, symlinks=True))
+
+
+def lines(output: str, status: str) -> list[str]:
+    return [line for line in output.splitlines() if line.startswith(status)]
+
+
+@pytest.mark.parametrize(
+    "name", ["average", "groups", "pairsum_cpp", "pairsum_py", "pairsum_testlib"]
+)
+def test_the_team_packages_verify(name: str) -> None:
+    code, output = verify(str(PACKAGES / name), *SERIAL)
+    assert code == 0, output
+    subs = sorted(p for p in (PACKAGES / name / "submissions").rglob("*.py"))
+    for sub in subs:  # one line per submission, and one per accepted margin
+        rel = sub.relative_to(PACKAGES / name / "submissions").as_posix()
+        assert f"PASS  {rel}: " in output, output
+    assert "PASS  inputs: every input is valid" in output
+    assert "PASS  time limit: 1 s" in output
+    assert not lines(output, "FAIL") and "expectations hold" in output
+
+
+def test_a_submission_in_the_wrong_folder_fails_by_name(tmp_path: Path) -> None:
+    package = copy("average", tmp_path)
+    (package / "submissions" / "wrong_answer" / "far.py").rename(
+        package / "submissions" / "accepted" / "far.py"
+    )
+    junit = tmp_path / "out" / "verify.xml"
+    code, output = verify(str(package), "--junit", str(junit), *SERIAL)
+    assert code == 1, output
+    failed = lines(output, "FAIL")
+    assert len(failed) == 1 and failed[0].startswith("FAIL  accepted/far.py: WA 3: WA on ")
+    assert "not permitted (permitted: AC)" in failed[0]
+    assert "PASS  accepted/close.py: AC 3" in output
+    assert "1 of 6 expectations failed" in output
+    root = ET.parse(junit).getroot()
+    suite = root.find("testsuite")
+    assert suite is not None and suite.get("tests") == "6" and suite.get("failures") == "1"
+    cases = suite.findall("testcase")
+    assert [c.get("name") for c in cases if c.find("failure") is not None] == ["accepted/far.py"]
+    kinds = {c.get("classname") for c in cases}
+    assert kinds == {"input validation", "submission", "time limit"}
+
+
+def test_a_wrong_answer_that_is_right_fails(tmp_path: Path) -> None:
+    package = copy("pairsum_py", tmp_path)
+    shutil.copy(
+        package / "submissions" / "accepted" / "split.py",
+        package / "submissions" / "wrong_answer" / "right.py",
+    )
+    code, output = verify(str(package), *SERIAL)
+    assert code == 1, output
+    assert "FAIL  wrong_answer/right.py: AC 2: no case got WA" in output
+
+
+def test_each_rejected_input_is_reported_and_the_rest_still_graded(tmp_path: Path) -> None:
+    package = copy("average", tmp_path)
+    for name in ("4", "5"):  # (2.in is a symlink to sample/1.in)
+        (package / "data" / "secret" / f"{name}.in").write_text("3 4000\n")
+        (package / "data" / "secret" / f"{name}.ans").write_text("2001.5\n")
+    junit = tmp_path / "verify.xml"
+    code, output = verify(str(package), "--junit", str(junit), *SERIAL)
+    assert code == 1, output
+    failed = lines(output, "FAIL")
+    assert [f.split(":")[0] for f in failed] == [
+        "FAIL  input data/secret/4.in",
+        "FAIL  input data/secret/5.in",
+    ]
+    assert "rejected: input validator validate.py exit code 43" in failed[0]
+    assert "PASS  accepted/close.py: AC 3" in output  # the three valid inputs
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert suite is not None and suite.get("failures") == "2"
+
+
+def test_partially_accepted_score_is_checked(tmp_path: Path) -> None:
+    package = copy("groups", tmp_path)
+    (package / "submissions" / "submissions.yaml").write_text(
+        "partially_accepted/small_only.py:\n  score: [40, 60]\n"
+    )
+    code, output = verify(str(package), *SERIAL)
+    assert code == 1, output
+    assert (
+        "FAIL  partially_accepted/small_only.py: AC 4 WA 1; score 70 of 100: score 70, "
+        "expected 40-60" in output
+    )
+
+
+def test_time_limit_is_derived_and_a_tle_submission_must_exceed_the_margin(
+    tmp_path: Path,
+) -> None:
+    package = copy("pairsum_py", tmp_path)  # legacy, no time limit: 5 x the slowest accepted
+    assert not read_package(package).time_limit_given
+    tle = package / "submissions" / "time_limit_exceeded"
+    tle.mkdir()
+    (tle / "spin.py").write_text(SPIN)
+    shutil.copy(package / "submissions" / "accepted" / "split.py", tle / "fast.py")
+    work = tmp_path / "work"
+    code, output = verify(
+        str(package), "--work", str(work), "--address", "local-serial", "--repeat", "2"
+    )
+    assert code == 1, output
+    assert "PASS  time limit: 1 s derived: slowest accepted case " in output
+    assert "x 5, rounded up to a multiple of 1 s" in output
+    assert "PASS  time_limit_exceeded/spin.py: TLE 2" in output
+    assert "PASS  margin time_limit_exceeded/spin.py: over limit x 2 = 2 s on 2 cases" in output
+    assert "FAIL  time_limit_exceeded/fast.py: AC 2: no case got TLE" in output
+    assert "FAIL  margin time_limit_exceeded/fast.py: no case over limit x 2 = 2 s" in output
+    # timed with repeats: every row holds both runs, its cpu_ms their median
+    rows = pq.read_table(work / "accepted" / "results").to_pylist()
+    assert rows and all(len(r["cpu_ms_runs"]) == 2 for r in rows)
+    spun = pq.read_table(work / "time_limit_exceeded" / "results").to_pylist()
+    assert {r["verdict"] for r in spun if "spin" in r["submission"]} == {"TLE"}
+
+
+def expected(folder: str, message: str = "") -> ExpectedSubmission:
+    permitted, required = FOLDERS[folder]
+    return ExpectedSubmission(Path(f"{folder}/x.py"), folder, permitted, required, None, message)
+
+
+def rows(*verdicts: str, message: str = "") -> list[dict[str, object]]:
+    return [
+        {"case_id": f"secret/{i}", "verdict": v, "checker_msg": message, "cpu_ms": 1.0}
+        for i, v in enumerate(verdicts)
+    ]
+
+
+def test_verdicts_are_judged_as_the_format_names_them() -> None:
+    rte = expected("run_time_error")
+    assert judge_submission(rte, "r", rows("AC", "MLE")).ok  # out of memory is a crash
+    assert judge_submission(expected("wrong_answer"), "w", rows("AC", "PE")).ok
+    ce = judge_submission(expected("wrong_answer"), "w", rows("CE", "CE"))
+    assert not ce.ok and "CE on secret/0" in ce.detail and "no case got WA" in ce.detail
+    je = judge_submission(expected("accepted"), "a", rows("AC", "JE"))
+    assert not je.ok and je.detail.startswith("AC 1 JE 1: JE on secret/1")
+    said = expected("wrong_answer", message="token 2")
+    assert judge_submission(said, "w", rows("WA", message="WA: token 2 differs")).ok
+    assert "no judge message contains" in judge_submission(said, "w", rows("WA")).detail
+    partial = expected("partially_accepted")
+    assert judge_submission(partial, "p", rows("AC", "WA"), score=(30.0, 100.0)).ok
+    full = judge_submission(partial, "p", rows("AC", "AC"), score=(100.0, 100.0))
+    assert not full.ok and "above 0, below 100" in full.detail
+
+
+def test_derive_time_limit() -> None:
+    assert derive_time_limit(412.0, 5.0, 1.0) == 3.0
+    assert derive_time_limit(500.0, 2.0, 1.0) == 1.0  # exactly a multiple: not one more
+    assert derive_time_limit(3.0, 2.0, 1.0) == 1.0  # at least one resolution
+    assert derive_time_limit(130.0, 2.0, 0.25) == 0.5
+    assert derive_time_limit(1100.0, 1.5, 0.5) == 2.0
+
+
+def test_bad_input_is_one_line(tmp_path: Path) -> None:
+    code, output = verify(str(tmp_path), *SERIAL)
+    assert code == 2 and output.startswith("error: ") and "not a problem package" in output
+    assert len(output.strip().splitlines()) == 1
+    package = copy("average", tmp_path)
+    shutil.rmtree(package / "submissions")
+    code, output = verify(str(package), *SERIAL)
+    assert code == 2 and "no submission in a verdict folder" in output, output
+    assert len(output.strip().splitlines()) == 1
