@@ -30,31 +30,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define CONTROL_ENV "GRIDJUDGE_FORK_SERVER_FD"
+#include "fdpass.h"
 
-static ssize_t receive(int sock, char *text, size_t size, int fds[3]) {
-    struct iovec iov = {text, size - 1};
-    union {
-        char buf[CMSG_SPACE(3 * sizeof(int))];
-        struct cmsghdr align;
-    } control;
-    struct msghdr msg;
-    memset(&msg, 0, sizeof msg);
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control.buf;
-    msg.msg_controllen = sizeof control.buf;
-    ssize_t n;
-    do n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
-    while (n < 0 && errno == EINTR);
-    if (n <= 0) return n;
-    text[n] = 0;
-    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-    if (!c) return n; /* a message without files: "ping" */
-    if (c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(3 * sizeof(int))) return -1;
-    memcpy(fds, CMSG_DATA(c), 3 * sizeof(int));
-    return n;
-}
+#define CONTROL_ENV "GRIDJUDGE_FORK_SERVER_FD"
 
 static void limit(int resource, unsigned long long value) {
     struct rlimit rl = {(rlim_t)value, (rlim_t)value};
@@ -94,12 +72,13 @@ int gj_serve(void) {
     for (;;) {
         char text[512], dir[256], reply[32];
         int fds[3];
-        ssize_t got = receive(sock, text, sizeof text, fds);
-        if (got == 4 && memcmp(text, "ping", 4) == 0) {
+        int with_fds = 0;
+        ssize_t got = receive_case(sock, text, sizeof text, fds, &with_fds);
+        if (got == 4 && !with_fds && memcmp(text, "ping", 4) == 0) {
             if (send(sock, "pong", 4, MSG_NOSIGNAL) != 4) _exit(0);
             continue;
         }
-        if (got <= 0) _exit(0);
+        if (got <= 0 || !with_fds) _exit(0);
         unsigned long long fsize = 0, stack = 0;
         long nofile = 0;
         if (sscanf(text, "%255s %llu %llu %ld", dir, &fsize, &stack, &nofile) != 4) _exit(2);

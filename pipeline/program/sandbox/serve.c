@@ -28,56 +28,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fdpass.h"
 #include "serve.h"
 
 static long long now_us(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (long long)t.tv_sec * 1000000 + t.tv_nsec / 1000;
-}
-
-static ssize_t receive_fds(int sock, char *text, size_t size, int fds[3]) {
-    struct iovec iov = {text, size - 1};
-    union {
-        char buf[CMSG_SPACE(3 * sizeof(int))];
-        struct cmsghdr align;
-    } control;
-    struct msghdr msg;
-    memset(&msg, 0, sizeof msg);
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control.buf;
-    msg.msg_controllen = sizeof control.buf;
-    ssize_t n;
-    do n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
-    while (n < 0 && errno == EINTR);
-    if (n <= 0) return n;
-    text[n] = 0;
-    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-    if (!c || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(3 * sizeof(int))) return -1;
-    memcpy(fds, CMSG_DATA(c), 3 * sizeof(int));
-    return n;
-}
-
-static int send_fds(int sock, const char *text, const int fds[3]) {
-    struct iovec iov = {(void *)text, strlen(text)};
-    union {
-        char buf[CMSG_SPACE(3 * sizeof(int))];
-        struct cmsghdr align;
-    } control;
-    struct msghdr msg;
-    memset(&msg, 0, sizeof msg);
-    memset(&control, 0, sizeof control);
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control.buf;
-    msg.msg_controllen = sizeof control.buf;
-    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(3 * sizeof(int));
-    memcpy(CMSG_DATA(c), fds, 3 * sizeof(int));
-    return sendmsg(sock, &msg, MSG_NOSIGNAL) < 0 ? -1 : 0;
 }
 
 static void tell(int judge, const char *text) {
@@ -245,7 +202,7 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     }
     snprintf(forward, sizeof forward, "%s %lld %lld %lld", where, fsize, stack, nofile);
     long long start = now_us();
-    int sent = send_fds(server, forward, fds);
+    int sent = send_case(server, forward, fds);
     for (int k = 0; k < 3; k++) close(fds[k]);
     if (sent != 0 || !answer(server, reply, sizeof reply, (int)(wall_ms > 0 ? wall_ms : 1000))) {
         tell(judge, "lost 1 error the fork server did not answer");
@@ -300,8 +257,10 @@ int serve(int judge, int server, pid_t server_pid, struct serve_setup *s) {
     for (;;) {
         char request[512];
         int fds[3];
-        ssize_t n = receive_fds(judge, request, sizeof request, fds);
-        if (n <= 0 || one_case(judge, server, server_pid, s, request, fds, idle_pids) != 0) break;
+        int with_fds = 0;
+        ssize_t n = receive_case(judge, request, sizeof request, fds, &with_fds);
+        if (n <= 0 || !with_fds) break;
+        if (one_case(judge, server, server_pid, s, request, fds, idle_pids) != 0) break;
     }
     kill(server_pid, SIGKILL);
     return 0; /* leaving pid 1 kills what is left in the namespace */
