@@ -195,4 +195,8 @@ def test_self_test_of_every_language_passes() -> None:
     assert result.exit_code == 0, result.output
     assert "self-test: all passed" in result.output
     passed = sum(line.startswith("ok ") for line in result.output.splitlines())
-    assert passed == 3 * (len(VERSIONS) - len(unavailable))
+    # hello, accepted, compile error; and the accepted program from a fork server
+    available = [lang for lang in all_languages().values() if missing(lang) is None]
+    assert passed == sum(3 + (lang.fork_server is not None) for lang in available)
+    served = [ln for ln in result.output.splitlines() if " fork server " in ln]
+    assert len(served) == sum(lang.fork_server is not None for lang in available)
