@@ -77,15 +77,19 @@ def chunk_size_for(
     milliseconds of CPU (its arguments and results through the object store) whatever its
     size, but about CHUNKS_PER_CPU chunks per cluster CPU so that the CPUs share the work
     and finish together: between IN_PROCESS_CHUNK and MAX_IN_PROCESS_CHUNK.
-    Subprocess runs: a few dozen (each case costs milliseconds), a few hundred from a fork
-    server (whose start-up each chunk pays); with batching, enough cases for several full
+    Subprocess runs: a few dozen (each case costs milliseconds); from a fork server (whose
+    start-up each chunk pays) up to a few hundred, but no more than CHUNKS_PER_CPU chunks
+    per CPU need (a class of submissions makes each case a large task: a few big chunks
+    left one CPU working alone at the end); with batching, enough cases for several full
     batches per task."""
+    share = -(-(cases or 0) // (CHUNKS_PER_CPU * max(1, cpus)))
     if in_process(submissions):
-        share = (cases or 0) // (CHUNKS_PER_CPU * max(1, cpus))
         return max(IN_PROCESS_CHUNK, min(MAX_IN_PROCESS_CHUNK, share))
     if batch_k > 1:
         return min(MAX_BATCHED_CHUNK, max(SUBPROCESS_CHUNK, 4 * batch_k))
-    return FORK_SERVER_CHUNK if fork_server else SUBPROCESS_CHUNK
+    if fork_server:
+        return max(SUBPROCESS_CHUNK, min(FORK_SERVER_CHUNK, share or FORK_SERVER_CHUNK))
+    return SUBPROCESS_CHUNK
 
 
 def in_process(submissions: list[PreparedSubmission]) -> bool:

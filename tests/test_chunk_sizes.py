@@ -1,0 +1,35 @@
+"""How many cases a Ray task gets (grade.job.chunk_size_for): pure arithmetic."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from pipeline.grade.job import (
+    CHUNKS_PER_CPU,
+    FORK_SERVER_CHUNK,
+    IN_PROCESS_CHUNK,
+    SUBPROCESS_CHUNK,
+    chunk_size_for,
+)
+
+PROGRAM: Any = [SimpleNamespace(kind="source", compile_error=None)]
+SOLVER: Any = [SimpleNamespace(kind="solver", compile_error=None)]
+
+
+@pytest.mark.parametrize("cases", [1000, 3000, 20_000])
+def test_fork_server_chunks_leave_every_cpu_work_to_the_end(cases: int) -> None:
+    size = chunk_size_for(PROGRAM, 1, cases, 2, fork_server=True)
+    assert SUBPROCESS_CHUNK <= size <= FORK_SERVER_CHUNK
+    chunks = -(-cases // size)
+    assert chunks >= CHUNKS_PER_CPU * 2  # a late chunk never runs alone for long
+    if cases >= FORK_SERVER_CHUNK * CHUNKS_PER_CPU * 2:
+        assert size == FORK_SERVER_CHUNK  # large corpora: a server serves many cases
+
+
+def test_spawned_and_in_process_chunks_keep_their_sizes() -> None:
+    assert chunk_size_for(PROGRAM, 1, 1000, 2, fork_server=False) == SUBPROCESS_CHUNK
+    assert chunk_size_for(PROGRAM, 1, 10, 2, fork_server=True) == SUBPROCESS_CHUNK
+    assert chunk_size_for(SOLVER, 1, 1000, 2) == IN_PROCESS_CHUNK
