@@ -65,6 +65,15 @@ def test_every_case_starts_from_a_fresh_state(name: str, serve: list[ForkServerR
     assert r.started == 1  # all three forked from one server
 
 
+def test_a_case_cannot_change_the_program_the_next_case_runs(
+    serve: list[ForkServerRunner],
+) -> None:
+    r = runner(HOSTILE / "rewrite_script.py", serve)
+    got = cases(r, [21, 22])
+    assert verdicts(got) == ["AC", "AC"], [res.output for res, _ in got]
+    assert r.started == 1
+
+
 def test_a_case_that_kills_its_parent_harms_neither_itself_nor_the_next(
     serve: list[ForkServerRunner],
 ) -> None:

@@ -170,9 +170,6 @@ class _Driver:
         seen = 0
         for batch in iter_batches(c.path, batch_size=read, columns=CASE_COLUMNS):
             n = batch.num_rows
-            size = o.chunk_size or chunk_size_for(
-                c.submissions, o.batch_k, count, self.cpus, o.fork_server
-            )
             todo = self._todo(c, batch) if lookups else [everyone] * n
             keys: dict[tuple[int, int], bytes] = {}
             if self.cache is not None:
@@ -180,6 +177,11 @@ class _Driver:
             for subs, positions in _runs(todo):
                 start = 0
                 while start < len(positions):
+                    # sized anew for each chunk: the first is made before the cluster
+                    # (and its CPUs) is known
+                    size = o.chunk_size or chunk_size_for(
+                        c.submissions, o.batch_k, count, self.cpus, o.fork_server
+                    )
                     left = count - (seen + positions[start])
                     take = tapered_size(size, left, self.cpus) if tapers else size
                     piece = positions[start : start + take]

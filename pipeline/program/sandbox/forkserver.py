@@ -154,9 +154,12 @@ class ForkServer:
             raise ForkServerUnavailable("sandbox without namespaces")
         files = {**self.files, LIBRARY: fork_server_library()}
         self._ws = ws = Workspace.create(b"", files, self.box.owner)
-        if self.box.owner is not None:
-            os.chown(ws.box, os.geteuid(), os.getegid())
-        os.chmod(ws.box, 0o755)  # cases may read the program, not write beside it
+        # cases may read the program, not change it or write beside it: a script the
+        # zygote reads anew for every case would otherwise carry one case's edits to
+        # the next
+        for path in (ws.box, *ws.box.iterdir()):
+            os.lchown(path, os.geteuid(), os.getegid())
+        os.chmod(ws.box, 0o755)
         if self.box.pool is not None:
             self._slot = self.box.pool.acquire()
             self._slot.prepare(self.limits.processes + SERVER_PROCESSES, None)
