@@ -56,7 +56,7 @@ def verdicts(got: list[tuple[ExecutionResult, CheckResult]]) -> list[str]:
     return [str(check.verdict) for _, check in got]
 
 
-@pytest.mark.parametrize("name", ["state.c", "state.py"])
+@pytest.mark.parametrize("name", ["state.c", "state.py", "sysv_ipc.c", "posix_mqueue.c"])
 def test_every_case_starts_from_a_fresh_state(name: str, serve: list[ForkServerRunner]) -> None:
     r = runner(HOSTILE / name, serve)
     got = cases(r, [11, 12, 13])

@@ -272,8 +272,8 @@ int main(int argc, char **argv) {
             return 0;
         }
         struct serve_setup setup = {
-            .cpu_fd = -1, .start_ms = start_ms, .n_writable = 0, .pids_fd = -1, .uid = uid,
-            .gid = gid};
+            .cpu_fd = -1, .start_ms = start_ms, .n_writable = 0, .pids_fd = -1,
+            .mqueue_fd = -1, .uid = uid, .gid = gid};
         if (cpu_file) setup.cpu_fd = open(cpu_file, O_RDONLY | O_CLOEXEC);
         if (pids_file) setup.pids_fd = open(pids_file, O_RDONLY | O_CLOEXEC);
         if (hide_all) setup.writable[setup.n_writable++] = "/tmp";

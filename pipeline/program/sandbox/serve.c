@@ -8,8 +8,9 @@
  * INIT asks the server for a child, checks that the pid it names is INIT's own child
  * (cloned with CLONE_PARENT), then waits for it exactly as for a spawned program: wait4
  * gives the CPU time and peak RSS, the watchdog kills at the CPU or wall limit. Then it
- * kills every other process of the namespace but the server and empties the private
- * writable directories, so the next case starts from the server's state alone.
+ * kills every other process of the namespace but the server, empties the private
+ * writable directories and removes System V IPC objects, so the next case starts from
+ * the server's state alone.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -20,7 +21,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ipc.h>
+#include <sys/mount.h>
+#include <sys/msg.h>
 #include <sys/resource.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -82,7 +88,18 @@ static void kill_others(pid_t server, int *server_lost) {
     }
 }
 
-static void empty_dir(int dir, const char *keep) {
+/* What stays in the private /tmp between cases: the scratch dir the launcher bound
+ * there, and the mount point of the IPC namespace's POSIX message queues. */
+#define MQUEUE_DIR ".gridjudge-mqueue"
+static const char *kept_in_tmp[] = {"box", MQUEUE_DIR, NULL};
+
+static int kept(const char *name, const char **keep) {
+    for (int i = 0; keep && keep[i]; i++)
+        if (!strcmp(name, keep[i])) return 1;
+    return 0;
+}
+
+static void empty_dir(int dir, const char **keep) {
     DIR *d = fdopendir(dir);
     if (!d) {
         close(dir);
@@ -91,7 +108,7 @@ static void empty_dir(int dir, const char *keep) {
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         const char *name = e->d_name;
-        if (!strcmp(name, ".") || !strcmp(name, "..") || (keep && !strcmp(name, keep))) continue;
+        if (!strcmp(name, ".") || !strcmp(name, "..") || kept(name, keep)) continue;
         if (unlinkat(dirfd(d), name, 0) == 0) continue;
         int sub = openat(dirfd(d), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (sub >= 0) {
@@ -100,6 +117,55 @@ static void empty_dir(int dir, const char *keep) {
         }
     }
     closedir(d);
+}
+
+/* Removes every System V object listed in /proc/sysvipc/WHAT (its id is the second
+ * column): they outlive the processes that made them in the server's IPC namespace. */
+static void remove_listed(const char *what, int (*remove)(int)) {
+    char path[64], line[512];
+    snprintf(path, sizeof path, "/proc/sysvipc/%s", what);
+    FILE *f = fopen(path, "re");
+    if (!f) return;
+    if (fgets(line, sizeof line, f)) { /* the header */
+        long key, id;
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "%ld %ld", &key, &id) == 2) remove((int)id);
+    }
+    fclose(f);
+}
+
+static int remove_shm(int id) { return shmctl(id, IPC_RMID, NULL); }
+static int remove_msg(int id) { return msgctl(id, IPC_RMID, NULL); }
+static int remove_sem(int id) { return semctl(id, 0, IPC_RMID); }
+
+/* System V shared memory, message queues and semaphores a case made: gone before the
+ * next case (three cheap counts first; the lists are read only when one is not 0). */
+static void remove_ipc(void) {
+    struct shm_info shm;
+    struct msginfo msg;
+    struct seminfo sem;
+    if (shmctl(0, SHM_INFO, (struct shmid_ds *)(void *)&shm) >= 0 && shm.used_ids > 0)
+        remove_listed("shm", remove_shm);
+    if (msgctl(0, MSG_INFO, (struct msqid_ds *)(void *)&msg) >= 0 && msg.msgpool > 0)
+        remove_listed("msg", remove_msg);
+    if (semctl(0, 0, SEM_INFO, &sem) >= 0 && sem.semusz > 0) remove_listed("sem", remove_sem);
+}
+
+/* POSIX message queues live in the IPC namespace, not in a directory the cases can
+ * empty: init mounts the namespace's queues (mode 0700, its own) and empties them after
+ * each case. Returns the mount's fd, or -1 where there is none. */
+static int mount_mqueues(void) {
+    const char *at = "/tmp/" MQUEUE_DIR;
+    if (mkdir(at, 0700) != 0 && errno != EEXIST) return -1;
+    if (mount("mqueue", at, "mqueue", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) {
+        rmdir(at);
+        return -1;
+    }
+    return open(at, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+static void remove_mqueues(int mqueues) {
+    if (mqueues >= 0) empty_dir(openat(mqueues, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), NULL);
 }
 
 /* tmpfs gives a directory a size of 20 per entry, "." and ".." included */
@@ -111,9 +177,9 @@ static void wipe(const struct serve_setup *s) {
         struct stat st;
         int held = s->writable_fd[k];
         if (held < 0 || fstat(held, &st) != 0) continue;
-        if (st.st_size == TMPFS_EMPTY_DIR_SIZE + (is_tmp ? 20 : 0)) continue; /* nothing new */
+        if (st.st_size == TMPFS_EMPTY_DIR_SIZE + (is_tmp ? 40 : 0)) continue; /* nothing new */
         int dir = openat(held, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dir >= 0) empty_dir(dir, is_tmp ? "box" : NULL);
+        if (dir >= 0) empty_dir(dir, is_tmp ? kept_in_tmp : NULL);
     }
 }
 
@@ -230,6 +296,8 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
                   strcmp(pong, "pong") != 0))
         lost = 1;
     wipe(s);
+    remove_ipc();
+    remove_mqueues(s->mqueue_fd);
     long long cpu_us = (long long)out.ru.ru_utime.tv_sec * 1000000 + out.ru.ru_utime.tv_usec +
                        (long long)out.ru.ru_stime.tv_sec * 1000000 + out.ru.ru_stime.tv_usec;
     snprintf(report, sizeof report,
@@ -250,6 +318,7 @@ int serve(int judge, int server, pid_t server_pid, struct serve_setup *s) {
         tell(judge, buf);
         return 0;
     }
+    s->mqueue_fd = mount_mqueues();
     for (int k = 0; k < s->n_writable; k++)
         s->writable_fd[k] = open(s->writable[k], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     long long idle_pids = s->pids_fd >= 0 ? read_number(s->pids_fd) : -1;

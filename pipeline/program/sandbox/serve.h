@@ -12,6 +12,7 @@ struct serve_setup {
     int writable_fd[SERVE_MAX_WRITABLE];
     int n_writable;
     int pids_fd;    /* the run cgroup's pids.current, or -1 */
+    int mqueue_fd;  /* the namespace's POSIX message queues, mounted by init, or -1 */
     long uid, gid;  /* the cases' user, or -1 */
 };
 
