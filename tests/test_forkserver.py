@@ -129,3 +129,15 @@ def test_a_statically_linked_program_is_spawned_and_its_rows_say_why(
 def test_the_fork_server_runs_in_the_default_sandbox() -> None:
     box = get_sandbox()
     assert getattr(box, "namespaces", False), "without namespaces every case would be spawned"
+
+
+def test_a_server_that_cannot_start_falls_back_to_spawning(
+    serve: list[ForkServerRunner], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object, **kw: object) -> None:
+        raise OSError("no space left for the scratch dir")
+
+    monkeypatch.setattr("pipeline.grade.runners.forkserver.start", broken)
+    got = cases(runner(HOSTILE / "kill_parent.c", serve), [8])
+    assert verdicts(got) == ["AC"]
+    assert got[0][0].extra["runner"].startswith("spawn (no fork server: OSError")

@@ -35,13 +35,16 @@ class ForkServerRunner(SpawnRunner):
             return self._server
         box = get_sandbox()
         try:
-            if not isinstance(box, RlimitSandbox) or type(box) is not RlimitSandbox:
+            if type(box) is not RlimitSandbox:
                 raise ForkServerUnavailable(f"{box.name} sandbox")
             argv, files, env, preload = self.submission.fork_server_command(limits.memory_mb)
             self._server = start(box, argv, files, limits, env=env, preload=preload)
             self.started += 1
         except ForkServerUnavailable as exc:
             self._unavailable = f"spawn ({exc})"
+            return None
+        except Exception as exc:  # the judge's failure: spawning gives JE where it fails too
+            self._unavailable = f"spawn (no fork server: {type(exc).__name__}: {exc})"
             return None
         return self._server
 
