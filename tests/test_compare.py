@@ -453,3 +453,21 @@ def test_a_whole_run_on_a_slower_machine_divides_out_with_the_reference() -> Non
     assert set(_by_case(comp, "time_ratio").keys()) == set(cases)
     raw = _by_case(comp, "time_b_ms")  # shown as measured, not in reference units
     assert all(float(raw[c]) > 1.5 * float(_by_case(comp, "time_a_ms")[c]) for c in cases)  # type: ignore[arg-type]
+
+
+def test_a_case_change_of_microseconds_is_not_a_timing_change() -> None:
+    """30 % slower on every case, but the cases take ~0.1 ms (a tiny case forked from a
+    fork server): below min_change_ms a ratio is not a change, above it it is."""
+    rng = np.random.default_rng(7)
+    cases = _cases(40)
+    scale = 0.1 / 105.0  # the synthetic base times (5-205 ms) made ~0.005-0.2 ms
+    a = timed_rows("v1", cases, rng, repeats=12, sigma=0.02)
+    b = timed_rows("v2", cases, rng, repeats=12, sigma=0.02, slow=lambda _c: 1.3)
+    for rows in (a, b):
+        for r in rows:
+            r["cpu_ms_runs"] = [t * scale for t in r["cpu_ms_runs"]]
+            r["cpu_ms"] = float(np.median(r["cpu_ms_runs"]))
+    tiny = _by_case(compare_results(table(a), table(b), [("v1", "v2")]), "timing_change")
+    assert set(tiny.values()) == {"same"}
+    big = compare_results(table(a), table(b), [("v1", "v2")], CompareOptions(min_change_ms=0.0))
+    assert set(_by_case(big, "timing_change").values()) == {"slower"}

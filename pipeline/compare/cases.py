@@ -231,6 +231,8 @@ def case_tests(m: pd.DataFrame, opts: CompareOptions) -> None:
     ratio = m["time_ratio"].to_numpy(dtype=np.float64)
     fastest = m["fastest_ratio"].to_numpy(dtype=np.float64)
     sig = tested & (np.nan_to_num(m["q_value"].to_numpy(), nan=1.0) < opts.alpha)
+    delta = m["time_b"].to_numpy(dtype=np.float64) - m["time_a"].to_numpy(dtype=np.float64)
+    sig &= np.nan_to_num(np.abs(delta), nan=0.0) >= opts.min_change_ms
     m["timing_change"] = st.first_label(
         [
             sig & (ratio > opts.factor) & (fastest > opts.factor),
