@@ -457,7 +457,8 @@ def test_a_whole_run_on_a_slower_machine_divides_out_with_the_reference() -> Non
 
 def test_a_case_change_of_microseconds_is_not_a_timing_change() -> None:
     """30 % slower on every case, but the cases take ~0.1 ms (a tiny case forked from a
-    fork server): below min_change_ms a ratio is not a change, above it it is."""
+    fork server): below min_change_ms a ratio is not a change, for a case or a family;
+    with no floor it is."""
     rng = np.random.default_rng(7)
     cases = _cases(40)
     scale = 0.1 / 105.0  # the synthetic base times (5-205 ms) made ~0.005-0.2 ms
@@ -467,7 +468,12 @@ def test_a_case_change_of_microseconds_is_not_a_timing_change() -> None:
         for r in rows:
             r["cpu_ms_runs"] = [t * scale for t in r["cpu_ms_runs"]]
             r["cpu_ms"] = float(np.median(r["cpu_ms_runs"]))
-    tiny = _by_case(compare_results(table(a), table(b), [("v1", "v2")]), "timing_change")
-    assert set(tiny.values()) == {"same"}
+    tiny = compare_results(table(a), table(b), [("v1", "v2")])
+    assert set(_by_case(tiny, "timing_change").values()) == {"same"}
+    assert set(tiny.summary["timing_change"]) == {"same"}  # families too
+    assert not tiny.summary["too_noisy"].any()  # a change of the factor would be below the floor
+    assert not tiny.verdict.trips("regression")
     big = compare_results(table(a), table(b), [("v1", "v2")], CompareOptions(min_change_ms=0.0))
     assert set(_by_case(big, "timing_change").values()) == {"slower"}
+    assert set(big.summary["timing_change"]) == {"slower"}
+    assert big.verdict.verdict == "regression"

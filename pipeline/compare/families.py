@@ -65,6 +65,8 @@ def _timing(group: pd.DataFrame, opts: CompareOptions, seed: int) -> dict[str, A
     tested = group[group["_tested"]]
     log_ratios = timed["_log_ratio"].to_numpy(dtype=np.float64)
     machine = timed["machine_ratio"].to_numpy(dtype=np.float64)
+    time_a = timed["time_a"].to_numpy(dtype=np.float64)
+    time_b = timed["time_b"].to_numpy(dtype=np.float64)
     out: dict[str, Any] = {
         "timed": len(timed),
         "tested": len(tested),
@@ -76,6 +78,8 @@ def _timing(group: pd.DataFrame, opts: CompareOptions, seed: int) -> dict[str, A
         "test": "none",
         "p_value": math.nan,
         "detectable_ratio": math.nan,
+        "_median_change_ms": math.nan,
+        "_median_time_ms": math.nan,
     }
     if len(timed) == 0:
         return out
@@ -88,6 +92,8 @@ def _timing(group: pd.DataFrame, opts: CompareOptions, seed: int) -> dict[str, A
         machine_ratio=float(np.nanmedian(machine)) if np.isfinite(machine).any() else math.nan,
         ci_low=float(np.exp(low)),
         ci_high=float(np.exp(high)),
+        _median_change_ms=float(np.nanmedian(time_b - time_a)),
+        _median_time_ms=float(np.nanmedian(time_a)),
     )
     if len(tested):
         out["test"] = "van-elteren"
@@ -148,6 +154,10 @@ def summarize_pair(m: pd.DataFrame, opts: CompareOptions, seed: int) -> pd.DataF
     ratio = summary["median_ratio"].to_numpy(dtype=np.float64)
     low, high = summary["ci_low"].to_numpy(), summary["ci_high"].to_numpy()
     fastest = summary["fastest_ratio"].to_numpy(dtype=np.float64)
+    # As for a case (pipeline/compare/cases.py): a family of ~0.1 ms cases differing by
+    # microseconds has not changed, whatever its ratio.
+    change_ms = np.abs(np.nan_to_num(summary["_median_change_ms"].to_numpy(dtype=np.float64)))
+    sig &= change_ms >= opts.min_change_ms
     summary["timing_change"] = st.first_label(
         [
             sig & (ratio > opts.factor) & (low > 1.0) & (fastest > opts.factor),
@@ -158,8 +168,15 @@ def summarize_pair(m: pd.DataFrame, opts: CompareOptions, seed: int) -> pd.DataF
         ["slower", "faster", "same", "not tested"],
     )
     # Inconclusive: no change beyond the factor was found, yet the interval of the median
-    # ratio reaches past the factor (or its inverse), so one could have been missed.
-    summary["too_noisy"] = (summary["timing_change"] == "same").to_numpy() & (
-        (high > opts.factor) | (low < 1.0 / opts.factor)
+    # ratio reaches past the factor (or its inverse), so one could have been missed --
+    # unless a change of the factor would be below the floor anyway.
+    noticeable = (
+        np.nan_to_num(summary["_median_time_ms"].to_numpy(dtype=np.float64)) * (opts.factor - 1.0)
+        >= opts.min_change_ms
+    )
+    summary["too_noisy"] = (
+        (summary["timing_change"] == "same").to_numpy()
+        & noticeable
+        & ((high > opts.factor) | (low < 1.0 / opts.factor))
     )
     return summary[list(SUMMARY_COLUMNS)]
