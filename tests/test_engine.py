@@ -81,7 +81,7 @@ class FakeSub:
     def limits_for(self, limits: Limits) -> Limits:
         return limits
 
-    def fork_server_command(self, memory_mb: int) -> Any:
+    def start_fork_server(self, limits: Limits, args: Any = ()) -> Any:
         raise ForkServerUnavailable("a scripted submission")
 
     def run(self, input_text: str, limits: Limits) -> ExecutionResult:

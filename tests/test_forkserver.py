@@ -137,7 +137,7 @@ def test_a_server_that_cannot_start_falls_back_to_spawning(
     def broken(*args: object, **kw: object) -> None:
         raise OSError("no space left for the scratch dir")
 
-    monkeypatch.setattr("pipeline.grade.runners.forkserver.start", broken)
+    monkeypatch.setattr("pipeline.program.submission.start", broken)
     got = cases(runner(HOSTILE / "kill_parent.c", serve), [8])
     assert verdicts(got) == ["AC"]
     assert got[0][0].extra["runner"].startswith("spawn (no fork server: OSError")

@@ -14,8 +14,7 @@ from collections.abc import Mapping, Sequence
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import FileSpec, get_sandbox
-from pipeline.program.sandbox.forkserver import ForkServer, ForkServerUnavailable, start
-from pipeline.program.sandbox.rlimit import RlimitSandbox
+from pipeline.program.sandbox.forkserver import ForkServer, ForkServerUnavailable
 from pipeline.program.submission import PreparedSubmission
 
 # servers kept alive at once in one process (each holds a sandbox and a cgroup slot)
@@ -35,12 +34,8 @@ def _server(
         _servers.move_to_end(key)
         if server is None or server.alive:
             return server
-    box = get_sandbox()
     try:
-        if type(box) is not RlimitSandbox:
-            raise ForkServerUnavailable(f"{box.name} sandbox")
-        argv, files, env, preload = program.fork_server_command(limits.memory_mb)
-        server = start(box, [*argv, *args], files, limits, env=env, preload=preload)
+        server = program.start_fork_server(limits, args)
     except ForkServerUnavailable:
         server = None
     if not _servers:

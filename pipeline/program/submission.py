@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shlex
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -31,9 +31,11 @@ from pipeline.program.languages.multipliers import multiplier
 from pipeline.program.sandbox.forkserver import (
     LIBRARY,
     ZYGOTE,
+    ForkServer,
     ForkServerUnavailable,
     dynamically_linked,
     inside,
+    start,
     zygote_script,
 )
 
@@ -193,18 +195,21 @@ class PreparedSubmission:
         argv = lang.run_command(list(files), self.entry, self.entry, memory_mb)
         return argv, files
 
-    def fork_server_command(
-        self, memory_mb: int
-    ) -> tuple[list[str], dict[str, Path], dict[str, str], bool]:
-        """argv, files, environment and whether the fork-server library is preloaded, for
-        serving this submission's runs from a fork server; raises ForkServerUnavailable
-        with the reason it cannot."""
+    def start_fork_server(self, limits: Limits, args: Sequence[str] = ()) -> ForkServer:
+        """This submission (run with `args`) started as a fork server in the configured
+        sandbox; raises ForkServerUnavailable with the reason it cannot be served."""
+        from pipeline.program.sandbox import get_sandbox
+        from pipeline.program.sandbox.rlimit import RlimitSandbox
+
+        box = get_sandbox()
+        if type(box) is not RlimitSandbox:
+            raise ForkServerUnavailable(f"{box.name} sandbox")
         if self.kind not in ("source", "executable"):
             raise ForkServerUnavailable(f"{self.kind} submission")
         mode = get_language(self.language).fork_server if self.language else "preload"
         if mode is None:
             raise ForkServerUnavailable(f"{self.language}: not forked")
-        argv, files = self.command_line(memory_mb)
+        argv, files = self.command_line(limits.memory_mb)
         env: dict[str, str] = {}
         if argv[0] == "env":  # the variables go to the server itself
             argv = argv[1:]
@@ -214,10 +219,9 @@ class PreparedSubmission:
         if mode == "zygote":
             files[ZYGOTE] = zygote_script()
             argv = [argv[0], inside(ZYGOTE), inside(LIBRARY), inside(argv[1]), *argv[2:]]
-            return argv, files, env, False
-        if not dynamically_linked(files.get(argv[0].removeprefix("./"))):
+        elif not dynamically_linked(files.get(argv[0].removeprefix("./"))):
             raise ForkServerUnavailable("statically linked")
-        return argv, files, env, True
+        return start(box, [*argv, *args], files, limits, env=env, preload=mode != "zygote")
 
     def limits_for(self, limits: Limits) -> Limits:
         """The limits this submission is run and judged under: the CPU limit (and the

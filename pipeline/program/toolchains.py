@@ -24,9 +24,7 @@ from pipeline.program.languages.registry import (
     missing,
     toolchain_version,
 )
-from pipeline.program.sandbox import get_sandbox
-from pipeline.program.sandbox.forkserver import ForkServerUnavailable, start
-from pipeline.program.sandbox.rlimit import RlimitSandbox
+from pipeline.program.sandbox.forkserver import ForkServerUnavailable
 from pipeline.program.submission import PreparedSubmission
 
 LIMITS = Limits.from_seconds(10.0, memory_mb=256)
@@ -147,12 +145,8 @@ def fork_server_check(sub: PreparedSubmission) -> Check:
     """The accepted program run twice from one fork server; a program that cannot be
     served (statically linked, no namespaces here) passes, saying it is spawned."""
     assert sub.language is not None
-    box = get_sandbox()
     try:
-        if type(box) is not RlimitSandbox:
-            raise ForkServerUnavailable(f"{box.name} sandbox")
-        argv, files, env, preload = sub.fork_server_command(LIMITS.memory_mb)
-        server = start(box, argv, files, LIMITS, env=env, preload=preload)
+        server = sub.start_fork_server(LIMITS)
     except ForkServerUnavailable as exc:
         return Check(sub.language, "fork server", True, f"spawned instead ({exc})")
     try:

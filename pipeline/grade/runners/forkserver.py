@@ -13,9 +13,7 @@ from dataclasses import dataclass, field
 from pipeline.grade.runners.spawn import SpawnRunner
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
-from pipeline.program.sandbox import get_sandbox
-from pipeline.program.sandbox.forkserver import ForkServer, ForkServerUnavailable, start
-from pipeline.program.sandbox.rlimit import RlimitSandbox
+from pipeline.program.sandbox.forkserver import ForkServer, ForkServerUnavailable
 
 RUNNER = "fork-server"
 # new servers tried for one case whose server failed before the case ran
@@ -33,12 +31,8 @@ class ForkServerRunner(SpawnRunner):
             return None
         if self._server is not None and self._server.alive:
             return self._server
-        box = get_sandbox()
         try:
-            if type(box) is not RlimitSandbox:
-                raise ForkServerUnavailable(f"{box.name} sandbox")
-            argv, files, env, preload = self.submission.fork_server_command(limits.memory_mb)
-            self._server = start(box, argv, files, limits, env=env, preload=preload)
+            self._server = self.submission.start_fork_server(limits)
             self.started += 1
         except ForkServerUnavailable as exc:
             self._unavailable = f"spawn ({exc})"
