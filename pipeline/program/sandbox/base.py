@@ -224,6 +224,27 @@ def kill_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
 
 
+# how long the processes of a killed group may take to be gone (a JVM's thousands of
+# threads, or a pid namespace's init killing the rest of its namespace)
+GROUP_GONE_S = 10.0
+
+
+def group_gone(pgid: int, timeout_s: float = GROUP_GONE_S) -> bool:
+    """Waits until no process of group `pgid` (its leader already reaped) is left, so that
+    a run is over only when everything it started is. Without cgroups this is how the
+    judge sees a pid namespace's init, orphaned when the launcher was killed, finish
+    killing the namespace."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            os.killpg(pgid, 0)
+        except (ProcessLookupError, PermissionError):
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.001)
+
+
 def wait_with_deadline(pid: int, wall_ms: float) -> tuple[int, resource.struct_rusage | None, bool]:
     """Waits for child `pid` (a session leader) at most `wall_ms` milliseconds; past that its
     whole process group is killed. Returns (wait status, rusage, wall limit hit)."""

@@ -29,6 +29,7 @@ from pipeline.program.sandbox.base import (
     FileSpec,
     Workspace,
     decode_status,
+    group_gone,
     kill_group,
     private_open,
     read_capped,
@@ -315,6 +316,7 @@ class ForkServer:
             else:
                 kill_group(self._pid)
                 os.waitpid(self._pid, 0)
+            group_gone(self._pid)  # the namespace's init, if it outlived the launcher
             self._pid = 0
         if self._slot is not None and self.box.pool is not None:
             if self._slot.kill_all():

@@ -31,6 +31,7 @@ from pipeline.program.sandbox.base import (
     Workspace,
     collect_output,
     decode_status,
+    group_gone,
     kill_group,
     missing_program,
     private_open,
@@ -213,6 +214,8 @@ class RlimitSandbox:
         status, _, hit = wait_with_deadline(pid, limits.wall_limit_ms)
         result.wall_ms = (time.monotonic() - start) * 1000
         kill_group(pid)  # whatever is left of the session (no pid namespace)
+        if not group_gone(pid):
+            result.judge_error = "processes of the run survived"
         report = parse_report(ws.report)
         group_cpu_ms, group_peak_kb = 0.0, 0
         if slot is not None:
