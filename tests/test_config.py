@@ -89,8 +89,24 @@ def test_run_config_end_to_end_and_resume(tmp_path: Path) -> None:
     again = CliRunner().invoke(app, ["run", str(path)])
     assert again.exit_code == 0, again.output
     assert "(existing)" in again.output
-    assert "0 new results, 60 already done" in again.output
+    assert "0 new results, 0 from the result cache, 60 already done" in again.output
     assert len(load_results(clocks)) == 60
+
+
+def test_run_counts_rows_from_the_result_cache_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second run into another folder grades nothing: its rows come from the cache,
+    and it says so instead of calling them new."""
+    monkeypatch.setenv("GRIDJUDGE_RESULT_CACHE", str(tmp_path / "result-cache"))
+    first = CliRunner().invoke(app, ["run", str(_write(tmp_path, GOOD))])
+    assert first.exit_code == 0, first.output
+    assert "job clocks: 60 new results, 0 from the result cache, 0 already done" in first.output
+    other = tmp_path / "other"
+    other.mkdir()
+    second = CliRunner().invoke(app, ["run", str(_write(other, GOOD))])
+    assert second.exit_code == 0, second.output
+    assert "job clocks: 0 new results, 60 from the result cache, 0 already done" in second.output
 
 
 def test_run_with_a_bad_config_is_one_line(tmp_path: Path) -> None:

@@ -103,7 +103,8 @@ def run_config(
             job_result.report = done.report if done is not None else None
             result.jobs[name] = job_result
             say(
-                f"job {name}: {outcome.rows} new results, {outcome.skipped} already done "
+                f"job {name}: {outcome.rows - outcome.cached} new results, "
+                f"{outcome.cached} from the result cache, {outcome.skipped} already done "
                 f"-> {run_dir}"
             )
             if job.compare is not None:
