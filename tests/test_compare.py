@@ -458,7 +458,7 @@ def test_a_whole_run_on_a_slower_machine_divides_out_with_the_reference() -> Non
 def test_a_case_change_of_microseconds_is_not_a_timing_change() -> None:
     """30 % slower on every case, but the cases take ~0.1 ms (a tiny case forked from a
     fork server): below min_change_ms a ratio is not a change, for a case or a family;
-    with no floor it is."""
+    with no floor it is, and so it is for cases timed in-process on both sides."""
     rng = np.random.default_rng(7)
     cases = _cases(40)
     scale = 0.1 / 105.0  # the synthetic base times (5-205 ms) made ~0.005-0.2 ms
@@ -477,3 +477,14 @@ def test_a_case_change_of_microseconds_is_not_a_timing_change() -> None:
     assert set(_by_case(big, "timing_change").values()) == {"slower"}
     assert set(big.summary["timing_change"]) == {"slower"}
     assert big.verdict.verdict == "regression"
+    # Timed in the judge's own process (an in-process solver): no start-up around the
+    # timing, so microseconds count; only when both sides were.
+    for r in a + b:
+        r["runner"] = "in-process"
+    solver = compare_results(table(a), table(b), [("v1", "v2")])
+    assert set(_by_case(solver, "timing_change").values()) == {"slower"}
+    assert set(solver.summary["timing_change"]) == {"slower"}
+    for r in b:
+        r["runner"] = "fork-server"
+    mixed = compare_results(table(a), table(b), [("v1", "v2")])
+    assert set(mixed.summary["timing_change"]) == {"same"}
