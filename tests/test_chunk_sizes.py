@@ -1,4 +1,4 @@
-"""How many cases a Ray task gets (grade.job.chunk_size_for): pure arithmetic."""
+"""How many cases a Ray task gets (grade.chunk_sizes.chunk_size_for): pure arithmetic."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.grade.job import (
+from pipeline.grade.chunk_sizes import (
     CHUNKS_PER_CPU,
     FORK_SERVER_CHUNK,
     IN_PROCESS_CHUNK,

@@ -15,8 +15,9 @@ import pytest
 from pipeline.corpus.generate import generate_corpus
 from pipeline.corpus.store import iter_batches
 from pipeline.distribute.cluster import Cluster
+from pipeline.grade.chunk_sizes import IN_PROCESS_CHUNK, tapered_size
 from pipeline.grade.engine import Settings
-from pipeline.grade.job import IN_PROCESS_CHUNK, iter_chunks, run_grade, tapered_size
+from pipeline.grade.job import iter_chunks, run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
 from pipeline.grade.task import GradeChunk, grade_and_stage, grade_chunk
 from pipeline.limits import Limits

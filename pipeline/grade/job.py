@@ -33,6 +33,7 @@ from pipeline.distribute.cluster import Cluster
 from pipeline.grade.cache import ROW_COLUMNS, ResultCache, open_cache
 from pipeline.grade.cache_key import KeyBase, case_digest, pair_key
 from pipeline.grade.cases import CASE_COLUMNS
+from pipeline.grade.chunk_sizes import chunk_size_for, in_process, tapered_size
 from pipeline.grade.engine import Settings
 from pipeline.grade.plan import (
     CorpusPlan,
@@ -41,18 +42,10 @@ from pipeline.grade.plan import (
     run_info,
 )
 from pipeline.grade.task import ChunkResult, GradeChunk, grade_and_stage, verdict_counts
-from pipeline.program.submission import PreparedSubmission
 from pipeline.results import store as report
 from pipeline.results.summary import SUMMARY_INPUT, SummaryParts, last_attempts
 from pipeline.schemas import RESULTS_SCHEMA
 
-IN_PROCESS_CHUNK = 1000  # cases per Ray task when every submission is an in-process solver,
-MAX_IN_PROCESS_CHUNK = 50000  # ... up to this many in large corpora
-CHUNKS_PER_CPU = 4  # ... and about this many chunks per CPU of the cluster
-SUBPROCESS_CHUNK = 32  # cases per Ray task when submissions spawn processes
-# ... or fork them from a fork server, which each chunk starts once per submission
-FORK_SERVER_CHUNK = 256
-MAX_BATCHED_CHUNK = 2000
 READ_CASES = 4096  # cases read from a corpus at a time, at least (a whole number of chunks)
 
 
@@ -64,46 +57,6 @@ def case_dicts(batch: pa.RecordBatch) -> list[dict[str, Any]]:
         {"case_id": a, "family": b, "input": c, "expected": d}
         for a, b, c, d in zip(case_id, family, text, expected, strict=True)
     ]
-
-
-def chunk_size_for(
-    submissions: list[PreparedSubmission],
-    batch_k: int,
-    cases: int | None = None,
-    cpus: int = 1,
-    fork_server: bool = False,
-) -> int:
-    """Cases per Ray task. In-process solvers: large chunks, since a Ray task costs
-    milliseconds of CPU (its arguments and results through the object store) whatever its
-    size, but about CHUNKS_PER_CPU chunks per cluster CPU so that the CPUs share the work
-    and finish together: between IN_PROCESS_CHUNK and MAX_IN_PROCESS_CHUNK.
-    Subprocess runs: a few dozen (each case costs milliseconds); from a fork server (whose
-    start-up each chunk pays) up to a few hundred, but no more than CHUNKS_PER_CPU chunks
-    per CPU need (a class of submissions makes each case a large task: a few big chunks
-    left one CPU working alone at the end); with batching, enough cases for several full
-    batches per task."""
-    share = -(-(cases or 0) // (CHUNKS_PER_CPU * max(1, cpus)))
-    if in_process(submissions):
-        return max(IN_PROCESS_CHUNK, min(MAX_IN_PROCESS_CHUNK, share))
-    if batch_k > 1:
-        return min(MAX_BATCHED_CHUNK, max(SUBPROCESS_CHUNK, 4 * batch_k))
-    if fork_server:
-        return max(SUBPROCESS_CHUNK, min(FORK_SERVER_CHUNK, share or FORK_SERVER_CHUNK))
-    return SUBPROCESS_CHUNK
-
-
-def in_process(submissions: list[PreparedSubmission]) -> bool:
-    """Every submission runs inside the worker (reference solvers; a submission that did
-    not compile runs nothing)."""
-    return all(s.kind == "solver" or s.compile_error for s in submissions)
-
-
-def tapered_size(size: int, left: int, cpus: int) -> int:
-    """The next in-process chunk's size when `left` cases remain: `size`, and over the
-    last cpus x size cases what is left shared among the CPUs, so the chunks halve down
-    to IN_PROCESS_CHUNK. Workers do not run at one speed (whichever core Ray's daemons and
-    the driver woke on): small last chunks let the faster one take more of the tail."""
-    return max(min(size, IN_PROCESS_CHUNK), min(size, -(-left // max(1, cpus))))
 
 
 # ------------------------------------------------------------------------ running

@@ -49,7 +49,7 @@ class GradeOptions:
     fork_server: bool = FORK_SERVER
     time_limit_s: float | None = None  # None: the problem's own limit
     memory_limit_mb: int | None = None
-    chunk_size: int | None = None  # None: chosen per runner (see chunk_size_for)
+    chunk_size: int | None = None  # None: chosen per runner (grade.chunk_sizes)
     # Validate the inputs of every corpus, even one whose manifest says `gridjudge
     # generate` validated them with this very validator (those are trusted by default).
     revalidate: bool = False
