@@ -177,7 +177,8 @@ def read_capped(path: Path, limit: int) -> tuple[bytes, bool]:
     """At most `limit` bytes of a file, and whether it held more."""
     try:
         with open(path, "rb") as fh:
-            data = fh.read(limit + 1)
+            # not read(limit + 1): that allocates the whole cap (64 MB) for a small file
+            data = fh.read(min(limit + 1, os.fstat(fh.fileno()).st_size + 1))
     except OSError:
         return b"", False
     return data[:limit], len(data) > limit

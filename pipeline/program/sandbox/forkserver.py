@@ -97,7 +97,8 @@ def _stage(target: Path, spec: FileSpec, owner: tuple[int, int] | None) -> None:
 
 def _read(fd: int, limit: int) -> tuple[bytes, bool]:
     """At most `limit` bytes of a memfd, and whether it held more."""
-    data = os.pread(fd, limit + 1, 0)
+    # not pread(limit + 1) at once: that allocates the whole output cap (64 MB) per run
+    data = os.pread(fd, min(limit + 1, os.fstat(fd).st_size), 0)
     return data[:limit], len(data) > limit
 
 
