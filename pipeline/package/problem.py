@@ -79,7 +79,9 @@ class PackageJudge:
     default_output: tuple[str, ...] = ()
 
     def validate(self, text: str) -> list[str]:
-        flags = self.input_flags.get(_digest(text), self.default_input)
+        flags = self.default_input
+        if self.input_flags:  # folders' flags differ: this input's
+            flags = self.input_flags.get(_digest(text), flags)
         for program in self.validators:
             failure = program.failure()
             if failure is not None:
@@ -90,7 +92,9 @@ class PackageJudge:
         return []
 
     def check(self, input_text: str, expected: str, actual: str) -> CheckResult:
-        flags = self.output_flags.get(_digest(input_text, expected), self.default_output)
+        flags = self.default_output
+        if self.output_flags:  # folders' flags differ: this case's, by its texts
+            flags = self.output_flags.get(_digest(input_text, expected), flags)
         if self.checker is None:
             return compare(expected, actual, self.options[flags])
         why = self.checker.failure()

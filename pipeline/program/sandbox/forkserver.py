@@ -15,8 +15,9 @@ import select
 import shutil
 import signal
 import socket
+import stat
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -32,7 +33,6 @@ from pipeline.program.sandbox.base import (
     group_gone,
     kill_group,
     private_open,
-    read_capped,
 )
 from pipeline.program.sandbox.launcher import fork_server_library
 from pipeline.program.sandbox.rlimit import CPU_KILL_MARGIN_MS, ENV, NOFILE, RlimitSandbox
@@ -82,17 +82,53 @@ def inside(name: str) -> str:
     return f"{INSIDE}/{name}"
 
 
-def _stage(target: Path, spec: FileSpec, owner: tuple[int, int] | None) -> None:
+def _stage(target: str, spec: FileSpec, owner: tuple[int, int] | None) -> None:
     if isinstance(spec, bytes):
-        target.write_bytes(spec)
-    else:
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
         try:
-            os.link(spec, target)
-            return  # a hard link keeps the source's owner and mode
-        except OSError:
-            shutil.copy2(spec, target)
+            if owner is not None:
+                os.fchown(fd, *owner)
+            view = memoryview(spec)
+            while view:
+                view = view[os.write(fd, view) :]
+        finally:
+            os.close(fd)
+        return
+    try:
+        os.link(spec, target)
+        return  # a hard link keeps the source's owner and mode
+    except OSError:
+        shutil.copy2(spec, target)
     if owner is not None:
         os.chown(target, *owner)
+
+
+def _remove_scratch(scratch: str, names: Iterable[str]) -> None:
+    """The files the judge placed or reads, then the dir; whatever else a run left there
+    (or a file it removed) takes the slower walk."""
+    try:
+        for name in names:
+            os.unlink(os.path.join(scratch, name))
+        os.rmdir(scratch)
+    except OSError:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _read_regular(path: str, limit: int) -> tuple[bytes, bool] | None:
+    """At most `limit` bytes of the regular file at `path` (not followed if a symlink),
+    and whether it held more; None when there is no such file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        data = os.pread(fd, min(limit + 1, info.st_size + 1), 0)
+    finally:
+        os.close(fd)
+    return data[:limit], len(data) > limit
 
 
 def _read(fd: int, limit: int) -> tuple[bytes, bool]:
@@ -105,7 +141,7 @@ def _read(fd: int, limit: int) -> tuple[bytes, bool]:
 def collect(
     stdout: int,
     stderr: int,
-    scratch: Path | None,
+    scratch: str | None,
     result: ExecutionResult,
     limits: Limits,
     output_file: str | None,
@@ -115,9 +151,9 @@ def collect(
     data, over = _read(stdout, cap)
     stdout_over = over
     if output_file is not None and scratch is not None:
-        candidate = scratch / output_file
-        if candidate.is_file() and not candidate.is_symlink():
-            data, over = read_capped(candidate, cap)
+        written = _read_regular(os.path.join(scratch, output_file), cap)
+        if written is not None:
+            data, over = written
     result.output = data
     killed_by_size = result.signal == signal.SIGXFSZ
     result.output_exceeded = over or stdout_over or killed_by_size
@@ -241,7 +277,7 @@ class ForkServer:
         self._cases += 1
         # init makes a fresh scratch dir in the private /tmp, unless files must be placed
         # there or read back from it
-        scratch = self._ws.box / f"c{self._cases}" if files or output_file else None
+        scratch = f"{self._ws.box}/c{self._cases}" if files or output_file else None
         fds = [os.memfd_create(name, os.MFD_CLOEXEC) for name in ("stdin", "stdout", "stderr")]
         result = ExecutionResult()
         try:
@@ -249,7 +285,7 @@ class ForkServer:
             os.lseek(fds[0], 0, os.SEEK_SET)
             if scratch is not None:
                 self._prepare_scratch(scratch, files or {})
-            where = "-" if scratch is None else inside(scratch.name)
+            where = "-" if scratch is None else inside(os.path.basename(scratch))
             reply = self._send_case(where, fds, limits)
             self._judge(reply, limits, result)
             if not result.judge_error:
@@ -261,14 +297,14 @@ class ForkServer:
             for fd in fds:
                 os.close(fd)
             if scratch is not None:
-                shutil.rmtree(scratch, ignore_errors=True)
+                _remove_scratch(scratch, {*(files or {}), *([output_file] if output_file else [])})
         result.extra["backend"] = "fork-server"
         return result
 
-    def _prepare_scratch(self, scratch: Path, files: Mapping[str, FileSpec]) -> None:
-        scratch.mkdir(mode=0o700)
+    def _prepare_scratch(self, scratch: str, files: Mapping[str, FileSpec]) -> None:
+        os.mkdir(scratch, 0o700)
         for file_name, spec in files.items():
-            _stage(scratch / file_name, spec, self.box.owner)
+            _stage(os.path.join(scratch, file_name), spec, self.box.owner)
         if self.box.owner is not None:
             os.chown(scratch, *self.box.owner)
 
