@@ -77,7 +77,7 @@ def test_legacy_and_2023_problem_yaml_are_read() -> None:
         ("limits:\n  memory: lots\n", "memory must be a number"),
         ("validation: custom\n", "expected one output validator, found 0"),
         ("validator_flags: float_tolerence 1\n", "unknown default validator flag"),
-        ("[1, 2\n", "not YAML"),
+        ("[1, 2\n", "not valid YAML at line"),
         ("gridjudge:\n  input_file: ../clocks.in\n", "gridjudge.input_file must be a plain"),
         ("gridjudge:\n  stdin: no\n", "gridjudge: unknown key 'stdin'"),
     ],

@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -26,6 +25,7 @@ from pipeline.grade.select import Only
 from pipeline.jobs.corpus import DEFAULT_SEED
 from pipeline.scoring.feedback import Feedback
 from pipeline.scoring.policy import Policy
+from pipeline.yamlfile import field_of, first_error, read_yaml
 
 
 class ConfigError(GridjudgeError):
@@ -81,7 +81,7 @@ def _nested(model: type[BaseModel], value: Any) -> Any:
         return model.model_validate(value)
     except ValidationError as exc:
         first = exc.errors()[0]
-        raise ValueError(f"{_where(first)}: {first['msg']}") from None
+        raise ValueError(f"{field_of(first)}: {first['msg']}") from None
 
 
 class SubmissionSetSpec(_Strict):
@@ -200,27 +200,14 @@ def _resolve(value: Any, base: Path) -> Any:
     return value
 
 
-def _where(error: Any) -> str:
-    return ".".join(str(p) for p in error["loc"]) or "(top level)"
-
-
 def load_config(path: Path) -> RunConfig:
     """Read and validate a config; any problem is one ConfigError line naming the field."""
-    try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        at = f" at line {mark.line + 1}" if mark is not None else ""
-        raise ConfigError(f"{path}: not valid YAML{at}") from None
+    data = read_yaml(path, ConfigError)
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping of settings at the top level")
     try:
         config = RunConfig.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        raise ConfigError(f"{path}: {_where(first)}: {first['msg']}{more}") from None
+        raise ConfigError(f"{path}: {first_error(exc)}") from None
     resolved: RunConfig = _resolve(config, Path(path).resolve().parent)
     return resolved

@@ -18,11 +18,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from pipeline.errors import GridjudgeError
 from pipeline.limits import Limits
 from pipeline.problem.contract import STDIO, IOMode
+from pipeline.yamlfile import read_yaml
 
 PROBLEM_YAML = "problem.yaml"
 TESTDATA_YAML = "testdata.yaml"
@@ -85,12 +84,7 @@ def is_package(path: Path) -> bool:
 
 
 def load_yaml(path: Path) -> dict[str, Any]:
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise PackageError(f"{path}: cannot read ({exc.strerror})") from None
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise PackageError(f"{path}: not YAML: {str(exc).splitlines()[0]}") from None
+    data = read_yaml(path, PackageError)
     if data is None:
         return {}
     if not isinstance(data, dict):

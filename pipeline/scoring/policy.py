@@ -19,6 +19,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from pipeline.errors import GridjudgeError
+from pipeline.yamlfile import first_error, read_yaml
 
 POLICY_FILE = "scoring.yaml"  # the policy a run was last scored with, kept in its folder
 DEFAULT_TOTAL = 100.0
@@ -109,12 +110,6 @@ def default_policy(families: Iterable[str]) -> Policy:
     return Policy(groups=[Group(name=f, families=[f], points=points) for f in names])
 
 
-def _one_line(exc: ValidationError) -> str:
-    err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"]) or "policy"
-    return f"{where}: {err['msg']}"
-
-
 def policy_from(data: Any, where: str) -> Policy:
     """A policy from parsed YAML (a file's content or a run config's block)."""
     if not isinstance(data, dict):
@@ -122,14 +117,8 @@ def policy_from(data: Any, where: str) -> Policy:
     try:
         return Policy.model_validate(data)
     except ValidationError as exc:
-        raise ScoringError(f"{where}: {_one_line(exc)}") from None
+        raise ScoringError(f"{where}: {first_error(exc)}") from None
 
 
 def load_policy(path: Path) -> Policy:
-    try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ScoringError(f"--scoring: cannot read {path}: {exc.strerror}") from None
-    except yaml.YAMLError as exc:
-        raise ScoringError(f"{path}: not YAML: {str(exc).splitlines()[0]}") from None
-    return policy_from(data, str(path))
+    return policy_from(read_yaml(path, ScoringError), str(path))
