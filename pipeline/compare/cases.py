@@ -145,12 +145,14 @@ def align(a: pd.DataFrame, b: pd.DataFrame, opts: CompareOptions) -> pd.DataFram
     )
     for s in ("a", "b"):
         m[f"n_runs_{s}"] = m[f"n_runs_{s}"].fillna(0).astype(np.int64)
-    # The smallest change of a median that counts, in ms: none where both sides were timed
-    # in-process; else min_change_ms (a process's start-up differs between binaries).
+    # The smallest change of a median that counts, in ms: a process's start-up differs
+    # between binaries; a solver timed in-process has none around it.
     in_process = m["in_process_a"].fillna(False).astype(bool) & m["in_process_b"].fillna(
         False
     ).astype(bool)
-    m["_floor_ms"] = np.where(in_process.to_numpy(), 0.0, opts.min_change_ms)
+    m["_floor_ms"] = np.where(
+        in_process.to_numpy(), opts.min_change_in_process_ms, opts.min_change_ms
+    )
     # Where both sides timed the reference workload alongside (grade --repeat), their
     # timings are compared in units of it: the machine's own speed divides out.
     ref_a = m["reference_a"].to_numpy(dtype=np.float64)

@@ -43,9 +43,12 @@ class CompareOptions:
     metric: Metric = "cpu"
     alpha: float = 0.05  # significance level
     factor: float = 1.1  # effect size: a change counts only beyond this ratio
-    # ... and, for one case, beyond this many ms: a forked run of a tiny case measures
+    # ... and beyond this many ms in the medians: a forked run of a tiny case measures
     # ~0.1 ms, and one binary against another differs by tens of microseconds there
     min_change_ms: float = 0.2
+    # ... or this many where both sides were timed in the judge's process (a solver's
+    # tiny case takes tens of microseconds, and moves by a few between two runs)
+    min_change_in_process_ms: float = 0.01
     min_repeats: int = 5  # timings needed on both sides for a per-case test
     resamples: int = 2000  # bootstrap resamples of a family's median ratio
     confidence: float = 0.95  # of that interval
