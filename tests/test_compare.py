@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from compare_synth import row, table, timed_rows
@@ -455,19 +457,27 @@ def test_a_whole_run_on_a_slower_machine_divides_out_with_the_reference() -> Non
     assert all(float(raw[c]) > 1.5 * float(_by_case(comp, "time_a_ms")[c]) for c in cases)  # type: ignore[arg-type]
 
 
+def _scaled_rows(
+    cases: dict[str, str], scale: float, runner: str | None
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """v1 and v2 (30 % slower on every case), the synthetic base times (5-205 ms) times
+    `scale`, timed by `runner`."""
+    rng = np.random.default_rng(7)
+    a = timed_rows("v1", cases, rng, repeats=12, sigma=0.02)
+    b = timed_rows("v2", cases, rng, repeats=12, sigma=0.02, slow=lambda _c: 1.3)
+    for r in a + b:
+        r["cpu_ms_runs"] = [t * scale for t in r["cpu_ms_runs"]]
+        r["cpu_ms"] = float(np.median(r["cpu_ms_runs"]))
+        r["runner"] = runner
+    return a, b
+
+
 def test_a_case_change_of_microseconds_is_not_a_timing_change() -> None:
     """30 % slower on every case, but the cases take ~0.1 ms (a tiny case forked from a
     fork server): below min_change_ms a ratio is not a change, for a case or a family;
-    with no floor it is; cases timed in-process on both sides have a floor of their own."""
-    rng = np.random.default_rng(7)
+    with no floor it is."""
     cases = _cases(40)
-    scale = 0.1 / 105.0  # the synthetic base times (5-205 ms) made ~0.005-0.2 ms
-    a = timed_rows("v1", cases, rng, repeats=12, sigma=0.02)
-    b = timed_rows("v2", cases, rng, repeats=12, sigma=0.02, slow=lambda _c: 1.3)
-    for rows in (a, b):
-        for r in rows:
-            r["cpu_ms_runs"] = [t * scale for t in r["cpu_ms_runs"]]
-            r["cpu_ms"] = float(np.median(r["cpu_ms_runs"]))
+    a, b = _scaled_rows(cases, 0.1 / 105.0, "fork-server")  # ~0.005-0.2 ms
     tiny = compare_results(table(a), table(b), [("v1", "v2")])
     assert set(_by_case(tiny, "timing_change").values()) == {"same"}
     assert set(tiny.summary["timing_change"]) == {"same"}  # families too
@@ -477,20 +487,24 @@ def test_a_case_change_of_microseconds_is_not_a_timing_change() -> None:
     assert set(_by_case(big, "timing_change").values()) == {"slower"}
     assert set(big.summary["timing_change"]) == {"slower"}
     assert big.verdict.verdict == "regression"
-    # Timed in the judge's own process (an in-process solver): no start-up around the
-    # timing, so the floor is min_change_in_process_ms; only when both sides were.
-    for r in a + b:
-        r["runner"] = "in-process"
+
+
+def test_cases_timed_in_process_have_a_floor_of_their_own() -> None:
+    """A solver timed in the judge's own process has no start-up around its timing:
+    min_change_in_process_ms is its floor, where both sides were timed so."""
+    cases = _cases(40)
+    a, b = _scaled_rows(cases, 0.4 / 105.0, "in-process")  # ~0.02-0.8 ms
     solver = compare_results(table(a), table(b), [("v1", "v2")])
     change = _by_case(solver, "timing_change")
     delta = {
         c: float(_by_case(solver, "time_b_ms")[c]) - float(_by_case(solver, "time_a_ms")[c])  # type: ignore[arg-type]
         for c in cases
     }
-    assert {c for c in cases if change[c] == "slower"} == {c for c in cases if delta[c] >= 0.01}
-    assert 0 < sum(d < 0.01 for d in delta.values()) < len(cases)  # both kinds are there
+    floor = CompareOptions().min_change_in_process_ms
+    assert {c for c in cases if change[c] == "slower"} == {c for c in cases if delta[c] >= floor}
+    assert 0 < sum(d < floor for d in delta.values()) < len(cases)  # both kinds are there
     assert set(solver.summary["timing_change"]) == {"slower"}
     for r in b:
-        r["runner"] = "fork-server"
+        r["runner"] = "fork-server"  # one side's timings include a process's start-up
     mixed = compare_results(table(a), table(b), [("v1", "v2")])
     assert set(mixed.summary["timing_change"]) == {"same"}
