@@ -241,9 +241,26 @@ def group_gone(pgid: int, timeout_s: float = GROUP_GONE_S) -> bool:
             os.killpg(pgid, 0)
         except (ProcessLookupError, PermissionError):
             return True
+        if not _live_members(pgid):  # zombies only: their parent (not the judge) reaps them
+            return True
         if time.monotonic() > deadline:
             return False
         time.sleep(0.001)
+
+
+def _live_members(pgid: int) -> bool:
+    """Whether a process of group `pgid` is still running (not a zombie)."""
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != b"Z":  # state, ppid, pgrp
+            return True
+    return False
 
 
 def wait_with_deadline(pid: int, wall_ms: float) -> tuple[int, resource.struct_rusage | None, bool]:
