@@ -228,6 +228,7 @@ def kill_group(pid: int) -> None:
 # how long the processes of a killed group may take to be gone (a JVM's thousands of
 # threads, or a pid namespace's init killing the rest of its namespace)
 GROUP_GONE_S = 10.0
+GROUP_POLL_MAX_S = 0.02
 
 
 def group_gone(pgid: int, timeout_s: float = GROUP_GONE_S) -> bool:
@@ -236,6 +237,7 @@ def group_gone(pgid: int, timeout_s: float = GROUP_GONE_S) -> bool:
     judge sees a pid namespace's init, orphaned when the launcher was killed, finish
     killing the namespace."""
     deadline = time.monotonic() + timeout_s
+    pause = 0.001
     while True:
         try:
             os.killpg(pgid, 0)
@@ -245,7 +247,8 @@ def group_gone(pgid: int, timeout_s: float = GROUP_GONE_S) -> bool:
             return True
         if time.monotonic() > deadline:
             return False
-        time.sleep(0.001)
+        time.sleep(pause)
+        pause = min(2 * pause, GROUP_POLL_MAX_S)  # each look reads /proc: not too often
 
 
 def _live_members(pgid: int) -> bool:
