@@ -184,20 +184,35 @@ def read_capped(path: Path, limit: int) -> tuple[bytes, bool]:
     return data[:limit], len(data) > limit
 
 
+def read_regular(path: Path | str, limit: int) -> tuple[bytes, bool] | None:
+    """At most `limit` bytes of the regular file at `path`, and whether it held more; None
+    when there is none (a symlink is not followed: a program could point it anywhere)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        data = os.pread(fd, min(limit + 1, info.st_size + 1), 0)
+    finally:
+        os.close(fd)
+    return data[:limit], len(data) > limit
+
+
 def collect_output(
     ws: Workspace, result: ExecutionResult, limits: Limits, output_file: str | None
 ) -> None:
     """Fills output, output_exceeded and stderr_head from the workspace files."""
     cap = limits.output_bytes
-    source = ws.stdout
+    data, stdout_over = read_capped(ws.stdout, cap)
+    over = stdout_over
     if output_file is not None:
-        candidate = ws.box / output_file
-        # only a regular file the program wrote (not a symlink to somewhere else)
-        if candidate.is_file() and not candidate.is_symlink():
-            source = candidate
-    data, over = read_capped(source, cap)
+        written = read_regular(ws.box / output_file, cap)
+        if written is not None:
+            data, over = written
     result.output = data
-    _, stdout_over = read_capped(ws.stdout, cap)
     killed_by_size = result.signal == signal.SIGXFSZ
     result.output_exceeded = result.output_exceeded or over or stdout_over or killed_by_size
     result.stderr_head, _ = read_capped(ws.stderr, STDERR_HEAD_BYTES)

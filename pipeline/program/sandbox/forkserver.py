@@ -15,7 +15,6 @@ import select
 import shutil
 import signal
 import socket
-import stat
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from pipeline.program.sandbox.base import (
     group_gone,
     kill_group,
     private_open,
+    read_regular,
 )
 from pipeline.program.sandbox.launcher import fork_server_library
 from pipeline.program.sandbox.rlimit import CPU_KILL_MARGIN_MS, ENV, NOFILE, RlimitSandbox
@@ -114,23 +114,6 @@ def _remove_scratch(scratch: str, names: Iterable[str]) -> None:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _read_regular(path: str, limit: int) -> tuple[bytes, bool] | None:
-    """At most `limit` bytes of the regular file at `path` (not followed if a symlink),
-    and whether it held more; None when there is no such file."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
-        return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            return None
-        data = os.pread(fd, min(limit + 1, info.st_size + 1), 0)
-    finally:
-        os.close(fd)
-    return data[:limit], len(data) > limit
-
-
 def _read(fd: int, limit: int) -> tuple[bytes, bool]:
     """At most `limit` bytes of a memfd, and whether it held more."""
     # not pread(limit + 1) at once: that allocates the whole output cap (64 MB) per run
@@ -151,7 +134,7 @@ def collect(
     data, over = _read(stdout, cap)
     stdout_over = over
     if output_file is not None and scratch is not None:
-        written = _read_regular(os.path.join(scratch, output_file), cap)
+        written = read_regular(os.path.join(scratch, output_file), cap)
         if written is not None:
             data, over = written
     result.output = data
