@@ -106,12 +106,6 @@ def side_frame(df: pd.DataFrame, submission: str, metric: str, label: str) -> pd
                 if "reference_ms" in rows
                 else np.full(len(rows), np.nan)
             ),
-            # timed inside the judge's process, without a process's start-up around it
-            "in_process": (
-                (rows["runner"] == "in-process").to_numpy(dtype=bool)
-                if "runner" in rows
-                else np.zeros(len(rows), dtype=bool)
-            ),
         }
     )
 
@@ -145,14 +139,6 @@ def align(a: pd.DataFrame, b: pd.DataFrame, opts: CompareOptions) -> pd.DataFram
     )
     for s in ("a", "b"):
         m[f"n_runs_{s}"] = m[f"n_runs_{s}"].fillna(0).astype(np.int64)
-    # The smallest change of a median that counts, in ms: a process's start-up differs
-    # between binaries; a solver timed in-process has none around it.
-    in_process = m["in_process_a"].fillna(False).astype(bool) & m["in_process_b"].fillna(
-        False
-    ).astype(bool)
-    m["_floor_ms"] = np.where(
-        in_process.to_numpy(), opts.min_change_in_process_ms, opts.min_change_ms
-    )
     # Where both sides timed the reference workload alongside (grade --repeat), their
     # timings are compared in units of it: the machine's own speed divides out.
     ref_a = m["reference_a"].to_numpy(dtype=np.float64)
@@ -246,7 +232,7 @@ def case_tests(m: pd.DataFrame, opts: CompareOptions) -> None:
     fastest = m["fastest_ratio"].to_numpy(dtype=np.float64)
     sig = tested & (np.nan_to_num(m["q_value"].to_numpy(), nan=1.0) < opts.alpha)
     delta = m["time_b"].to_numpy(dtype=np.float64) - m["time_a"].to_numpy(dtype=np.float64)
-    sig &= np.nan_to_num(np.abs(delta), nan=0.0) >= m["_floor_ms"].to_numpy()
+    sig &= np.nan_to_num(np.abs(delta), nan=0.0) >= opts.min_change_ms
     m["timing_change"] = st.first_label(
         [
             sig & (ratio > opts.factor) & (fastest > opts.factor),

@@ -80,7 +80,6 @@ def _timing(group: pd.DataFrame, opts: CompareOptions, seed: int) -> dict[str, A
         "detectable_ratio": math.nan,
         "_median_change_ms": math.nan,
         "_median_time_ms": math.nan,
-        "_floor_ms": float(timed["_floor_ms"].max()) if len(timed) else math.nan,
     }
     if len(timed) == 0:
         return out
@@ -155,11 +154,10 @@ def summarize_pair(m: pd.DataFrame, opts: CompareOptions, seed: int) -> pd.DataF
     ratio = summary["median_ratio"].to_numpy(dtype=np.float64)
     low, high = summary["ci_low"].to_numpy(), summary["ci_high"].to_numpy()
     fastest = summary["fastest_ratio"].to_numpy(dtype=np.float64)
-    # As for a case (pipeline/compare/cases.py): a family of ~0.1 ms process runs
-    # differing by microseconds has not changed, whatever its ratio.
+    # As for a case (pipeline/compare/cases.py): a family of ~0.1 ms cases differing by
+    # microseconds has not changed, whatever its ratio.
     change_ms = np.abs(np.nan_to_num(summary["_median_change_ms"].to_numpy(dtype=np.float64)))
-    floor_ms = np.nan_to_num(summary["_floor_ms"].to_numpy(dtype=np.float64))
-    sig &= change_ms >= floor_ms
+    sig &= change_ms >= opts.min_change_ms
     summary["timing_change"] = st.first_label(
         [
             sig & (ratio > opts.factor) & (low > 1.0) & (fastest > opts.factor),
@@ -174,7 +172,7 @@ def summarize_pair(m: pd.DataFrame, opts: CompareOptions, seed: int) -> pd.DataF
     # unless a change of the factor would be below the floor anyway.
     noticeable = (
         np.nan_to_num(summary["_median_time_ms"].to_numpy(dtype=np.float64)) * (opts.factor - 1.0)
-        >= floor_ms
+        >= opts.min_change_ms
     )
     summary["too_noisy"] = (
         (summary["timing_change"] == "same").to_numpy()

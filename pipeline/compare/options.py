@@ -44,11 +44,9 @@ class CompareOptions:
     alpha: float = 0.05  # significance level
     factor: float = 1.1  # effect size: a change counts only beyond this ratio
     # ... and beyond this many ms in the medians: a forked run of a tiny case measures
-    # ~0.1 ms, and one binary against another differs by tens of microseconds there
+    # ~0.1 ms, and one binary against another differs by tens of microseconds there; a
+    # solver timed in-process runs at a speed of its worker process's own (docs/compare.md)
     min_change_ms: float = 0.2
-    # ... or this many where both sides were timed in the judge's process (a solver's
-    # small case takes ~0.26 ms, and moved by up to 13 % between two runs under load)
-    min_change_in_process_ms: float = 0.05
     min_repeats: int = 5  # timings needed on both sides for a per-case test
     resamples: int = 2000  # bootstrap resamples of a family's median ratio
     confidence: float = 0.95  # of that interval
