@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
+import yaml
+from pydantic import BaseModel
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
@@ -69,9 +73,35 @@ def test_bad_configs_name_the_field(tmp_path: Path, text: str, message: str) -> 
     assert "\n" not in str(info.value)
 
 
+def _paths_in(value: Any) -> Iterator[Path]:
+    """Every Path a loaded config holds, however deep."""
+    if isinstance(value, Path):
+        yield value
+    elif isinstance(value, BaseModel):
+        for name in type(value).model_fields:
+            yield from _paths_in(getattr(value, name))
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _paths_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _paths_in(item)
+
+
 def test_shipped_example_config_validates() -> None:
-    for path in sorted((REPO / "configs").glob("*.yaml")):
-        load_config(path)
+    """The examples the docs point at load as written, and every file of the checkout
+    they name (submission sets, policies) is there, found relative to the config."""
+    shipped = sorted((REPO / "configs").glob("*.yaml"))
+    assert shipped, "no example config in configs/"
+    for path in shipped:
+        written = yaml.safe_load(path.read_text(encoding="utf-8"))
+        cfg = load_config(path)
+        assert set(cfg.jobs) == set(written["jobs"]) and set(cfg.corpora) == set(written["corpora"])
+        named = [p.resolve() for p in _paths_in(cfg)]  # relative ones were made absolute
+        out = cfg.out.resolve()  # made by run
+        inputs = [p for p in named if p.is_relative_to(REPO) and not p.is_relative_to(out)]
+        assert inputs, f"{path.name} names no file of the checkout"
+        assert [p for p in inputs if not p.exists()] == []
 
 
 def test_run_config_end_to_end_and_resume(tmp_path: Path) -> None:
