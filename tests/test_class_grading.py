@@ -329,3 +329,15 @@ def test_families_named_by_data_folders_get_a_default_policy() -> None:
     assert policy.assign(["secret/group2"]) == {"secret/group2": "secret/group2"}
     with pytest.raises(ScoringError, match="must be letters"):
         policy_from({"groups": [{"name": "/abs", "families": ["*"], "points": 1}]}, "x")
+
+
+def test_a_misspelled_policy_key_is_named_with_the_nearest_one() -> None:
+    group = {"name": "all", "familes": ["*"], "point": 1}
+    with pytest.raises(ScoringError) as info:
+        policy_from({"groups": [group]}, "p.yaml")
+    assert str(info.value) == (
+        "p.yaml: groups.0: unknown setting `familes` - did you mean `families`?; "
+        "groups.0: unknown setting `point` - did you mean `points`?"
+    )
+    with pytest.raises(ScoringError, match="unknown setting `group` - did you mean `groups`"):
+        policy_from({"group": [group]}, "p.yaml")

@@ -180,3 +180,22 @@ def test_time_limit_from_run_json(tmp_path: Path, info: dict[str, Any]) -> None:
     assert close == [True, False]
     assert _invoke("compare", a, b, "--out", out, "--time-limit", "10").exit_code == 0
     assert not any(pq.read_table(out / "compare.parquet").column("close_to_limit").to_pylist())
+
+
+def test_a_cut_case_list_names_only_a_file_it_wrote(tmp_path: Path) -> None:
+    a, b = _pair(tmp_path)
+    flipped = _run(
+        tmp_path / "flipped",
+        [{**r, "verdict": "WA"} for r in pq.read_table(b / "results").to_pylist()],
+    )
+    without_out = _invoke("compare", a, flipped, "--max-rows", "2", "--fail-on", "never")
+    assert without_out.exit_code == 0, without_out.output
+    assert "18 more (--out writes every row)" in without_out.output
+    assert "compare.parquet" not in without_out.output
+    assert not list(tmp_path.rglob("compare.parquet"))
+    out = tmp_path / "cmp"
+    with_out = _invoke("compare", a, flipped, "--max-rows", "2", "--fail-on", "never", "--out", out)
+    assert with_out.exit_code == 0, with_out.output
+    unwrapped = "".join(with_out.output.split())  # the caption wraps a long path
+    assert f"everyrowisin{out / 'compare.parquet'}" in unwrapped
+    assert len(pq.read_table(out / "compare.parquet")) == len(CASES)

@@ -59,7 +59,10 @@ def test_a_job_may_turn_the_fork_server_off(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        (GOOD.replace("repeat: 2", "repeats: 2"), "jobs.clocks.repeats: Extra inputs"),
+        (
+            GOOD.replace("repeat: 2", "repeats: 2"),
+            "jobs.clocks: unknown setting `repeats` - did you mean `repeat`?",
+        ),
         (GOOD.replace("repeat: 2", "repeat: 0"), "jobs.clocks.repeat: Input should be"),
         (GOOD.replace("corpora: [gomoku]", "corpora: [gomokuu]"), "unknown corpus 'gomokuu'"),
         (GOOD.replace("count: 30", "count: many"), "corpora.clocks.generate.count"),
@@ -86,6 +89,25 @@ def _paths_in(value: Any) -> Iterator[Path]:
     elif isinstance(value, list):
         for item in value:
             yield from _paths_in(item)
+
+
+def test_misspelled_keys_are_named_with_the_nearest_known_key(tmp_path: Path) -> None:
+    text = GOOD.replace('submissions: ["solver:gomoku"]', 'submision: ["solver:gomoku"]')
+    text = text.replace("repeat: 2", "repeat: 2\n    time_limt: 2").replace("out: out", "ot: out")
+    with pytest.raises(ConfigError) as info:
+        load_config(_write(tmp_path, text))
+    message = str(info.value)
+    assert "\n" not in message
+    assert "unknown setting `ot` - did you mean `out`?" in message
+    assert "jobs.clocks: unknown setting `time_limt` - did you mean `time_limit`?" in message
+    assert "jobs.gomoku: unknown setting `submision` - did you mean `submissions`?" in message
+    assert "Field required" not in message and "more" not in message  # their consequence
+
+
+def test_an_unknown_key_far_from_any_lists_the_known_ones(tmp_path: Path) -> None:
+    text = GOOD.replace("repeat: 2", "repeat: 2\n    colour: blue")
+    with pytest.raises(ConfigError, match=r"jobs.clocks: unknown setting `colour` \(known: "):
+        load_config(_write(tmp_path, text))
 
 
 def test_shipped_example_config_validates() -> None:
@@ -216,7 +238,11 @@ def test_run_config_grades_submission_sets_under_its_scoring(tmp_path: Path) -> 
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
-        ("aggregate: all}", "aggregate: all, bonus: 1}", "scoring: Value error, groups.0.bonus"),
+        (
+            "aggregate: all}",
+            "aggregate: all, bonus: 1}",
+            "jobs.class.scoring: groups.0: unknown setting `bonus`",
+        ),
         ("{list: class.csv}", "{lst: class.csv}", "submissions"),
         ("{list: class.csv}", "{list: class.csv, dir: subs}", "either {dir: FOLDER}"),
     ],

@@ -30,7 +30,7 @@ def grade(
         typer.Option(
             "--submission",
             "-s",
-            help="PATH, LANG:PATH, cmd:<command> or solver:<problem>\\[@<version>] (repeatable).",
+            help="PATH, LANG:PATH, cmd:<command> or solver:<problem>[@<version>] (repeatable).",
         ),
     ] = [],  # noqa: B006 (typer reads the default; never mutated)
     submission_dirs: Annotated[

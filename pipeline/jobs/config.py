@@ -25,7 +25,7 @@ from pipeline.grade.select import Only
 from pipeline.jobs.corpus import DEFAULT_SEED
 from pipeline.scoring.feedback import Feedback
 from pipeline.scoring.policy import Policy
-from pipeline.yamlfile import field_of, first_error, read_yaml
+from pipeline.yamlfile import first_error, read_yaml
 
 
 class ConfigError(GridjudgeError):
@@ -80,8 +80,7 @@ def _nested(model: type[BaseModel], value: Any) -> Any:
     try:
         return model.model_validate(value)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        raise ValueError(f"{field_of(first)}: {first['msg']}") from None
+        raise ValueError(first_error(exc, model)) from None
 
 
 class SubmissionSetSpec(_Strict):
@@ -208,6 +207,6 @@ def load_config(path: Path) -> RunConfig:
     try:
         config = RunConfig.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(f"{path}: {first_error(exc)}") from None
+        raise ConfigError(f"{path}: {first_error(exc, RunConfig)}") from None
     resolved: RunConfig = _resolve(config, Path(path).resolve().parent)
     return resolved
