@@ -41,6 +41,14 @@ def grade(
             "submission, its id the name without extension (repeatable).",
         ),
     ] = [],  # noqa: B006
+    skip_unknown: Annotated[
+        bool,
+        typer.Option(
+            "--skip-unknown",
+            help="In --submissions folders, leave out files that are not sources "
+            "(a README, notes) instead of refusing the folder.",
+        ),
+    ] = False,
     submission_lists: Annotated[
         list[Path],
         typer.Option("--submissions-list", help="A CSV of submissions: id, path[, language]."),
@@ -137,7 +145,12 @@ def grade(
 ) -> None:
     """Grade every --submission on every case of the CORPORA; results parquet parts are
     written as chunks complete, so a killed run can be continued with --resume."""
-    sets = submission_sets.collect(submission_dirs, submission_lists)
+    sets = submission_sets.collect(
+        submission_dirs,
+        submission_lists,
+        skip_unknown,
+        on_skip=lambda path, why: typer.echo(f"skipped {path}: {why}"),
+    )
     policy = policy_for(scoring, list(corpora))
     plan = plan_grade(
         GradeOptions(
