@@ -42,6 +42,14 @@ def grade(*args: str) -> tuple[int, str]:
         (["{corpus}", "-s", "solver:spot", "-s", "solver:spot"], "given twice"),
         (["{corpus}", "-s", "solver:spot", "--batch", "0"], "at least 1"),
         (["{corpus}", "-s", "solver:spot", "--time-limit", "-1"], "must be positive"),
+        (
+            ["{corpus}", "-s", "solver:spot", "--time-limit", "1e9"],
+            "time limit 1000000000 s is outside 0.01-3600 s",
+        ),
+        (
+            ["{corpus}", "-s", "solver:spot", "--memory-limit", "99999999"],
+            "memory limit 99999999 MB is outside 4-1048576 MB",
+        ),
         (["{corpus}", "{corpus}", "-s", "solver:spot"], "appears twice in the corpora"),
     ],
 )
