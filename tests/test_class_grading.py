@@ -230,6 +230,16 @@ def test_feedback_files_hide_inputs_unless_told(graded: dict[str, Any]) -> None:
     assert shown in (run / "feedback" / "s10.md").read_text()
 
 
+def test_a_compile_error_is_shown_once_in_its_feedback(graded: dict[str, Any]) -> None:
+    text = (graded["run"] / "feedback" / "s12.md").read_text()
+    assert "did not compile" in text and "The compiler said:" in text
+    assert text.count("error:") >= 1
+    message = text.split("```")[1]
+    assert "main.cpp" in message or "s12" in message or "expected" in message
+    assert text.count(message) == 1  # not once per failing case
+    assert "- `" not in text  # no per-case list: every case is the same CE
+
+
 def test_report_lists_every_submission(graded: dict[str, Any]) -> None:
     page = (graded["run"] / "report.html").read_text()
     for i, sid in enumerate(IDS):

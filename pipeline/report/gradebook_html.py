@@ -12,6 +12,7 @@ import pandas as pd
 import pyarrow as pa
 
 from pipeline.scoring.policy import Policy, Threshold
+from pipeline.text import TRUNCATED, compiler_message
 
 FAILING_PER_SECTION = 10
 OUTPUT_HEAD_CHARS = 200
@@ -192,7 +193,12 @@ def section(index: int, r: Mapping[str, Any], failing: pd.DataFrame, policy: Pol
         message = failing["checker_msg"].dropna()
         parts.append(
             "<p>did not compile (CE on every case):</p>"
-            + _head(message.iat[0] if len(message) else None, COMPILE_MESSAGE_CHARS)
+            + _head(
+                compiler_message(str(message.iat[0]), COMPILE_MESSAGE_CHARS)
+                if len(message)
+                else None,
+                COMPILE_MESSAGE_CHARS + len(TRUNCATED),
+            )
         )
     elif len(failing):
         shown = failing.head(FAILING_PER_SECTION)
