@@ -15,7 +15,7 @@ from pipeline.jobs.scores import finish_run, policy_for
 from pipeline.program import submission_sets
 from pipeline.program.languages.multipliers import parse_multipliers
 from pipeline.report.progress import GradeProgress
-from pipeline.report.terminal import print_summary
+from pipeline.report.terminal import graded_line, print_summary
 from pipeline.scoring.feedback import Feedback
 
 
@@ -193,9 +193,7 @@ def grade(
         raise typer.Exit(EXIT_INTERRUPTED) from None
     if outcome.summary is not None:
         print_summary(outcome.summary, title=f"run {plan.run_id}")
-    resumed = f", {already} resumed" if already else ""
-    cached = f" ({outcome.cached} from the result cache)" if outcome.cached else ""
-    typer.echo(f"graded {outcome.rows} pairs{cached}{resumed} into {out} on {outcome.where}")
+    typer.echo(graded_line(outcome.rows, outcome.cached, already, out, outcome.where))
     done = finish_run(out, policy, feedback.value, outcome.summary)
     if done is None:
         typer.echo("no results: no gradebook or report")
