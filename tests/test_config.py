@@ -64,6 +64,10 @@ def test_a_job_may_turn_the_fork_server_off(tmp_path: Path) -> None:
             "jobs.clocks: unknown setting `repeats` - did you mean `repeat`?",
         ),
         (GOOD.replace("repeat: 2", "repeat: 0"), "jobs.clocks.repeat: Input should be"),
+        (
+            GOOD.replace("repeat: 2", "time_limit: 1e9"),
+            "jobs.clocks.time_limit: Input should be less than or equal to 3600",
+        ),
         (GOOD.replace("corpora: [gomoku]", "corpora: [gomokuu]"), "unknown corpus 'gomokuu'"),
         (GOOD.replace("count: 30", "count: many"), "corpora.clocks.generate.count"),
         ("out: [1, 2", "not valid YAML"),

@@ -42,6 +42,14 @@ def grade(*args: str) -> tuple[int, str]:
         (["{corpus}", "-s", "solver:spot", "-s", "solver:spot"], "given twice"),
         (["{corpus}", "-s", "solver:spot", "--batch", "0"], "at least 1"),
         (["{corpus}", "-s", "solver:spot", "--time-limit", "-1"], "must be positive"),
+        (
+            ["{corpus}", "-s", "solver:spot", "--time-limit", "1e9"],
+            "time limit 1000000000 s is outside 0.01-3600 s",
+        ),
+        (
+            ["{corpus}", "-s", "solver:spot", "--memory-limit", "99999999"],
+            "memory limit 99999999 MB is outside 4-1048576 MB",
+        ),
         (["{corpus}", "{corpus}", "-s", "solver:spot"], "appears twice in the corpora"),
     ],
 )
@@ -82,7 +90,7 @@ def test_serial_grade_writes_run_folder_and_resume_does_nothing_twice(
         str(corpus), "-s", "solver:spot", "-s", "solver:spot@1", "--out", str(out), "--resume"
     )
     assert code == 0, output
-    assert "graded 0 pairs, 24 resumed" in output
+    assert f"nothing left to grade: all 24 pairs were already in {out}" in output
     assert sorted(report.results_dir(out).glob("part-*.parquet")) == parts
 
     code, output = grade(
@@ -97,7 +105,7 @@ def test_resume_grades_only_a_new_submission(corpus: Path, tmp_path: Path) -> No
     code, output = grade(
         str(corpus), "-s", "solver:spot", "-s", "solver:spot@1", "--out", str(out), "--resume"
     )
-    assert code == 0 and "graded 12 pairs, 12 resumed" in output
+    assert code == 0 and f"graded 12 pairs, 12 resumed, into {out} on serial" in output
     rows = report.load_results(out, columns=["submission"]).column(0).to_pylist()
     assert sorted(set(rows)) == ["solver:spot", "solver:spot@1"] and len(rows) == 24
 

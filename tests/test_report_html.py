@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from pipeline.cli.app import app
 from pipeline.report import gradebook_html
+from pipeline.report.gradebook_html import histogram, score_bins
 from pipeline.report.html import render_report, write_report
 from pipeline.results.store import read_summary, write_results_part, write_run_json
 from pipeline.schemas import RESULTS_SCHEMA
@@ -164,3 +165,12 @@ def test_report_command(tmp_path: Path) -> None:
     missing = CliRunner().invoke(app, ["report", str(tmp_path / "nope")])
     assert missing.exit_code == 2
     assert "does not exist" in missing.output
+
+
+def test_a_full_score_has_its_own_bar_not_the_90s() -> None:
+    bins = score_bins([100.0, 95.0, 90.0, 89.9, 0.0, 100.0], 100.0)
+    assert [label for label, _, _ in bins] == [str(10 * i) for i in range(11)]
+    counts = {label: n for label, _, n in bins}
+    assert counts["100"] == 2 and counts["90"] == 2 and counts["80"] == 1 and counts["0"] == 1
+    svg = histogram([100.0, 95.0], 100.0)
+    assert "1 with score the full 100" in svg and "1 with score 90 to under 100" in svg

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from pipeline.report.terminal import print_summary
+from pipeline.report.terminal import graded_line, print_summary
 from pipeline.results.store import (
     RunDirError,
     read_summary,
@@ -307,3 +307,18 @@ def test_a_wide_terminal_shows_every_column() -> None:
     for header in ("problem", "family", "cpu p50 ms", "cpu p95 ms", "cpu max ms", "first failing"):
         assert header in text
     assert "left out" not in text
+
+
+def test_graded_line_reads_sensibly_in_every_case() -> None:
+    where = "embedded local Ray, 2 CPUs"
+    assert graded_line(10, 0, 0, "out/r", where) == f"graded 10 pairs into out/r on {where}"
+    assert graded_line(0, 0, 4800, "out/r", "nothing to grade") == (
+        "nothing left to grade: all 4800 pairs were already in out/r"
+    )
+    assert graded_line(0, 0, 0, "out/r", "nothing to grade") == "nothing to grade into out/r"
+    assert graded_line(10, 10, 0, "out/r", "the result cache") == (
+        "graded 10 pairs (10 from the result cache) into out/r"
+    )
+    assert graded_line(12, 2, 12, "out/r", where) == (
+        f"graded 12 pairs (2 from the result cache), 12 resumed, into out/r on {where}"
+    )

@@ -23,6 +23,7 @@ from pipeline.compare.options import DEFAULT_FAIL_ON, FailOn
 from pipeline.errors import GridjudgeError
 from pipeline.grade.select import Only
 from pipeline.jobs.corpus import DEFAULT_SEED
+from pipeline.limits import MEMORY_LIMIT_RANGE_MB, TIME_LIMIT_RANGE_S
 from pipeline.scoring.feedback import Feedback
 from pipeline.scoring.policy import Policy
 from pipeline.yamlfile import first_error, read_yaml
@@ -106,8 +107,12 @@ class JobSpec(_Strict):
     batch: int | None = Field(default=None, ge=1)
     fork_server: bool | None = None
     repeat: int | None = Field(default=None, ge=1)
-    time_limit: float | None = Field(default=None, gt=0)
-    memory_limit: int | None = Field(default=None, gt=0)
+    time_limit: float | None = Field(
+        default=None, ge=TIME_LIMIT_RANGE_S[0], le=TIME_LIMIT_RANGE_S[1]
+    )
+    memory_limit: int | None = Field(
+        default=None, ge=MEMORY_LIMIT_RANGE_MB[0], le=MEMORY_LIMIT_RANGE_MB[1]
+    )
     chunk_size: int | None = Field(default=None, ge=1)
     # Per-language factors of the CPU limit, e.g. {java: 2}; none by default.
     time_multipliers: dict[str, float] | None = None

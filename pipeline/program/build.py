@@ -23,6 +23,7 @@ from pipeline.program import execute
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.languages import BuildFailure, Language, get_language, toolchain_version
 from pipeline.program.languages.contract import stage_names
+from pipeline.text import compiler_message
 
 COMPILE_TIMEOUT_S = 120.0
 MESSAGE_LIMIT = 2000
@@ -45,7 +46,8 @@ def default_cache_dir() -> Path:
 
 
 def truncate(message: str, limit: int = MESSAGE_LIMIT) -> str:
-    return message if len(message) <= limit else message[:limit] + "\n[... truncated]"
+    """A compiler's message as kept: repeated lines folded, cut at a line end."""
+    return compiler_message(message, limit)
 
 
 @dataclass(frozen=True)

@@ -78,6 +78,19 @@ def print_summary(
     console.print(summary_table(summary, families=families, title=title, width=console.width))
 
 
+def graded_line(rows: int, cached: int, resumed: int, out: object, where: str) -> str:
+    """The line `grade` ends with: what was graded where, and what it took from the
+    result cache or from the run it continued."""
+    if rows == 0:
+        if resumed:
+            return f"nothing left to grade: all {resumed} pairs were already in {out}"
+        return f"nothing to grade into {out}"
+    from_cache = f" ({cached} from the result cache)" if cached else ""
+    also = f", {resumed} resumed," if resumed else ""
+    on = "" if cached == rows else f" on {where}"
+    return f"graded {rows} pairs{from_cache}{also} into {out}{on}"
+
+
 def verdict_counts(counts: Counter[str]) -> str:
     """`AC 12 WA 3`, each in its verdict's colour (rich markup), verdicts in name order."""
     return " ".join(verdict_markup(v, f"{v} {n}") for v, n in sorted(counts.items()) if n)

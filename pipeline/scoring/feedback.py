@@ -21,6 +21,7 @@ from pipeline.ids import natural_ranks
 from pipeline.results.store import load_results
 from pipeline.results.summary import last_attempts
 from pipeline.scoring.policy import Policy
+from pipeline.text import clip, compiler_message
 
 FEEDBACK_DIR = "feedback"
 
@@ -34,6 +35,8 @@ class Feedback(str, Enum):
 
 FAILING_PER_GROUP = 10
 INPUT_CHARS = 2000
+MESSAGE_CHARS = 300  # a failing case's checker message
+COMPILE_MESSAGE_CHARS = 2000
 _COLUMNS = ["submission", "problem", "case_id", "family", "verdict", "checker_msg", "attempt"]
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+@-]")
 
@@ -66,13 +69,24 @@ def _text(value: Any) -> str:
     return "" if value is None or (isinstance(value, float) and pd.isna(value)) else str(value)
 
 
+def _compile_section(failing: pd.DataFrame) -> list[str]:
+    """The compiler's message once (every case has it), repeats folded."""
+    said = [m for m in failing["checker_msg"] if _text(m)]
+    lines = ["The submission did not compile (CE on every case).", ""]
+    if said:
+        text = compiler_message(str(said[0]), COMPILE_MESSAGE_CHARS)
+        lines += ["The compiler said:", "", "```", *text.splitlines(), "```", ""]
+    return lines
+
+
 def render_feedback(
     row: dict[str, Any], failing: pd.DataFrame, policy: Policy, inputs: dict[str, str] | None
 ) -> str:
     sub = row["submission"]
     lines = [f"# {sub}", "", f"Score: **{row['score']:.2f} / {row['max_score']:.2f}**", ""]
-    if row["compile"] == "CE":
-        lines += ["The submission did not compile (CE on every case).", ""]
+    compile_error = row["compile"] == "CE"
+    if compile_error:
+        lines += _compile_section(failing)
     lines += ["| group | aggregate | passed | cases | points |", "|---|---|---|---|---|"]
     for g in policy.groups:
         lines.append(
@@ -83,13 +97,13 @@ def render_feedback(
     lines += ["", f"Verdicts: {counts or 'none'}", ""]
     for g in policy.groups:
         bad = failing[failing["group"] == g.name]
-        if bad.empty:
+        if bad.empty or compile_error:  # the compiler's message is above, once
             continue
         shown = bad.head(FAILING_PER_GROUP)
         more = f" (first {len(shown)} of {len(bad)})" if len(bad) > len(shown) else ""
         lines += [f"## {g.name}: {len(bad)} failing{more}", ""]
         for case in shown.itertuples():
-            msg = _text(case.checker_msg).replace("\n", " ")[:300]
+            msg = clip(" ".join(_text(case.checker_msg).split()), MESSAGE_CHARS)
             lines.append(f"- `{case.case_id}` {case.verdict}" + (f": {msg}" if msg else ""))
             if inputs is not None and str(case.case_id) in inputs:
                 text = inputs[str(case.case_id)][:INPUT_CHARS]
