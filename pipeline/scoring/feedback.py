@@ -1,7 +1,10 @@
 """Per-submission feedback files (RUN_DIR/feedback/<id>.md): the score, the result group
-by group, verdict counts and the failing cases with their checker messages. A case's
-input is shown only when the grader says inputs may be shown (`--feedback show-inputs`):
-hidden tests stay hidden by default."""
+by group, verdict counts and the failing cases. Hidden tests stay hidden by default
+(`--feedback hide-inputs`): a failing case is described by what the judge measured of the
+run (verdict, exit code or signal, time, memory), never by its checker message, which may
+quote the input, the expected answer or the program's output and stderr. Only
+`show-inputs` adds the checker messages and the inputs. Text a program or a package
+controls is escaped: no markup of theirs survives into the file."""
 
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.corpus.store import iter_batches
+from pipeline.grade.verdict import signal_name
 from pipeline.ids import natural_ranks
 from pipeline.results.store import load_results
 from pipeline.results.summary import last_attempts
@@ -37,8 +41,16 @@ FAILING_PER_GROUP = 10
 INPUT_CHARS = 2000
 MESSAGE_CHARS = 300  # a failing case's checker message
 COMPILE_MESSAGE_CHARS = 2000
-_COLUMNS = ["submission", "problem", "case_id", "family", "verdict", "checker_msg", "attempt"]
+_COLUMNS = [
+    "submission", "problem", "case_id", "family", "verdict", "checker_msg", "attempt",
+    "exit_code", "signal", "cpu_ms", "wall_ms", "peak_rss_kb",
+]  # fmt: skip
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+@-]")
+# the Markdown punctuation that can start markup within a line, backslash-escaped; <, >
+# and & as entities, which every Markdown renderer shows as the characters, never as HTML
+_MARKDOWN_PUNCT = re.compile(r"([\\`*_{}\[\]()#!|~])")
+_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+_BACKTICKS = re.compile(r"`+")
 
 
 def feedback_name(submission: str) -> str:
@@ -75,14 +87,82 @@ def _compile_section(failing: pd.DataFrame) -> list[str]:
     lines = ["The submission did not compile (CE on every case).", ""]
     if said:
         text = compiler_message(str(said[0]), COMPILE_MESSAGE_CHARS)
-        lines += ["The compiler said:", "", "```", *text.splitlines(), "```", ""]
+        fence = _fence(text)
+        lines += ["The compiler said:", "", fence, *text.splitlines(), fence, ""]
+    return lines
+
+
+def markdown_text(text: str) -> str:
+    """`text` as literal Markdown text on one line: no character of it is markup."""
+    text = " ".join(text.split())
+    text = _MARKDOWN_PUNCT.sub(r"\\\1", text)
+    return "".join(_ENTITIES.get(c, c) for c in text)
+
+
+def _fence(text: str) -> str:
+    """A code fence longer than any run of backticks in `text`: the block cannot end early."""
+    longest = max((len(m.group()) for m in _BACKTICKS.finditer(text)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def _code(text: str) -> str:
+    """`text` as an inline code span (literal in Markdown, HTML included)."""
+    ticks = "`" * (1 + max((len(m.group()) for m in _BACKTICKS.finditer(text)), default=0))
+    return f"{ticks} {text} {ticks}" if "`" in text else f"`{text}`"
+
+
+def _number(value: Any) -> float | None:
+    return None if value is None or pd.isna(value) else float(value)
+
+
+def public_message(case: Any) -> str:
+    """What feedback may say of a failing case when inputs are hidden: the verdict's facts
+    as the judge measured them, nothing a program printed or a checker wrote."""
+    verdict = str(case.verdict)
+    cpu, wall, kb = _number(case.cpu_ms), _number(case.wall_ms), _number(case.peak_rss_kb)
+    if verdict == "RE":
+        sig, code = _number(case.signal), _number(case.exit_code)
+        if sig:
+            return f"killed by signal {int(sig)} ({signal_name(int(sig))})"
+        return f"exit code {int(code)}" if code is not None else "runtime error"
+    if verdict == "TLE":
+        spent = [f"{k} {v:.0f} ms" for k, v in (("cpu", cpu), ("wall", wall)) if v is not None]
+        return "time limit exceeded" + (f" ({', '.join(spent)})" if spent else "")
+    if verdict == "MLE":
+        return "memory limit exceeded" + (f" (peak {int(kb) // 1024} MB)" if kb else "")
+    return {
+        "WA": "wrong answer",
+        "PE": "presentation error: the right tokens, laid out differently",
+        "OLE": "output limit exceeded",
+        "CE": "compile error",
+        "JE": "judge error (not counted against the submission)",
+    }.get(verdict, "")
+
+
+def _case_lines(case: Any, inputs: dict[str, str] | None) -> list[str]:
+    """A failing case's list item: with `inputs` (show-inputs) the checker message and the
+    input, else only public_message."""
+    msg = (
+        clip(" ".join(_text(case.checker_msg).split()), MESSAGE_CHARS)
+        if inputs is not None
+        else public_message(case)
+    )
+    msg = markdown_text(msg)
+    lines = [
+        f"- {_code(' '.join(str(case.case_id).split()))} {case.verdict}"
+        + (f": {msg}" if msg else "")
+    ]
+    if inputs is not None and str(case.case_id) in inputs:
+        text = inputs[str(case.case_id)][:INPUT_CHARS]
+        fence = _fence(text)
+        lines += ["", f"  {fence}", *[f"  {t}" for t in text.splitlines()], f"  {fence}", ""]
     return lines
 
 
 def render_feedback(
     row: dict[str, Any], failing: pd.DataFrame, policy: Policy, inputs: dict[str, str] | None
 ) -> str:
-    sub = row["submission"]
+    sub = markdown_text(row["submission"])
     lines = [f"# {sub}", "", f"Score: **{row['score']:.2f} / {row['max_score']:.2f}**", ""]
     compile_error = row["compile"] == "CE"
     if compile_error:
@@ -103,11 +183,7 @@ def render_feedback(
         more = f" (first {len(shown)} of {len(bad)})" if len(bad) > len(shown) else ""
         lines += [f"## {g.name}: {len(bad)} failing{more}", ""]
         for case in shown.itertuples():
-            msg = clip(" ".join(_text(case.checker_msg).split()), MESSAGE_CHARS)
-            lines.append(f"- `{case.case_id}` {case.verdict}" + (f": {msg}" if msg else ""))
-            if inputs is not None and str(case.case_id) in inputs:
-                text = inputs[str(case.case_id)][:INPUT_CHARS]
-                lines += ["", "  ```", *[f"  {t}" for t in text.splitlines()], "  ```", ""]
+            lines += _case_lines(case, inputs)
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 
