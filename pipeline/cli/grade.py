@@ -11,6 +11,7 @@ from rich.console import Console
 from pipeline.cli.common import EXIT_INTERRUPTED, user_errors
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.grade.settings import DEFAULT, GradeSettings
 from pipeline.jobs.scores import finish_run, policy_for
 from pipeline.program import submission_sets
 from pipeline.program.languages.multipliers import parse_multipliers
@@ -63,10 +64,10 @@ def grade(
     ] = GradeOptions.resume,
     batch: Annotated[
         int, typer.Option(help="Cases per process where the problem's format allows several.")
-    ] = GradeOptions.batch_k,
+    ] = DEFAULT.batch,
     repeat: Annotated[
         int, typer.Option(help="Run each case R times (interleaved); keep every timing.")
-    ] = GradeOptions.repeat,
+    ] = DEFAULT.repeat,
     fork_server: Annotated[
         bool,
         typer.Option(
@@ -74,13 +75,13 @@ def grade(
             help="Fork each case's process from a server started once per submission "
             "(docs/sandbox.md); spawn every process with --no-fork-server.",
         ),
-    ] = GradeOptions.fork_server,
+    ] = DEFAULT.fork_server,
     time_limit: Annotated[
         float | None, typer.Option(help="CPU seconds per case (default: the problem's).")
-    ] = GradeOptions.time_limit_s,
+    ] = DEFAULT.time_limit,
     memory_limit: Annotated[
         int | None, typer.Option(help="MB per case (default: the problem's).")
-    ] = GradeOptions.memory_limit_mb,
+    ] = DEFAULT.memory_limit,
     revalidate: Annotated[
         bool,
         typer.Option(
@@ -89,7 +90,7 @@ def grade(
             "validated, except in corpora whose manifest says `gridjudge generate` "
             "validated them with this gridjudge's validator.",
         ),
-    ] = GradeOptions.revalidate,
+    ] = DEFAULT.revalidate,
     chunk_size: Annotated[
         int | None,
         typer.Option(
@@ -114,7 +115,7 @@ def grade(
             "--cache/--no-cache",
             help="Take the rows of pairs graded before from the result cache (docs/cache.md).",
         ),
-    ] = GradeOptions.use_cache,
+    ] = GradeOptions.cache,
     cache_max_mb: Annotated[
         int | None, typer.Option(min=1, help="Size cap of the result cache in MB.")
     ] = GradeOptions.cache_max_mb,
@@ -137,6 +138,15 @@ def grade(
 ) -> None:
     """Grade every --submission on every case of the CORPORA; results parquet parts are
     written as chunks complete, so a killed run can be continued with --resume."""
+    settings = GradeSettings.of_options(
+        time_limit=time_limit,
+        memory_limit=memory_limit,
+        batch=batch,
+        repeat=repeat,
+        fork_server=fork_server,
+        revalidate=revalidate,
+        time_multipliers=parse_multipliers(time_multipliers) if time_multipliers else None,
+    )
     sets = submission_sets.collect(submission_dirs, submission_lists)
     policy = policy_for(scoring, list(corpora))
     plan = plan_grade(
@@ -146,16 +156,10 @@ def grade(
             out=out,
             address=address,
             resume=resume,
-            batch_k=batch,
-            repeat=repeat,
-            fork_server=fork_server,
-            time_limit_s=time_limit,
-            memory_limit_mb=memory_limit,
+            settings=settings,
             chunk_size=chunk_size,
-            revalidate=revalidate,
             max_in_flight=max_in_flight,
-            time_multipliers=parse_multipliers(time_multipliers) if time_multipliers else None,
-            use_cache=cache,
+            cache=cache,
             cache_max_mb=cache_max_mb,
             only=only,
             since=since,

@@ -25,25 +25,14 @@ import pyarrow as pa
 from pipeline.grade import rows
 from pipeline.grade.cases import Cases, prepare
 from pipeline.grade.machine_speed import reference_ms
-from pipeline.grade.runners import FORK_SERVER, Graded, Runner, runner_for
+from pipeline.grade.runners import Graded, Runner, runner_for
+from pipeline.grade.settings import DEFAULT, GradeSettings
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
 from pipeline.program.submission import PreparedSubmission
 from pipeline.schemas import RESULTS_SCHEMA, Verdict
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Settings:
-    """How a chunk is graded. `validate=False` skips the problem's input validator: only
-    for corpora whose manifest vouches for their inputs (grade.plan.needs_validation)."""
-
-    limits: Limits
-    batch_k: int = 1
-    repeat: int = 1
-    validate: bool = True
-    fork_server: bool = FORK_SERVER
 
 
 @dataclass
@@ -83,31 +72,28 @@ def grade_cases(
     problem: Problem,
     submissions: Sequence[PreparedSubmission],
     cases: pa.RecordBatch | Sequence[Mapping[str, Any]],
-    settings: Settings,
+    limits: Limits,
     context: rows.RowContext,
     *,
+    settings: GradeSettings = DEFAULT,
+    validate: bool = True,
     keep_outputs: bool = False,
 ) -> Outcome:
     """One RESULTS_SCHEMA row per (submission, case), case by case, each case's rows in
-    submission order."""
+    submission order. `limits`: the problem's, with the settings' applied (the plan
+    resolves them once per corpus); `validate=False` skips the problem's input validator:
+    only for corpora whose manifest vouches for their inputs (grade.plan.needs_validation)."""
     every = Cases.of(cases)
     n = len(every)
     if n == 0:
         return Outcome(RESULTS_SCHEMA.empty_table(), [] if keep_outputs else None)
-    good, positions, rejected = prepare(problem, every, settings.validate)
+    good, positions, rejected = prepare(problem, every, validate)
     runnable = [s for s in submissions if s.compile_error is None]
     runners = [
-        runner_for(
-            problem,
-            s,
-            settings.limits,
-            batch_k=settings.batch_k,
-            keep_outputs=keep_outputs,
-            fork_server=settings.fork_server,
-        )
+        runner_for(problem, s, limits, settings=settings, keep_outputs=keep_outputs)
         for s in runnable
     ]
-    unit = max(1, min(settings.batch_k, problem.multi_case)) if problem.join else 1
+    unit = max(1, min(settings.batch, problem.multi_case)) if problem.join else 1
     try:
         done = _rounds(runners, good, settings.repeat, unit)
     finally:

@@ -34,7 +34,6 @@ from pipeline.grade.cache import ROW_COLUMNS, ResultCache, open_cache
 from pipeline.grade.cache_key import KeyBase, case_digest, pair_key
 from pipeline.grade.cases import CASE_COLUMNS
 from pipeline.grade.chunk_sizes import chunk_size_for, in_process, tapered_size
-from pipeline.grade.engine import Settings
 from pipeline.grade.plan import (
     CorpusPlan,
     GradeOutcome,
@@ -114,7 +113,7 @@ class _Driver:
         # size the chunks of in-process solvers, are known only once a first chunk needs
         # the cluster) and of READ_CASES at least: a batch is one cache lookup and one part
         # of cached rows.
-        largest = o.chunk_size or chunk_size_for(c.submissions, o.batch_k, count, 1, o.fork_server)
+        largest = o.chunk_size or chunk_size_for(c.submissions, o.settings, count)
         read = largest * -(-READ_CASES // largest)
         tapers = o.chunk_size is None and in_process(c.submissions)
         everyone = tuple(range(len(c.submissions)))
@@ -133,7 +132,7 @@ class _Driver:
                     # sized anew for each chunk: the first is made before the cluster
                     # (and its CPUs) is known
                     size = o.chunk_size or chunk_size_for(
-                        c.submissions, o.batch_k, count, self.cpus, o.fork_server
+                        c.submissions, o.settings, count, self.cpus
                     )
                     left = count - (seen + positions[start])
                     take = tapered_size(size, left, self.cpus) if tapers else size
@@ -163,8 +162,7 @@ class _Driver:
         ]
 
     def _hashers(self, c: CorpusPlan) -> list[Any]:
-        o = self.plan.options
-        base = KeyBase(c.problem, c.limits, o.batch_k, o.repeat, o.fork_server)
+        base = KeyBase(c.problem, c.limits, self.plan.options.settings)
         return [base.for_submission(s) for s in c.submissions]
 
     def _reuse(
@@ -246,16 +244,10 @@ def _chunk(
     sub_ids: tuple[int, ...],
     cases: list[dict[str, Any]] | pa.RecordBatch,
 ) -> GradeChunk:
-    o = plan.options
     subs = [c.submissions[i] for i in sub_ids]
-    settings = Settings(
-        c.limits,
-        batch_k=o.batch_k,
-        repeat=o.repeat,
-        validate=c.validate,
-        fork_server=o.fork_server,
+    return GradeChunk(
+        c.problem.name, subs, cases, c.limits, plan.options.settings, plan.run_id, c.validate
     )
-    return GradeChunk(c.problem.name, subs, cases, settings, plan.run_id)
 
 
 def run_grade(
@@ -270,7 +262,7 @@ def run_grade(
     o = plan.options
     out = Path(o.out)
     outcome = GradeOutcome(skipped=len(plan.done))
-    cache = open_cache(o.use_cache, o.result_cache, o.cache_max_mb)  # fails before any write
+    cache = open_cache(o.cache, o.result_cache, o.cache_max_mb)  # fails before any write
     report.write_run_json(out, run_info(plan, "running"))
     status = "failed"
     driver = _Driver(plan, outcome, on_rows, cache)

@@ -21,10 +21,9 @@ from pipeline.corpus.store import (
     read_manifest,
     validator_fingerprint,
 )
-from pipeline.errors import GridjudgeError
 from pipeline.grade.cache import CacheStats, open_cache
-from pipeline.grade.runners import FORK_SERVER
 from pipeline.grade.select import Selection, make_selection
+from pipeline.grade.settings import DEFAULT, GradeError, GradeSettings, resume_conflict
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
 from pipeline.problem.registry import get_problem
@@ -32,9 +31,7 @@ from pipeline.program.languages.multipliers import checked_multipliers
 from pipeline.program.submission import PreparedSubmission, SubmissionSpec, parse_spec, prepare
 from pipeline.results import store as report
 
-
-class GradeError(GridjudgeError):
-    """The grading job cannot start (or resume) as asked; one line for the user."""
+__all__ = ["GradeError", "GradeOptions", "GradeSettings", "plan_grade"]
 
 
 @dataclass
@@ -44,21 +41,12 @@ class GradeOptions:
     out: Path
     address: str | None = None
     resume: bool = False
-    batch_k: int = 1
-    repeat: int = 1
-    fork_server: bool = FORK_SERVER
-    time_limit_s: float | None = None  # None: the problem's own limit
-    memory_limit_mb: int | None = None
+    settings: GradeSettings = DEFAULT  # how the cases are graded
     chunk_size: int | None = None  # None: chosen per runner (grade.chunk_sizes)
-    # Validate the inputs of every corpus, even one whose manifest says `gridjudge
-    # generate` validated them with this very validator (those are trusted by default).
-    revalidate: bool = False
     max_in_flight: int | None = None
-    # Per-language factors of the CPU limit (language -> factor); off by default.
-    time_multipliers: dict[str, float] | None = None
     cache_dir: Path | None = None  # of builds; None: program.build.default_cache_dir()
-    # The result cache (grade.cache): off with use_cache=False; None: its defaults.
-    use_cache: bool = True
+    # The result cache (grade.cache): off with cache=False; None: its defaults.
+    cache: bool = True
     result_cache: Path | None = None
     cache_max_mb: int | None = None
     # Selective grading (grade.select): only pairs every given filter accepts.
@@ -153,14 +141,6 @@ def _require_answers(path: Path, problem: Problem) -> None:
             )
 
 
-def _limits(problem: Problem, options: GradeOptions) -> Limits:
-    if (options.time_limit_s is not None and options.time_limit_s <= 0) or (
-        options.memory_limit_mb is not None and options.memory_limit_mb <= 0
-    ):
-        raise GradeError("--time-limit and --memory-limit must be positive")
-    return problem.limits.override(options.time_limit_s, options.memory_limit_mb)
-
-
 def _prepare_all(
     specs: list[SubmissionSpec],
     problem: Problem,
@@ -215,10 +195,7 @@ def run_info(plan: GradePlan, status: str, outcome: GradeOutcome | None = None) 
             for c in plan.corpora
         ],
         "submissions": list(o.submissions),
-        "batch": o.batch_k,
-        "repeat": o.repeat,
-        "fork_server": o.fork_server,
-        "revalidate": o.revalidate,
+        **o.settings.model_dump(),
         "address": o.address,
         "pairs": plan.total_pairs,
         "selection": {
@@ -232,7 +209,7 @@ def run_info(plan: GradePlan, status: str, outcome: GradeOutcome | None = None) 
             )
             if v is not None
         },
-        "cache": o.use_cache,
+        "cache": o.cache,
     }
     if outcome is not None and outcome.cache is not None:
         info["cache_stats"] = asdict(outcome.cache)
@@ -251,9 +228,9 @@ def run_info(plan: GradePlan, status: str, outcome: GradeOutcome | None = None) 
 def _check_resume(previous: dict[str, Any], plan: GradePlan) -> None:
     """A resumed run must grade the same corpora under the same rules."""
     o = plan.options
-    for key, now in (("batch", o.batch_k), ("repeat", o.repeat), ("revalidate", o.revalidate)):
-        if previous.get(key, False if key == "revalidate" else None) != now:
-            raise GradeError(f"--resume: {o.out} was run with {key}={previous.get(key)}, not {now}")
+    changed = resume_conflict(previous, o.settings)
+    if changed:
+        raise GradeError(f"--resume: {o.out} was run with {changed}")
     before = {c["content_sha256"]: c for c in previous.get("corpora", [])}
     for c in plan.corpora:
         old = before.get(c.manifest.content_sha256)
@@ -270,8 +247,6 @@ def plan_grade(options: GradeOptions) -> GradePlan:
         raise GradeError("no corpus given")
     if not options.submissions and not options.submission_sets:
         raise GradeError("no --submission given")
-    if options.batch_k < 1 or options.repeat < 1:
-        raise GradeError("--batch and --repeat must be at least 1")
     specs = [parse_spec(raw) for raw in options.submissions] + list(options.submission_sets)
     if len({s.label for s in specs}) != len(specs):
         raise GradeError("the same --submission is given twice")
@@ -284,6 +259,7 @@ def plan_grade(options: GradeOptions) -> GradePlan:
     elif out.exists() and any(out.iterdir()) and not options.resume:
         raise GradeError(f"output folder {out} is not empty")
 
+    settings = options.settings
     checked = [(Path(path), *_check_corpus(path)) for path in options.corpora]
     _check_unique_ids([(path, ids) for path, _, ids in checked])  # before any compile
     corpora: list[CorpusPlan] = []
@@ -291,10 +267,10 @@ def plan_grade(options: GradeOptions) -> GradePlan:
         problem = get_problem(manifest.problem)
         if problem.default_solver is None:
             _require_answers(path, problem)
-        factors = checked_multipliers(options.time_multipliers or {})
+        factors = checked_multipliers(settings.time_multipliers or {})
         subs = _prepare_all(specs, problem, options.cache_dir, factors)
-        limits = _limits(problem, options)
-        validate = options.revalidate or needs_validation(manifest, problem)
+        limits = settings.limits_for(problem.limits)
+        validate = settings.revalidate or needs_validation(manifest, problem)
         corpora.append(CorpusPlan(path, manifest, problem, subs, limits, validate))
     for spec in specs:
         if spec.kind == "solver" and all(c.problem.name != spec.problem for c in corpora):
@@ -303,7 +279,7 @@ def plan_grade(options: GradeOptions) -> GradePlan:
     selection = make_selection(
         options.only, options.since, options.family, options.case, options.only_submission
     )
-    probe = open_cache(options.use_cache, options.result_cache, options.cache_max_mb)
+    probe = open_cache(options.cache, options.result_cache, options.cache_max_mb)
     if probe is not None:  # a cache that cannot be opened fails here, before any work
         probe.close()
     cache_reset = probe.stats.reset if probe is not None else ""

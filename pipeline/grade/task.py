@@ -12,8 +12,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.distribute.cluster import current_attempt, current_node, current_node_id
-from pipeline.grade.engine import Settings, grade_cases
+from pipeline.grade.engine import grade_cases
 from pipeline.grade.rows import RowContext
+from pipeline.grade.settings import GradeSettings
+from pipeline.limits import Limits
 from pipeline.problem.registry import get_problem
 from pipeline.program.submission import PreparedSubmission
 from pipeline.results import store as report
@@ -27,8 +29,10 @@ class GradeChunk:
     problem: str
     submissions: list[PreparedSubmission]
     cases: list[dict[str, Any]] | pa.RecordBatch  # CASE_COLUMNS; a batch pickles cheaply
-    settings: Settings
+    limits: Limits  # the corpus's (its problem's, with the settings' applied)
+    settings: GradeSettings
     run_id: str
+    validate: bool = True  # False: the corpus's manifest vouches for its inputs
     # Where a worker on the driver's node (Cluster.node_id) stages the chunk's results
     # part itself (RUN_DIR); the driver commits it. Elsewhere the rows travel back.
     stage_dir: str | None = None
@@ -69,7 +73,15 @@ def grade_chunk(chunk: GradeChunk) -> pa.Table:
     RESULTS_SCHEMA table, built here so the driver only writes it."""
     problem = get_problem(chunk.problem)
     context = RowContext(chunk.run_id, problem.name, current_attempt(), current_node())
-    return grade_cases(problem, chunk.submissions, chunk.cases, chunk.settings, context).table
+    return grade_cases(
+        problem,
+        chunk.submissions,
+        chunk.cases,
+        chunk.limits,
+        context,
+        settings=chunk.settings,
+        validate=chunk.validate,
+    ).table
 
 
 def verdict_counts(table: pa.Table) -> Counter[str]:
