@@ -91,6 +91,13 @@ def grade(
             "validated them with this gridjudge's validator.",
         ),
     ] = DEFAULT.revalidate,
+    max_tle: Annotated[
+        int | None,
+        typer.Option(
+            help="After N TLEs of one submission, its remaining cases are not run "
+            "(TLE rows marked not-run; default: every case runs)."
+        ),
+    ] = DEFAULT.max_tle,
     chunk_size: Annotated[
         int | None,
         typer.Option(
@@ -146,6 +153,7 @@ def grade(
         fork_server=fork_server,
         revalidate=revalidate,
         time_multipliers=parse_multipliers(time_multipliers) if time_multipliers else None,
+        max_tle=max_tle,
     )
     sets = submission_sets.collect(submission_dirs, submission_lists)
     policy = policy_for(scoring, list(corpora))

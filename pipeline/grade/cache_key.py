@@ -22,7 +22,7 @@ from pipeline.program.languages.registry import get_language, toolchain_version
 from pipeline.program.submission import PreparedSubmission
 
 # Bump when a change of gridjudge's grading changes what a row says for the same inputs.
-GRADING_VERSION = 2
+GRADING_VERSION = 3
 
 
 def _source_digest(fn: Callable[..., Any]) -> str:

@@ -11,7 +11,9 @@ benches. What it does:
 - `repeat` R > 1 runs each case (each batch group) R times, the submissions interleaved
   A B, then B A, ... so that whatever the first run of a round pays (a cold cache) falls
   on every submission alike; every timing is kept (cpu_ms_runs, wall_ms_runs), the medians
-  in cpu_ms and wall_ms, and the machine's speed is probed each round (reference_ms).
+  in cpu_ms and wall_ms, and the machine's speed is probed each round (reference_ms);
+- a TLE killed by the wall clock under the CPU limit is run again alone, and with
+  `max_tle` a submission stops after that many TLEs (grade.time_verdicts).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from pipeline.grade.cases import Cases, prepare
 from pipeline.grade.machine_speed import reference_ms
 from pipeline.grade.runners import Graded, Runner, runner_for
 from pipeline.grade.settings import DEFAULT, GradeSettings
+from pipeline.grade.time_verdicts import capped, confirm_wall_tles
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
 from pipeline.program.submission import PreparedSubmission
@@ -68,6 +71,30 @@ def _rounds(runners: Sequence[Runner], cases: Cases, repeat: int, unit: int) -> 
     return [Graded(pa.concat_tables(p)) for p in parts]
 
 
+def _graded(
+    runners: Sequence[Runner],
+    cpu_limits: Sequence[float],
+    cases: Cases,
+    settings: GradeSettings,
+    unit: int,
+    budgets: Sequence[int | None],
+) -> list[Graded]:
+    """_rounds with every wall-clock TLE confirmed; with max_tle, case group by group
+    (unit cases each), a runner stopping once its TLEs reach its budget."""
+    limit_of = dict(zip(map(id, runners), cpu_limits, strict=True))
+
+    def grade_group(active: Sequence[Runner], group: Cases) -> list[Graded]:
+        done = _rounds(active, group, settings.repeat, unit)
+        return [
+            confirm_wall_tles(r, group, g, limit_of[id(r)])
+            for r, g in zip(active, done, strict=True)
+        ]
+
+    if settings.max_tle is None or len(cases) == 0:
+        return grade_group(runners, cases)
+    return capped(runners, cases.slices(unit), budgets, settings.max_tle, grade_group)
+
+
 def grade_cases(
     problem: Problem,
     submissions: Sequence[PreparedSubmission],
@@ -78,11 +105,14 @@ def grade_cases(
     settings: GradeSettings = DEFAULT,
     validate: bool = True,
     keep_outputs: bool = False,
+    tle_left: Mapping[str, int] | None = None,
 ) -> Outcome:
     """One RESULTS_SCHEMA row per (submission, case), case by case, each case's rows in
     submission order. `limits`: the problem's, with the settings' applied (the plan
     resolves them once per corpus); `validate=False` skips the problem's input validator:
-    only for corpora whose manifest vouches for their inputs (grade.plan.needs_validation)."""
+    only for corpora whose manifest vouches for their inputs (grade.plan.needs_validation).
+    `tle_left`: with max_tle, the TLEs each submission (by label) may still have (the
+    driver's count over earlier chunks; a label not in it: max_tle)."""
     every = Cases.of(cases)
     n = len(every)
     if n == 0:
@@ -94,8 +124,10 @@ def grade_cases(
         for s in runnable
     ]
     unit = max(1, min(settings.batch, problem.multi_case)) if problem.join else 1
+    cpu_limits = [s.limits_for(limits).cpu_ms for s in runnable]
+    budgets = [(tle_left or {}).get(s.label) for s in runnable]
     try:
-        done = _rounds(runners, good, settings.repeat, unit)
+        done = _graded(runners, cpu_limits, good, settings, unit, budgets)
     finally:
         for runner in runners:
             runner.close()

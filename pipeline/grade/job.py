@@ -41,6 +41,7 @@ from pipeline.grade.plan import (
     run_info,
 )
 from pipeline.grade.task import ChunkResult, GradeChunk, grade_and_stage, verdict_counts
+from pipeline.grade.time_verdicts import NOT_CACHED
 from pipeline.results import store as report
 from pipeline.results.summary import SUMMARY_INPUT, SummaryParts, last_attempts
 from pipeline.schemas import RESULTS_SCHEMA
@@ -95,6 +96,7 @@ class _Driver:
         self.stage_node: str | None = None
         # the cache key of every row of each chunk in flight (row order), its CPU limit
         self.pending: dict[int, tuple[list[bytes], float]] = {}
+        self.tles: Counter[str] = Counter()  # TLE rows by submission label (--max-tle)
 
     def chunks(self) -> Iterator[GradeChunk]:
         for c in self.plan.corpora:
@@ -137,7 +139,7 @@ class _Driver:
                     left = count - (seen + positions[start])
                     take = tapered_size(size, left, self.cpus) if tapers else size
                     piece = positions[start : start + take]
-                    chunk = _chunk(plan, c, subs, _cases(batch, piece))
+                    chunk = _chunk(plan, c, subs, _cases(batch, piece), self.tles)
                     if keys:
                         row_keys = [keys[(at, i)] for at in piece for i in subs]
                         self.pending[id(chunk)] = (row_keys, c.limits.cpu_ms)
@@ -198,9 +200,13 @@ class _Driver:
             report.write_results_part(self.out, table)
         self.summary.merge(result.summary)
         self._count(result.rows, result.verdicts)
+        self.tles.update(result.tles)
         keys, graded_ms = self.pending.pop(id(chunk), ([], 0.0))
         if self.cache is not None and table is not None and len(keys) == table.num_rows:
-            self.cache.store_table(keys, table, graded_ms)
+            keep = pc.invert(pc.is_in(table.column("tle_kind"), pa.array(NOT_CACHED)))
+            keep = pc.fill_null(keep, True).to_pylist()
+            kept = [k for k, ok in zip(keys, keep, strict=True) if ok]
+            self.cache.store_table(kept, table.filter(pa.array(keep)), graded_ms)
 
     def _add(self, table: pa.Table) -> None:
         """Rows made on the driver (from the cache): a part of the run like any other."""
@@ -243,11 +249,14 @@ def _chunk(
     c: CorpusPlan,
     sub_ids: tuple[int, ...],
     cases: list[dict[str, Any]] | pa.RecordBatch,
+    tles: Counter[str],
 ) -> GradeChunk:
     subs = [c.submissions[i] for i in sub_ids]
-    return GradeChunk(
-        c.problem.name, subs, cases, c.limits, plan.options.settings, plan.run_id, c.validate
-    )
+    settings = plan.options.settings
+    chunk = GradeChunk(c.problem.name, subs, cases, c.limits, settings, plan.run_id, c.validate)
+    if settings.max_tle is not None:  # the TLEs each may still have, after earlier chunks
+        chunk.tle_left = {s.label: max(0, settings.max_tle - tles[s.label]) for s in subs}
+    return chunk
 
 
 def run_grade(

@@ -4,7 +4,7 @@ and stage its rows where the driver can commit them."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,8 @@ class GradeChunk:
     settings: GradeSettings
     run_id: str
     validate: bool = True  # False: the corpus's manifest vouches for its inputs
+    # with max_tle: the TLEs each submission (label) may still have (engine.grade_cases)
+    tle_left: dict[str, int] | None = None
     # Where a worker on the driver's node (Cluster.node_id) stages the chunk's results
     # part itself (RUN_DIR); the driver commits it. Elsewhere the rows travel back.
     stage_dir: str | None = None
@@ -49,6 +51,7 @@ class ChunkResult:
     summary: SummaryParts
     table: pa.Table | None = None
     staged: Path | None = None
+    tles: Counter[str] = field(default_factory=Counter)  # TLE rows by submission label
 
 
 def grade_and_stage(chunk: GradeChunk) -> ChunkResult:
@@ -60,7 +63,7 @@ def grade_and_stage(chunk: GradeChunk) -> ChunkResult:
     table = grade_chunk(chunk)
     summary = SummaryParts()
     summary.add(table)
-    result = ChunkResult(table.num_rows, verdict_counts(table), summary)
+    result = ChunkResult(table.num_rows, verdict_counts(table), summary, tles=tle_counts(table))
     if chunk.stage_dir is not None and current_node_id() == chunk.stage_node:
         result.staged = report.stage_results_part(Path(chunk.stage_dir), table)
     else:
@@ -81,7 +84,14 @@ def grade_chunk(chunk: GradeChunk) -> pa.Table:
         context,
         settings=chunk.settings,
         validate=chunk.validate,
+        tle_left=chunk.tle_left,
     ).table
+
+
+def tle_counts(table: pa.Table) -> Counter[str]:
+    """TLE rows by submission label."""
+    tle = table.filter(pc.equal(table.column("verdict"), "TLE")).column("submission")
+    return Counter({c["values"]: c["counts"] for c in pc.value_counts(tle).to_pylist()})
 
 
 def verdict_counts(table: pa.Table) -> Counter[str]:

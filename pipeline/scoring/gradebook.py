@@ -27,6 +27,9 @@ from pipeline.scoring.policy import Group, Policy, Threshold, default_policy_by_
 GRADEBOOK_CSV = "gradebook.csv"
 GRADEBOOK_PARQUET = "gradebook.parquet"
 SCORE_INPUT = ["submission", "problem", "family", "case_id", "verdict", "cpu_ms", "attempt"]
+SCORE_INPUT += ["tle_kind"]
+# the TLE marks counted per submission (grade.time_verdicts): column -> tle_kind
+TLE_MARKS = {"n_TLE_wall": "wall", "n_not_run": "not-run"}
 
 
 def group_points(group: Group, passed: int, cases: int) -> float:
@@ -107,6 +110,11 @@ def _book(results: pa.Table, policy: Policy) -> pa.Table:
     names = [g.name for g in policy.groups]
     subs = natural_sorted(every["submission"].unique().tolist())
     counts = _per_sub(every.groupby(["submission", "verdict"]).size().unstack(), subs, VERDICTS, 0)
+    kinds = every["tle_kind"] if "tle_kind" in every else pd.Series(None, index=every.index)
+    marks = {
+        column: every[kinds == kind].groupby("submission").size().to_dict()
+        for column, kind in TLE_MARKS.items()
+    }
     df = every[every["verdict"] != "IE"]
     df = df.assign(ok=df["verdict"] == "AC", rank=df["case_id"].map(natural_ranks(df["case_id"])))
     by = df.groupby(["submission", "group"])
@@ -135,6 +143,7 @@ def _book(results: pa.Table, policy: Policy) -> pa.Table:
                 "max_score": policy.max_score,
                 **points,
                 **{f"n_{v}": int(counts[sub][v]) for v in VERDICTS},
+                **{column: int(marks[column].get(sub, 0)) for column in TLE_MARKS},
                 "compile": "CE" if counts[sub]["CE"] else "ok",
                 "cpu_ms_total": float(cpu.get(sub, 0.0)),
                 **detail,
