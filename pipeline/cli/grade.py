@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from pipeline.cli.common import EXIT_INTERRUPTED, user_errors
+from pipeline.cli.common import EXIT_INTERRUPTED, EXIT_TERMINATED, user_errors
+from pipeline.grade.interrupts import Terminated
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
 from pipeline.grade.settings import DEFAULT, GradeSettings
@@ -126,6 +127,14 @@ def grade(
     cache_max_mb: Annotated[
         int | None, typer.Option(min=1, help="Size cap of the result cache in MB.")
     ] = GradeOptions.cache_max_mb,
+    trust_corpus: Annotated[
+        bool,
+        typer.Option(
+            "--trust-corpus",
+            help="Grade a corpus whose parts no longer match its manifest's content hash "
+            "(`gridjudge inspect` shows it); refused by default.",
+        ),
+    ] = GradeOptions.trust_corpus,
     only: Annotated[
         str | None,
         typer.Option(help="failing | changed | new: only those pairs of the run in --since."),
@@ -168,6 +177,7 @@ def grade(
             chunk_size=chunk_size,
             max_in_flight=max_in_flight,
             cache=cache,
+            trust_corpus=trust_corpus,
             cache_max_mb=cache_max_mb,
             only=only,
             since=since,
@@ -187,9 +197,10 @@ def grade(
     try:
         with GradeProgress(plan.total_pairs, already, Console(stderr=True)) as progress:
             outcome = run_grade(plan, on_rows=progress.on_rows, on_start=progress.on_start)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         typer.echo(f"interrupted: finished chunks are in {out}; continue with --resume", err=True)
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+        code = EXIT_TERMINATED if isinstance(stop, Terminated) else EXIT_INTERRUPTED
+        raise typer.Exit(code) from None
     if outcome.summary is not None:
         print_summary(outcome.summary, title=f"run {plan.run_id}")
     resumed = f", {already} resumed" if already else ""

@@ -34,6 +34,7 @@ from pipeline.grade.cache import ROW_COLUMNS, ResultCache, open_cache
 from pipeline.grade.cache_key import KeyBase, case_digest, pair_key
 from pipeline.grade.cases import CASE_COLUMNS
 from pipeline.grade.chunk_sizes import chunk_size_for, in_process, tapered_size
+from pipeline.grade.interrupts import on_sigterm, sigterm_interrupts
 from pipeline.grade.plan import (
     CorpusPlan,
     GradeOutcome,
@@ -273,8 +274,16 @@ def run_grade(
     outcome = GradeOutcome(skipped=len(plan.done))
     cache = open_cache(o.cache, o.result_cache, o.cache_max_mb)  # fails before any write
     report.write_run_json(out, run_info(plan, "running"))
-    status = "failed"
     driver = _Driver(plan, outcome, on_rows, cache)
+    with sigterm_interrupts():
+        _run(plan, driver, on_start)
+    return outcome
+
+
+def _run(plan: GradePlan, driver: _Driver, on_start: Callable[[str], None] | None) -> None:
+    """The run's body (see run_grade): run.json says how it ended."""
+    out, outcome, cache = Path(plan.options.out), driver.outcome, driver.cache
+    status = "failed"
     if plan.done:  # the rows a resumed run already has
         driver.summary.add(
             last_attempts(report.load_results(out, columns=[*SUMMARY_INPUT, "attempt"]))
@@ -299,7 +308,8 @@ def run_grade(
             cache.close()
             outcome.cache = cache.stats
         report.write_run_json(out, run_info(plan, status, outcome))
-    return outcome
+        if plan.lock is not None:
+            plan.lock.release()
 
 
 def _grade_on_cluster(
@@ -309,6 +319,7 @@ def _grade_on_cluster(
     on_start: Callable[[str], None] | None,
 ) -> None:
     with Cluster(plan.options.address) as cluster:
+        on_sigterm()  # ray.init replaced the handler
         driver.outcome.where = cluster.describe()
         if on_start is not None:
             on_start(driver.outcome.where)

@@ -20,6 +20,7 @@ from pipeline.corpus.store import (
     iter_batches,
     read_manifest,
     validator_fingerprint,
+    verify,
 )
 from pipeline.grade.cache import CacheStats, open_cache
 from pipeline.grade.select import Selection, make_selection
@@ -45,6 +46,9 @@ class GradeOptions:
     chunk_size: int | None = None  # None: chosen per runner (grade.chunk_sizes)
     max_in_flight: int | None = None
     cache_dir: Path | None = None  # of builds; None: program.build.default_cache_dir()
+    # Grade corpora whose parts no longer hash to their manifest's content_sha256 (by
+    # default such a corpus is refused: `inspect`'s check, corpus.store.verify).
+    trust_corpus: bool = False
     # The result cache (grade.cache): off with cache=False; None: its defaults.
     cache: bool = True
     result_cache: Path | None = None
@@ -82,6 +86,7 @@ class GradePlan:
     # --resume: submissions whose content changed since; their earlier rows were dropped
     changed: list[str] = field(default_factory=list)
     cache_reset: str = ""  # where a result cache file that was not a database went
+    lock: report.RunLock | None = None  # on the run folder, from planning to the run's end
 
 
 @dataclass
@@ -99,9 +104,10 @@ def _now() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
 
-def _check_corpus(path: Path) -> tuple[Manifest, pa.ChunkedArray]:
-    """Manifest, problem and every part's schema, plus the case ids: all before any work."""
-    manifest = read_manifest(path)
+def _check_corpus(path: Path, trust: bool) -> tuple[Manifest, pa.ChunkedArray]:
+    """Manifest, problem and every part's schema, plus the case ids: all before any work;
+    unless `trust`, the parts' content hashed against the manifest."""
+    manifest = read_manifest(path) if trust else verify(path)
     parts = sorted(Path(path).glob("part-*.parquet"))
     if not parts and manifest.count:
         raise CorpusError(f"{path}: manifest lists {manifest.count} cases but no part files")
@@ -250,17 +256,9 @@ def plan_grade(options: GradeOptions) -> GradePlan:
     specs = [parse_spec(raw) for raw in options.submissions] + list(options.submission_sets)
     if len({s.label for s in specs}) != len(specs):
         raise GradeError("the same --submission is given twice")
-    out = Path(options.out)
-    previous: dict[str, Any] | None = None
-    if (out / report.RUN_JSON).exists():
-        if not options.resume:
-            raise GradeError(f"{out} already holds a run: pass --resume, or choose another --out")
-        previous = report.read_run_json(out)
-    elif out.exists() and any(out.iterdir()) and not options.resume:
-        raise GradeError(f"output folder {out} is not empty")
-
+    previous = _previous_run(options)
     settings = options.settings
-    checked = [(Path(path), *_check_corpus(path)) for path in options.corpora]
+    checked = [(Path(path), *_check_corpus(path, options.trust_corpus)) for path in options.corpora]
     _check_unique_ids([(path, ids) for path, _, ids in checked])  # before any compile
     corpora: list[CorpusPlan] = []
     for path, manifest, _ in checked:
@@ -292,9 +290,40 @@ def plan_grade(options: GradeOptions) -> GradePlan:
     if previous is not None:
         _check_resume(previous, plan)
         plan.started_at = previous.get("started_at") or plan.started_at
+    _lock(plan, previous)
     if options.resume:
         _take_over(plan, previous or {})
     return plan
+
+
+def _previous_run(options: GradeOptions) -> dict[str, Any] | None:
+    """The run.json of the run in --out, for --resume; a folder holding anything else
+    (but the lock file) is refused."""
+    out = Path(options.out)
+    if (out / report.RUN_JSON).exists():
+        if not options.resume:
+            raise GradeError(f"{out} already holds a run: pass --resume, or choose another --out")
+        return report.read_run_json(out)
+    if (
+        out.exists()
+        and not options.resume
+        and any(p.name != report.LOCK_FILE for p in out.iterdir())
+    ):
+        raise GradeError(f"output folder {out} is not empty")
+    return None
+
+
+def _lock(plan: GradePlan, previous: dict[str, Any] | None) -> None:
+    """Lock the run folder (a second writer is refused), then look at it again: another
+    grade may have written a run there since it was first looked at."""
+    plan.lock = report.RunLock(plan.options.out)
+    try:
+        now = _previous_run(plan.options)
+        if (now or {}).get("run_id") != (previous or {}).get("run_id"):
+            raise GradeError(f"{plan.options.out}: another grade wrote a run there meanwhile")
+    except BaseException:
+        plan.lock.release()
+        raise
 
 
 def _take_over(plan: GradePlan, previous: dict[str, Any]) -> None:

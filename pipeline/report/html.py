@@ -211,8 +211,13 @@ def render_report(
     h_fam, r_fam = _summary_rows(srows, families=True)
     generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
     grades = _gradebooks(results, policy)
+    status = info.get("status")
     body = [
         f"<h1>{escape(title)}</h1>",
+        ""
+        if status in (None, "done")
+        else f"<p><strong>unfinished run ({escape(str(status))}): the figures cover the "
+        "pairs graded so far</strong></p>",
         f'<p class="muted">{len(df)} results rows, {len(overall)} submission × problem '
         f"pairs; generated {generated}.</p>",
         "<h2>Gradebook</h2>",
