@@ -49,16 +49,20 @@ def clocks(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def runs(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
-    """Cases given to a runner, by submission label."""
+    """Cases given to a runner, by submission label; a case given again to the same
+    runner (a wall-clock TLE run again alone, grade.time_verdicts) counts once."""
     counts: Counter[str] = Counter()
     real = engine.runner_for
 
     def counting(problem: Any, submission: Any, limits: Any, **kw: Any) -> Any:
         runner = real(problem, submission, limits, **kw)
+        seen: set[str] = set()
 
         class Counting:
             def grade(self, cases: Any) -> Any:
-                counts[submission.label] += len(cases)
+                ids = set(cases.case_id.to_pylist())
+                counts[submission.label] += len(ids - seen)
+                seen.update(ids)
                 return runner.grade(cases)
 
             def close(self) -> None:
