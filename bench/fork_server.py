@@ -32,9 +32,9 @@ import pyarrow.parquet as pq
 
 from pipeline.corpus.generate import cluster_runner, generate_corpus
 from pipeline.distribute.cluster import Cluster
-from pipeline.grade.engine import Settings, grade_cases
+from pipeline.grade.engine import grade_cases
 from pipeline.grade.job import run_grade
-from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.grade.plan import GradeOptions, GradeSettings, plan_grade
 from pipeline.grade.rows import RowContext
 from pipeline.grade.runners.program import ProgramRunner
 from pipeline.limits import Limits
@@ -67,8 +67,8 @@ def graded(corpus: Path, out: Path, submission: str, fork_server: bool) -> tuple
             corpora=[corpus],
             submissions=[submission],
             out=out,
-            fork_server=fork_server,
-            use_cache=False,
+            settings=GradeSettings(fork_server=fork_server),
+            cache=False,
         )
     )
     start = time.perf_counter()
@@ -126,8 +126,11 @@ def golden_agreement() -> None:
         cases = golden_cases(name)
         verdicts = {}
         for mode in (False, True):
-            settings = Settings(problem.limits, fork_server=mode)
-            table = grade_cases(problem, subs, cases, settings, RowContext("b", name, 1, "b")).table
+            context = RowContext("b", name, 1, "b")
+            settings = GradeSettings(fork_server=mode)
+            table = grade_cases(
+                problem, subs, cases, problem.limits, context, settings=settings
+            ).table
             verdicts[mode] = table.column("verdict").to_pylist()
             runners = sorted(set(table.column("runner").to_pylist()))
         same = sum(a == b for a, b in zip(verdicts[False], verdicts[True], strict=True))

@@ -4,7 +4,7 @@ Tests of the fork server skip only where it cannot run, and they say why; they d
 ask whether the judge is root. What the fork server needs (the configured sandbox with
 namespaces and a private filesystem, a writable cgroup or none, the preload library) is
 decided by the sandbox and the fork server themselves: this probe goes through the same
-`PreparedSubmission.start_fork_server` that grading uses, so when that learns to run
+`execute.start_server` that grading uses, so when that learns to run
 for an ordinary user, the tests run there too, unchanged.
 """
 
@@ -16,6 +16,7 @@ import shutil
 import pytest
 
 from pipeline.limits import Limits
+from pipeline.program import execute
 from pipeline.program.sandbox.forkserver import ForkServerUnavailable
 from pipeline.program.submission import parse_spec, prepare
 from tests._fake_problem import make_problem
@@ -33,7 +34,7 @@ def fork_server_unavailable() -> str | None:
         return f"no {CAT} to probe the fork server with"
     problem = make_problem()
     try:
-        server = prepare(parse_spec(path), problem).start_fork_server(LIMITS)
+        server = execute.start_server(prepare(parse_spec(path), problem), LIMITS)
     except ForkServerUnavailable as exc:
         return str(exc)
     try:

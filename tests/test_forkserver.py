@@ -21,14 +21,16 @@ from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import get_sandbox
 from pipeline.program.submission import parse_spec, prepare
 from tests._fake_problem import make_problem
+from tests.fork_server_probe import require_fork_server
 
 HOSTILE = Path(__file__).resolve().parent / "submissions" / "forkserver"
 LIMITS = Limits.from_seconds(1.0, memory_mb=256, wall_ms=4000, output_kb=1024, processes=32)
 PROBLEM = make_problem()
 
-pytestmark = pytest.mark.skipif(
-    os.geteuid() != 0, reason="the fork server needs the full sandbox (root: namespaces)"
-)
+
+@pytest.fixture(autouse=True)
+def _needs_fork_server() -> None:
+    require_fork_server()
 
 
 @pytest.fixture

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.grade.engine import Settings, grade_cases
+from pipeline.grade.engine import grade_cases
 from pipeline.grade.rows import RowContext
+from pipeline.grade.settings import GradeSettings
 from pipeline.problem.registry import get_problem
 from pipeline.program.submission import parse_spec, prepare
 from tests.fork_server_probe import require_fork_server
@@ -37,8 +38,9 @@ def test_both_runners_give_the_same_verdicts(name: str) -> None:
             problem,
             subs,
             cases,
-            Settings(problem.limits, fork_server=mode),
+            problem.limits,
             RowContext("agreement", name, 1, "test"),
+            settings=GradeSettings(fork_server=mode),
         ).table
         for mode in (False, True)
     }

@@ -23,6 +23,7 @@ from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import make
 from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
 from tests._fake_problem import make_problem
+from tests.fork_server_probe import require_fork_server
 
 HOSTILE = Path(__file__).resolve().parent / "submissions" / "hostile"
 FILES = sorted(p for p in HOSTILE.iterdir() if p.suffix in (".c", ".cpp", ".py"))
@@ -77,8 +78,8 @@ def run_one(sub: PreparedSubmission, text: str, mode: str) -> ExecutionResult:
 def outcomes(request: pytest.FixtureRequest, port: int) -> Iterator[dict[str, Outcome]]:
     """Runs the whole battery at once (4 at a time) under one backend and mode."""
     backend, mode = request.param
-    if mode == "fork-server" and os.geteuid() != 0:
-        pytest.skip("the fork server needs the full sandbox (root: namespaces)")
+    if mode == "fork-server":
+        require_fork_server()
     from pipeline.program import sandbox as sandbox_module
 
     with pytest.MonkeyPatch.context() as env:

@@ -24,6 +24,7 @@ from pipeline.grade.verdict import signal_name
 from pipeline.ids import natural_ranks
 from pipeline.results.store import load_results
 from pipeline.results.summary import last_attempts
+from pipeline.scoring.gradebook import by_problem
 from pipeline.scoring.policy import Policy
 from pipeline.text import clip, compiler_message
 
@@ -160,9 +161,13 @@ def _case_lines(case: Any, inputs: dict[str, str] | None) -> list[str]:
 
 
 def render_feedback(
-    row: dict[str, Any], failing: pd.DataFrame, policy: Policy, inputs: dict[str, str] | None
+    row: dict[str, Any],
+    failing: pd.DataFrame,
+    policy: Policy,
+    inputs: dict[str, str] | None,
+    problem: str | None = None,
 ) -> str:
-    sub = markdown_text(row["submission"])
+    sub = markdown_text(row["submission"] + ("" if problem is None else f" on {problem}"))
     lines = [f"# {sub}", "", f"Score: **{row['score']:.2f} / {row['max_score']:.2f}**", ""]
     compile_error = row["compile"] == "CE"
     if compile_error:
@@ -195,20 +200,32 @@ def write_feedback(
     Feedback(mode)  # a mode that is not one raises
     results = last_attempts(load_results(run_dir, columns=_COLUMNS))
     results = results.filter(pc.invert(pc.is_in(results["verdict"], pa.array(["AC", "IE"]))))
+    inputs = None
+    if mode == Feedback.show_inputs.value:
+        inputs = _inputs(corpora, set(results["case_id"].to_pylist()))
+    texts: dict[str, list[str]] = {}
+    every = by_problem(load_results(run_dir, columns=["problem", "family"]), policy)
+    for problem, _, mine in every:  # a submission graded on several problems: one part each
+        rows = results if problem is None else results.filter(pc.equal(results["problem"], problem))
+        failing = _failing(rows, mine)
+        by_sub = dict(iter(failing.groupby("submission", sort=False)))
+        for row in book.to_pylist():
+            if problem is None or row.get("problem") == problem:
+                own = by_sub.get(row["submission"], failing.iloc[0:0])
+                texts.setdefault(row["submission"], []).append(
+                    render_feedback(row, own, mine, inputs, problem)
+                )
+    folder = Path(run_dir) / FEEDBACK_DIR
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    for sub, parts in texts.items():
+        (folder / feedback_name(sub)).write_text("\n".join(parts), encoding="utf-8")
+    return folder
+
+
+def _failing(results: pa.Table, policy: Policy) -> pd.DataFrame:
     failing = results.to_pandas()
     assigned = policy.assign(failing["family"].unique().tolist()) if len(failing) else {}
     failing["group"] = failing["family"].map(assigned)
     failing["_rank"] = failing["case_id"].map(natural_ranks(failing["case_id"]))
-    failing = failing.sort_values("_rank", kind="stable")
-    inputs = None
-    if mode == Feedback.show_inputs.value:
-        inputs = _inputs(corpora, set(failing["case_id"]))
-    folder = Path(run_dir) / FEEDBACK_DIR
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
-    by_sub = dict(iter(failing.groupby("submission", sort=False)))
-    for row in book.to_pylist():
-        mine = by_sub.get(row["submission"], failing.iloc[0:0])
-        text = render_feedback(row, mine, policy, inputs)
-        (folder / feedback_name(row["submission"])).write_text(text, encoding="utf-8")
-    return folder
+    return failing.sort_values("_rank", kind="stable")

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from pipeline.errors import GridjudgeError
-from pipeline.grade.engine import Settings, grade_cases
+from pipeline.grade.engine import grade_cases
 from pipeline.grade.rows import RowContext
 from pipeline.grade.verdict import decide
 from pipeline.limits import Limits
@@ -121,8 +121,9 @@ def _graded(
         problem,
         [submission],
         [case],
-        Settings(limits, validate=False),
+        limits,
         RowContext("stress", problem.name, 1, ""),
+        validate=False,
         keep_outputs=True,
     )
     row = outcome.table.to_pylist()[0]
