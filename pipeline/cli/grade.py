@@ -11,7 +11,7 @@ from rich.console import Console
 from pipeline.cli.common import EXIT_INTERRUPTED, EXIT_TERMINATED, user_errors
 from pipeline.grade.interrupts import Terminated
 from pipeline.grade.job import run_grade
-from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.grade.plan import GradeOptions, GradePlan, plan_grade
 from pipeline.grade.settings import DEFAULT, GradeSettings
 from pipeline.jobs.scores import finish_run, policy_for
 from pipeline.program import submission_sets
@@ -200,12 +200,7 @@ def grade(
             submission_sets=sets,
         )
     )
-    for part, moved, why in plan.set_aside:
-        typer.echo(f"{part}: unreadable ({why}); moved to {moved}, its pairs are graded again")
-    if plan.cache_reset:
-        typer.echo(f"the result cache was not a database: moved to {plan.cache_reset}")
-    for label in plan.changed:
-        typer.echo(f"{label}: changed since the run in {out}; its rows are graded again")
+    _say_plan(plan, out)
     already = min(len(plan.done), plan.total_pairs)
     try:
         with GradeProgress(plan.total_pairs, already, Console(stderr=True)) as progress:
@@ -223,3 +218,13 @@ def grade(
     else:
         rows = f"{len(done.book)} gradebook row" + ("" if len(done.book) == 1 else "s")
         typer.echo(f"wrote {rows}, feedback/ and {done.report}")
+
+
+def _say_plan(plan: GradePlan, out: Path) -> None:
+    """What the plan found before any work: parts set aside, a cache reset, changes."""
+    for part, moved, why in plan.set_aside:
+        typer.echo(f"{part}: unreadable ({why}); moved to {moved}, its pairs are graded again")
+    if plan.cache_reset:
+        typer.echo(f"the result cache was not a database: moved to {plan.cache_reset}")
+    for label in plan.changed:
+        typer.echo(f"{label}: changed since the run in {out}; its rows are graded again")
