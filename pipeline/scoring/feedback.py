@@ -22,6 +22,7 @@ import pyarrow.compute as pc
 from pipeline.corpus.store import iter_batches
 from pipeline.grade.verdict import signal_name
 from pipeline.ids import natural_ranks
+from pipeline.private import private_dir, write_private
 from pipeline.results.store import load_results
 from pipeline.results.summary import last_attempts
 from pipeline.scoring.policy import Policy
@@ -186,10 +187,10 @@ def write_feedback(
         inputs = _inputs(corpora, set(failing["case_id"]))
     folder = Path(run_dir) / FEEDBACK_DIR
     shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
+    private_dir(folder)
     by_sub = dict(iter(failing.groupby("submission", sort=False)))
     for row in book.to_pylist():
         mine = by_sub.get(row["submission"], failing.iloc[0:0])
         text = render_feedback(row, mine, policy, inputs)
-        (folder / feedback_name(row["submission"])).write_text(text, encoding="utf-8")
+        write_private(folder / feedback_name(row["submission"]), text)
     return folder
