@@ -36,8 +36,7 @@ from pipeline.grade.engine import Settings, grade_cases
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
 from pipeline.grade.rows import RowContext
-from pipeline.grade.runners.forkserver import ForkServerRunner
-from pipeline.grade.runners.spawn import SpawnRunner
+from pipeline.grade.runners.program import ProgramRunner
 from pipeline.limits import Limits
 from pipeline.problem.registry import get_problem
 from pipeline.program.submission import parse_spec, prepare
@@ -87,8 +86,8 @@ def busy_cpu(work: Path, runs: int) -> None:
     problem = get_problem("gomoku")
     sub = prepare(parse_spec(str(source)), problem)
     limits = Limits.from_seconds(5.0)
-    spawn = SpawnRunner(problem, sub, limits)
-    fork = ForkServerRunner(problem, sub, limits)
+    spawn = ProgramRunner(problem, sub, limits, fork_server=False)
+    fork = ProgramRunner(problem, sub, limits)
     cpu: dict[str, list[float]] = {"spawn": [], "fork server": []}
     try:
         for i in range(runs):  # interleaved: the machine's noise hits both alike

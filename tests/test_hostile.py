@@ -15,7 +15,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from pipeline.grade.runners.forkserver import ForkServerRunner
+from pipeline.grade.runners.program import ProgramRunner
 from pipeline.grade.verdict import judge
 from pipeline.limits import Limits
 from pipeline.problem.checkers import CheckResult
@@ -66,7 +66,7 @@ def port() -> Iterator[int]:
 def run_one(sub: PreparedSubmission, text: str, mode: str) -> ExecutionResult:
     if mode == "spawn":
         return sub.run(text, LIMITS)
-    runner = ForkServerRunner(PROBLEM, sub, LIMITS)
+    runner = ProgramRunner(PROBLEM, sub, LIMITS)
     try:
         return runner.execute(text)
     finally:

@@ -15,7 +15,7 @@ from pipeline.jobs.scores import finish_run, policy_for
 from pipeline.program import submission_sets
 from pipeline.program.languages.multipliers import parse_multipliers
 from pipeline.report.progress import GradeProgress
-from pipeline.report.terminal import print_summary
+from pipeline.report.terminal import graded_line, print_summary
 from pipeline.scoring.feedback import Feedback
 
 
@@ -30,7 +30,7 @@ def grade(
         typer.Option(
             "--submission",
             "-s",
-            help="PATH, LANG:PATH, cmd:<command> or solver:<problem>\\[@<version>] (repeatable).",
+            help="PATH, LANG:PATH, cmd:<command> or solver:<problem>[@<version>] (repeatable).",
         ),
     ] = [],  # noqa: B006 (typer reads the default; never mutated)
     submission_dirs: Annotated[
@@ -41,6 +41,14 @@ def grade(
             "submission, its id the name without extension (repeatable).",
         ),
     ] = [],  # noqa: B006
+    skip_unknown: Annotated[
+        bool,
+        typer.Option(
+            "--skip-unknown",
+            help="In --submissions folders, leave out files that are not sources "
+            "(a README, notes) instead of refusing the folder.",
+        ),
+    ] = False,
     submission_lists: Annotated[
         list[Path],
         typer.Option("--submissions-list", help="A CSV of submissions: id, path[, language]."),
@@ -137,7 +145,12 @@ def grade(
 ) -> None:
     """Grade every --submission on every case of the CORPORA; results parquet parts are
     written as chunks complete, so a killed run can be continued with --resume."""
-    sets = submission_sets.collect(submission_dirs, submission_lists)
+    sets = submission_sets.collect(
+        submission_dirs,
+        submission_lists,
+        skip_unknown,
+        on_skip=lambda path, why: typer.echo(f"skipped {path}: {why}"),
+    )
     policy = policy_for(scoring, list(corpora))
     plan = plan_grade(
         GradeOptions(
@@ -180,9 +193,7 @@ def grade(
         raise typer.Exit(EXIT_INTERRUPTED) from None
     if outcome.summary is not None:
         print_summary(outcome.summary, title=f"run {plan.run_id}")
-    resumed = f", {already} resumed" if already else ""
-    cached = f" ({outcome.cached} from the result cache)" if outcome.cached else ""
-    typer.echo(f"graded {outcome.rows} pairs{cached}{resumed} into {out} on {outcome.where}")
+    typer.echo(graded_line(outcome.rows, outcome.cached, already, out, outcome.where))
     done = finish_run(out, policy, feedback.value, outcome.summary)
     if done is None:
         typer.echo("no results: no gradebook or report")

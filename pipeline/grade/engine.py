@@ -23,11 +23,12 @@ from typing import Any, TypeVar
 import pyarrow as pa
 
 from pipeline.grade import rows
-from pipeline.grade.cases import Cases, prepare
+from pipeline.grade.cases import Cases, Rejected, prepare
 from pipeline.grade.machine_speed import reference_ms
 from pipeline.grade.runners import FORK_SERVER, Graded, Runner, runner_for
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
+from pipeline.program import execute
 from pipeline.program.submission import PreparedSubmission
 from pipeline.schemas import RESULTS_SCHEMA, Verdict
 
@@ -79,6 +80,19 @@ def _rounds(runners: Sequence[Runner], cases: Cases, repeat: int, unit: int) -> 
     return [Graded(pa.concat_tables(p)) for p in parts]
 
 
+def _validated(
+    problem: Problem, cases: Cases, settings: Settings
+) -> tuple[Cases, list[int], Rejected]:
+    """The cases' preparation (cases.prepare), its validator programs served from this
+    chunk's own servers: they see the inputs only, which every submission shares."""
+    validators = execute.Servers(fork=settings.fork_server)
+    try:
+        with execute.judging_with(validators):
+            return prepare(problem, cases, settings.validate)
+    finally:
+        validators.close()
+
+
 def grade_cases(
     problem: Problem,
     submissions: Sequence[PreparedSubmission],
@@ -94,7 +108,7 @@ def grade_cases(
     n = len(every)
     if n == 0:
         return Outcome(RESULTS_SCHEMA.empty_table(), [] if keep_outputs else None)
-    good, positions, rejected = prepare(problem, every, settings.validate)
+    good, positions, rejected = _validated(problem, every, settings)
     runnable = [s for s in submissions if s.compile_error is None]
     runners = [
         runner_for(

@@ -23,9 +23,10 @@ from pipeline.compare.options import DEFAULT_FAIL_ON, FailOn
 from pipeline.errors import GridjudgeError
 from pipeline.grade.select import Only
 from pipeline.jobs.corpus import DEFAULT_SEED
+from pipeline.limits import MEMORY_LIMIT_RANGE_MB, TIME_LIMIT_RANGE_S
 from pipeline.scoring.feedback import Feedback
 from pipeline.scoring.policy import Policy
-from pipeline.yamlfile import field_of, first_error, read_yaml
+from pipeline.yamlfile import first_error, read_yaml
 
 
 class ConfigError(GridjudgeError):
@@ -80,8 +81,7 @@ def _nested(model: type[BaseModel], value: Any) -> Any:
     try:
         return model.model_validate(value)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        raise ValueError(f"{field_of(first)}: {first['msg']}") from None
+        raise ValueError(first_error(exc, model)) from None
 
 
 class SubmissionSetSpec(_Strict):
@@ -107,8 +107,12 @@ class JobSpec(_Strict):
     batch: int | None = Field(default=None, ge=1)
     fork_server: bool | None = None
     repeat: int | None = Field(default=None, ge=1)
-    time_limit: float | None = Field(default=None, gt=0)
-    memory_limit: int | None = Field(default=None, gt=0)
+    time_limit: float | None = Field(
+        default=None, ge=TIME_LIMIT_RANGE_S[0], le=TIME_LIMIT_RANGE_S[1]
+    )
+    memory_limit: int | None = Field(
+        default=None, ge=MEMORY_LIMIT_RANGE_MB[0], le=MEMORY_LIMIT_RANGE_MB[1]
+    )
     chunk_size: int | None = Field(default=None, ge=1)
     # Per-language factors of the CPU limit, e.g. {java: 2}; none by default.
     time_multipliers: dict[str, float] | None = None
@@ -208,6 +212,6 @@ def load_config(path: Path) -> RunConfig:
     try:
         config = RunConfig.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(f"{path}: {first_error(exc)}") from None
+        raise ConfigError(f"{path}: {first_error(exc, RunConfig)}") from None
     resolved: RunConfig = _resolve(config, Path(path).resolve().parent)
     return resolved

@@ -23,7 +23,7 @@ from pipeline.errors import GridjudgeError
 from pipeline.limits import Limits
 from pipeline.package.links import link_out_of
 from pipeline.problem.contract import STDIO, IOMode
-from pipeline.yamlfile import read_yaml
+from pipeline.yamlfile import read_yaml, unknown_key
 
 PROBLEM_YAML = "problem.yaml"
 TESTDATA_YAML = "testdata.yaml"
@@ -164,7 +164,7 @@ def _ours(data: Mapping[str, Any], where: str) -> Mapping[str, Any]:
         raise PackageError(f"{where}: gridjudge: expected a mapping")
     unknown = sorted(set(ours) - set(GRIDJUDGE_KEYS))
     if unknown:
-        raise PackageError(f"{where}: gridjudge: unknown key {unknown[0]!r}")
+        raise PackageError(f"{where}: {unknown_key(unknown[0], GRIDJUDGE_KEYS, 'gridjudge')}")
     return ours
 
 

@@ -26,6 +26,7 @@ from pipeline.private import private_dir, write_private
 from pipeline.results.store import load_results
 from pipeline.results.summary import last_attempts
 from pipeline.scoring.policy import Policy
+from pipeline.text import clip, compiler_message
 
 FEEDBACK_DIR = "feedback"
 
@@ -39,6 +40,8 @@ class Feedback(str, Enum):
 
 FAILING_PER_GROUP = 10
 INPUT_CHARS = 2000
+MESSAGE_CHARS = 300  # a failing case's checker message
+COMPILE_MESSAGE_CHARS = 2000
 _COLUMNS = [
     "submission", "problem", "case_id", "family", "verdict", "checker_msg", "attempt",
     "exit_code", "signal", "cpu_ms", "wall_ms", "peak_rss_kb",
@@ -77,6 +80,17 @@ def _aggregate(policy: Policy, name: str) -> str:
 
 def _text(value: Any) -> str:
     return "" if value is None or (isinstance(value, float) and pd.isna(value)) else str(value)
+
+
+def _compile_section(failing: pd.DataFrame) -> list[str]:
+    """The compiler's message once (every case has it), repeats folded."""
+    said = [m for m in failing["checker_msg"] if _text(m)]
+    lines = ["The submission did not compile (CE on every case).", ""]
+    if said:
+        text = compiler_message(str(said[0]), COMPILE_MESSAGE_CHARS)
+        fence = _fence(text)
+        lines += ["The compiler said:", "", fence, *text.splitlines(), fence, ""]
+    return lines
 
 
 def markdown_text(text: str) -> str:
@@ -129,7 +143,11 @@ def public_message(case: Any) -> str:
 def _case_lines(case: Any, inputs: dict[str, str] | None) -> list[str]:
     """A failing case's list item: with `inputs` (show-inputs) the checker message and the
     input, else only public_message."""
-    msg = _text(case.checker_msg)[:300] if inputs is not None else public_message(case)
+    msg = (
+        clip(" ".join(_text(case.checker_msg).split()), MESSAGE_CHARS)
+        if inputs is not None
+        else public_message(case)
+    )
     msg = markdown_text(msg)
     lines = [
         f"- {_code(' '.join(str(case.case_id).split()))} {case.verdict}"
@@ -147,8 +165,9 @@ def render_feedback(
 ) -> str:
     sub = markdown_text(row["submission"])
     lines = [f"# {sub}", "", f"Score: **{row['score']:.2f} / {row['max_score']:.2f}**", ""]
-    if row["compile"] == "CE":
-        lines += ["The submission did not compile (CE on every case).", ""]
+    compile_error = row["compile"] == "CE"
+    if compile_error:
+        lines += _compile_section(failing)
     lines += ["| group | aggregate | passed | cases | points |", "|---|---|---|---|---|"]
     for g in policy.groups:
         lines.append(
@@ -159,7 +178,7 @@ def render_feedback(
     lines += ["", f"Verdicts: {counts or 'none'}", ""]
     for g in policy.groups:
         bad = failing[failing["group"] == g.name]
-        if bad.empty:
+        if bad.empty or compile_error:  # the compiler's message is above, once
             continue
         shown = bad.head(FAILING_PER_GROUP)
         more = f" (first {len(shown)} of {len(bad)})" if len(bad) > len(shown) else ""

@@ -117,7 +117,7 @@ def policy_from(data: Any, where: str) -> Policy:
     try:
         return Policy.model_validate(data)
     except ValidationError as exc:
-        raise ScoringError(f"{where}: {first_error(exc)}") from None
+        raise ScoringError(f"{where}: {first_error(exc, Policy)}") from None
 
 
 def load_policy(path: Path) -> Policy:

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from pipeline.grade.runners.base import Graded, Runner
 from pipeline.grade.runners.batch import BatchRunner
-from pipeline.grade.runners.forkserver import ForkServerRunner
 from pipeline.grade.runners.inprocess import InProcessRunner
-from pipeline.grade.runners.spawn import SpawnRunner
+from pipeline.grade.runners.program import ProgramRunner
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
 from pipeline.program.submission import PreparedSubmission
@@ -41,7 +40,5 @@ def runner_for(
     if submission.kind == "solver":
         return InProcessRunner(problem, submission, limits, keep_outputs)
     k = min(batch_k, problem.multi_case) if problem.join and problem.split else 1
-    single = (ForkServerRunner if fork_server else SpawnRunner)(
-        problem, submission, limits, keep_outputs
-    )
+    single = ProgramRunner(problem, submission, limits, keep_outputs, fork_server)
     return BatchRunner(single, k) if k > 1 else single
