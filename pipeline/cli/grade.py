@@ -59,7 +59,11 @@ def grade(
         Path | None, typer.Option(help="Scoring policy (YAML; default: one group per family).")
     ] = None,
     feedback: Annotated[
-        Feedback, typer.Option(help="feedback/<id>.md: show the failing cases' inputs or not.")
+        Feedback,
+        typer.Option(
+            help="feedback/<id>.md: show the failing cases' inputs and checker messages, "
+            "or only their verdicts and what the judge measured."
+        ),
     ] = Feedback.hide_inputs,
     address: Annotated[
         str | None,

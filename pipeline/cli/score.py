@@ -24,7 +24,11 @@ def score(
         typer.Option(help="Scoring policy (YAML; default: the run's last, else one per family)."),
     ] = None,
     feedback: Annotated[
-        Feedback, typer.Option(help="feedback/<id>.md: show the failing cases' inputs or not.")
+        Feedback,
+        typer.Option(
+            help="feedback/<id>.md: show the failing cases' inputs and checker messages, "
+            "or only their verdicts and what the judge measured."
+        ),
     ] = Feedback.hide_inputs,
 ) -> None:
     """Score RUN_DIR from its results parquet (no submission runs): rewrite gradebook.csv,

@@ -26,6 +26,7 @@ from pipeline.compare.options import (
 )
 from pipeline.compare.pair import Comparison, RunVerdict
 from pipeline.errors import GridjudgeError
+from pipeline.private import private_dir, private_file, write_private
 from pipeline.results.store import write_table
 from pipeline.schemas import COMPARE_SCHEMA, COMPARE_SUMMARY_SCHEMA
 
@@ -66,7 +67,7 @@ def write_comparison(out_dir: Path, comparison: Comparison) -> list[Path]:
     info = {"verdict": verdict_dict(comparison.verdict), "options": asdict(comparison.options)}
     path = out_dir / COMPARE_JSON
     try:
-        path.write_text(json.dumps(info, indent=2, sort_keys=True) + "\n")
+        write_private(path, json.dumps(info, indent=2, sort_keys=True) + "\n")
     except OSError as exc:
         raise GridjudgeError(f"{path}: cannot write ({' '.join(str(exc).split())})") from None
     return [*written, path]
@@ -254,8 +255,8 @@ def write_junit(path: Path, comparison: Comparison) -> Path:
     tree = junit_xml(comparison)
     ET.indent(tree)
     try:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        tree.write(path, encoding="utf-8", xml_declaration=True)
+        private_dir(Path(path).parent)
+        tree.write(private_file(path), encoding="utf-8", xml_declaration=True)
     except OSError as exc:
         raise GridjudgeError(f"{path}: cannot write ({' '.join(str(exc).split())})") from None
     return Path(path)

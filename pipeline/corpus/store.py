@@ -26,6 +26,7 @@ import pyarrow.parquet as pq
 
 from pipeline.errors import GridjudgeError
 from pipeline.package.links import link_out_of
+from pipeline.private import private_dir, private_file, write_private
 from pipeline.problem.contract import InvalidInput, Problem
 from pipeline.schemas import CORPUS_SCHEMA, SCHEMA_VERSION
 
@@ -94,7 +95,7 @@ class CorpusWriter:
         self.out_dir = Path(self.out_dir)
         if self.out_dir.exists() and any(self.out_dir.iterdir()):
             raise CorpusError(f"output folder {self.out_dir} is not empty")
-        self.out_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.out_dir)
 
     def add(
         self,
@@ -130,7 +131,7 @@ class CorpusWriter:
             if self._writer is not None:
                 self._writer.close()
             path = self.out_dir / f"part-{self._files:05d}.parquet"
-            self._writer = pq.ParquetWriter(path, CORPUS_SCHEMA, compression="zstd")
+            self._writer = pq.ParquetWriter(private_file(path), CORPUS_SCHEMA, compression="zstd")
             self._files += 1
             self._rows_in_file = 0
         self._writer.write_batch(batch)
@@ -148,7 +149,7 @@ class CorpusWriter:
             source=self.source,
             validated_with=self.validated_with,
         )
-        (self.out_dir / MANIFEST).write_text(manifest.to_json())
+        write_private(self.out_dir / MANIFEST, manifest.to_json())
         return manifest
 
     def __enter__(self) -> CorpusWriter:

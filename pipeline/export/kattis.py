@@ -34,6 +34,7 @@ import yaml
 from pipeline.corpus.generate import generate_chunk, plan_chunks
 from pipeline.errors import GridjudgeError
 from pipeline.export.bundle import program, template
+from pipeline.private import FILE_MODE, private_dir, private_file, write_private
 from pipeline.problem.checkers import token_check
 from pipeline.problem.contract import Problem
 from pipeline.problem.registry import get_problem
@@ -110,10 +111,9 @@ def problem_yaml(problem: Problem) -> dict[str, Any]:
 
 
 def _write(path: Path, text: str, executable: bool = False) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    write_private(private_dir(path.parent) / path.name, text)
     if executable:
-        path.chmod(0o755)
+        path.chmod(FILE_MODE | 0o100)  # the owner's execute bit: private still
 
 
 def _write_case(folder: Path, stem: str, row: dict[str, Any]) -> None:
@@ -212,8 +212,8 @@ def copy_examples(out: Path, examples: Path | None, reference: str) -> dict[str,
         target = out / "submissions" / folder / path.name
         if target.exists():
             raise ExportError(f"{path}: {target.relative_to(out)} exists already")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, target)
+        private_dir(target.parent)
+        shutil.copyfile(path, private_file(target))
         placed.setdefault(folder, []).append(path.name)
     return placed
 
@@ -245,7 +245,7 @@ def export_problem(
     sample, secret = split_samples(cases(problem, total, seed), samples)
     if not secret:
         raise ExportError(f"{total} cases leave none for data/secret after {len(sample)} samples")
-    out.mkdir(parents=True, exist_ok=True)
+    private_dir(out)
     write_data(out, sample, secret)
     text = yaml.safe_dump(problem_yaml(problem), sort_keys=False, allow_unicode=True)
     _write(out / "problem.yaml", text)

@@ -34,6 +34,7 @@ import pyarrow as pa
 from pipeline.errors import GridjudgeError
 from pipeline.grade.rows import GRADED_SCHEMA
 from pipeline.limits import Limits
+from pipeline.private import private_dir, private_file
 from pipeline.program.build import default_cache_dir
 
 CACHE_FILE = "results.sqlite"
@@ -149,7 +150,10 @@ class ResultCache:
         self.db = self._open()
 
     def _connect(self) -> sqlite3.Connection:
-        self.root.mkdir(parents=True, exist_ok=True)
+        private_dir(self.root)
+        for suffix in ("", "-wal", "-shm"):  # SQLite makes its -wal and -shm as the file
+            if suffix == "" or Path(f"{self.path}{suffix}").exists():
+                private_file(f"{self.path}{suffix}")
         db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
         db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         db.execute("PRAGMA auto_vacuum = INCREMENTAL")  # a new file only: eviction shrinks it

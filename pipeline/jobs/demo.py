@@ -33,6 +33,7 @@ from pipeline.errors import GridjudgeError
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, GradeSettings, plan_grade
 from pipeline.jobs.corpus import generate_on
+from pipeline.private import private_dir, private_file, write_private
 from pipeline.problem.registry import all_problems, get_problem
 from pipeline.report.html import REPORT_FILE, render_report, write_report
 from pipeline.results.store import SUMMARY_FILE, load_results, read_run_json
@@ -95,7 +96,7 @@ def _prepare_out(out: Path) -> None:
             shutil.rmtree(out / name, ignore_errors=True)
         for name in (MARKER, SUMMARY_FILE, REPORT_FILE):
             (out / name).unlink(missing_ok=True)
-    out.mkdir(parents=True, exist_ok=True)
+    private_dir(out)
 
 
 def demo_counts(
@@ -169,7 +170,7 @@ def _finish(
 ) -> None:
     summaries = [pq.read_table(run / SUMMARY_FILE) for run in result.runs.values()]
     result.summary = pa.concat_tables(summaries)
-    pq.write_table(result.summary, result.out / SUMMARY_FILE)
+    pq.write_table(result.summary, private_file(result.out / SUMMARY_FILE))
     info = {
         "run_id": "gridjudge demo",
         "cluster": result.cluster,
@@ -181,5 +182,5 @@ def _finish(
     }
     results = pa.concat_tables(load_results(run) for run in result.runs.values())
     page = render_report(results, info, result.summary)
-    result.report.write_text(page, encoding="utf-8")
-    (result.out / MARKER).write_text(json.dumps(info, indent=2, sort_keys=True) + "\n")
+    write_private(result.report, page)
+    write_private(result.out / MARKER, json.dumps(info, indent=2, sort_keys=True) + "\n")

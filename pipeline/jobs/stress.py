@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pipeline.errors import GridjudgeError
+from pipeline.private import private_dir, write_private
 from pipeline.problem.registry import get_problem
 from pipeline.program.submission import parse_spec, prepare
 from pipeline.stress.search import Failure, StressError, StressResult, stress
@@ -61,8 +62,7 @@ def write_failure(out: Path, failure: Failure) -> list[Path]:
         }
     try:
         for path, text in files.items():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            write_private(private_dir(path.parent) / path.name, text)
     except OSError as exc:
         raise GridjudgeError(f"cannot write {out}: {exc}") from None
     return list(files)

@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.ids import natural_ranks
+from pipeline.private import private_dir, write_private
 from pipeline.report import gradebook_html
 from pipeline.report.palette import VERDICT_COLOURS
 from pipeline.report.run_info_html import run_info_html
@@ -258,8 +259,8 @@ def write_report(
     if results.num_rows:
         policy = run_policy(run_dir, results, policy)
     target = Path(out) if out is not None else run_dir / REPORT_FILE
-    target.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(target.parent)
     tmp = target.with_name(f".{target.name}.tmp")
-    tmp.write_text(render_report(results, info, summary, policy), encoding="utf-8")
+    write_private(tmp, render_report(results, info, summary, policy))
     os.replace(tmp, target)
     return target

@@ -27,6 +27,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline.errors import GridjudgeError
+from pipeline.private import private_dir, private_file, write_private
 from pipeline.results.summary import SUMMARY_INPUT, summarize
 from pipeline.schemas import RESULTS_SCHEMA, SCHEMA_VERSION, SUMMARY_SCHEMA
 
@@ -63,14 +64,13 @@ def stage_results_part(run_dir: Path, rows: list[dict[str, Any]] | pa.Table) -> 
         return None
     if table.num_rows == 0:
         return None
-    out = results_dir(run_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    out = private_dir(results_dir(run_dir))
     staged = out / f"{_STAGED_PREFIX}part-{uuid.uuid4().hex}.parquet{_STAGED_SUFFIX}"
     # lz4, dictionaries only where values repeat, no statistics (nothing filters on them):
     # cheaper to write than the defaults (zstd, every column in dictionaries)
     pq.write_table(
         table,
-        staged,
+        private_file(staged),
         compression="lz4",
         use_dictionary=_REPEATING_COLUMNS,
         write_statistics=False,
@@ -183,7 +183,7 @@ def set_aside_unreadable(run_dir: Path) -> list[tuple[Path, Path, str]]:
     moved = []
     for part, why in unreadable_parts(run_dir):
         target = Path(run_dir) / UNREADABLE_DIR / part.name
-        target.parent.mkdir(exist_ok=True)
+        private_dir(target.parent)
         os.replace(part, target)
         moved.append((part, target, why))
     return moved
@@ -260,14 +260,14 @@ def done_keys(run_dir: Path) -> set[tuple[str, str]]:
 
 
 def write_run_json(run_dir: Path, info: dict[str, Any]) -> None:
-    run_dir = Path(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
+    run_dir = private_dir(run_dir)
     tmp = run_dir / f".{RUN_JSON}.tmp"
-    tmp.write_text(
+    write_private(
+        tmp,
         json.dumps(
             {"schema_version": SCHEMA_VERSION, **info}, indent=2, sort_keys=True, default=str
         )
-        + "\n"
+        + "\n",
     )
     os.replace(tmp, run_dir / RUN_JSON)
 
@@ -344,7 +344,7 @@ def write_summary(
         columns = [*SUMMARY_INPUT, "attempt"]
         results = load_results(run_dir, columns=columns, skip_unreadable=skip_unreadable)
         summary = summarize(results)
-    tmp = run_dir / f".{SUMMARY_FILE}.tmp"
+    tmp = private_file(run_dir / f".{SUMMARY_FILE}.tmp")
     pq.write_table(summary, tmp)
     os.replace(tmp, run_dir / SUMMARY_FILE)
     return summary
@@ -365,8 +365,8 @@ def write_table(path: Path, table: pa.Table) -> Path:
     path = Path(path)
     tmp = path.parent / f".{path.name}.tmp"
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        pq.write_table(table, tmp, compression="zstd")
+        private_dir(path.parent)
+        pq.write_table(table, private_file(tmp), compression="zstd")
         os.replace(tmp, path)
     except OSError as exc:
         raise RunDirError(f"{path}: cannot write ({' '.join(str(exc).split())})") from None

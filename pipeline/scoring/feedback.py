@@ -22,6 +22,7 @@ import pyarrow.compute as pc
 from pipeline.corpus.store import iter_batches
 from pipeline.grade.verdict import signal_name
 from pipeline.ids import natural_ranks
+from pipeline.private import private_dir, write_private
 from pipeline.results.store import load_results
 from pipeline.results.summary import last_attempts
 from pipeline.scoring.gradebook import by_problem
@@ -217,9 +218,9 @@ def write_feedback(
                 )
     folder = Path(run_dir) / FEEDBACK_DIR
     shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
+    private_dir(folder)
     for sub, parts in texts.items():
-        (folder / feedback_name(sub)).write_text("\n".join(parts), encoding="utf-8")
+        write_private(folder / feedback_name(sub), "\n".join(parts))
     return folder
 
 

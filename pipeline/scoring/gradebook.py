@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.ids import natural_ranks, natural_sorted
+from pipeline.private import private_file
 from pipeline.results.store import load_results, write_table
 from pipeline.results.summary import last_attempts
 from pipeline.schemas import VERDICTS
@@ -160,7 +161,7 @@ def write_gradebook(run_dir: Path, book: pa.Table) -> tuple[Path, Path]:
     """RUN_DIR/gradebook.parquet and gradebook.csv."""
     parquet = write_table(Path(run_dir) / GRADEBOOK_PARQUET, book)
     csv_path = Path(run_dir) / GRADEBOOK_CSV
-    tmp = csv_path.with_name(f".{csv_path.name}.tmp")
+    tmp = private_file(csv_path.with_name(f".{csv_path.name}.tmp"))
     book.to_pandas().to_csv(tmp, index=False, float_format="%.6g")
     tmp.replace(csv_path)
     return parquet, csv_path

@@ -10,6 +10,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.package.scoring import scoring_policy
+from pipeline.private import write_private
 from pipeline.results.store import RUN_JSON, read_run_json
 from pipeline.scoring.feedback import write_feedback
 from pipeline.scoring.gradebook import (
@@ -71,6 +72,6 @@ def score_run(
     write_feedback(run_dir, book, policy, feedback, corpora)
     if given is not None or not (run_dir / POLICY_FILE).is_file():
         tmp = run_dir / f".{POLICY_FILE}.tmp"
-        tmp.write_text(policy.to_yaml(), encoding="utf-8")
+        write_private(tmp, policy.to_yaml())
         tmp.replace(run_dir / POLICY_FILE)
     return RunScores(policy, book)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from pipeline.private import private_dir, private_file
 from pipeline.verify.run import Verification
 
 
@@ -33,8 +34,8 @@ def junit_xml(result: Verification) -> ET.ElementTree:
 
 def write_junit(path: Path, result: Verification) -> Path:
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     tree = junit_xml(result)
     ET.indent(tree)
-    tree.write(path, encoding="utf-8", xml_declaration=True)
+    tree.write(private_file(path), encoding="utf-8", xml_declaration=True)
     return path
