@@ -76,6 +76,7 @@ print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in {heavy!r}))
         (["--help"], HEAVY),
         (["compare", "--help"], ("scipy", "pandas", "ray")),
         (["solve", "--help"], ("scipy", "pandas", "ray")),
+        (["run", "--help"], ("scipy", "pandas", "ray")),
     ],
 )
 def test_help_does_not_import_heavy_libraries(args: list[str], absent: tuple[str, ...]) -> None:
