@@ -91,7 +91,10 @@ def test_help_does_not_import_heavy_libraries(args: list[str], absent: tuple[str
 def test_an_unknown_command_is_a_usage_error() -> None:
     result = runner.invoke(app, ["gradee"])
     assert result.exit_code == 2
-    assert "No such command" in result.output
+    assert "No such command 'gradee'. Did you mean 'grade'?" in result.output
+    far = runner.invoke(app, ["xyzzy"])
+    assert far.exit_code == 2 and "No such command 'xyzzy'." in far.output
+    assert "Did you mean" not in far.output
 
 
 GENERATE_ARGS = ("--name", "gridjudge", "--title", "gridjudge commands")

@@ -5,6 +5,7 @@ pandas, scipy or Ray (docs/performance.md, bench/startup.py)."""
 from __future__ import annotations
 
 import ast
+import difflib
 import importlib
 import os
 import sys
@@ -151,6 +152,13 @@ class LazyGroup(TyperGroup):
         if cmd_name not in self._loaded:
             self._loaded[cmd_name] = load_command(entry)
         return self._loaded[cmd_name]
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and name not in _BY_NAME:
+            near = difflib.get_close_matches(name, list(_BY_NAME), n=1)
+            ctx.fail(f"No such command {name!r}." + (f" Did you mean {near[0]!r}?" if near else ""))
+        return super().resolve_command(ctx, args)
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         sections: dict[str, list[tuple[str, str]]] = {}
