@@ -90,16 +90,10 @@ class HelpLayout(typer.Context.formatter_class):  # type: ignore[misc,valid-type
         for term, text in rows:
             lines = wrap(" ".join(text.split()), self.width - help_indent) if text else []
             self.write(" " * self.current_indent + term)
-            if len(term) > term_width and lines:
-                self.write("\n")
-                lines.insert(0, "")
-                first = lines.pop(1)
-                self.write(" " * help_indent + first + "\n")
-            elif lines:
-                self.write(" " * (help_indent - self.current_indent - len(term)) + lines[0] + "\n")
-            else:
-                self.write("\n")
-            for line in lines[1:]:
+            if lines and len(term) <= term_width:  # help starts beside the name
+                self.write(" " * (help_indent - self.current_indent - len(term)) + lines.pop(0))
+            self.write("\n")  # a longer name: its help starts on the next line
+            for line in lines:
                 self.write(" " * help_indent + line + "\n")
 
 
