@@ -115,3 +115,12 @@ def test_docs_cli_md_is_the_generated_reference() -> None:
     )
     assert doc.split(marker, 1)[1] == done.stdout, "docs/cli.md is stale: regenerate it"
     assert not re.search(r"&(#x?[0-9a-f]+|[a-z]+);", doc)
+
+
+def test_options_are_listed_under_their_panels() -> None:
+    text = runner.invoke(app, ["compare", "--help"]).output
+    sections = re.split(r"\n(?=\S[^\n]*:\n)", text)
+    by_title = {s.splitlines()[0]: s for s in sections}
+    assert "--metric" in by_title["Timing statistics (docs/compare.md):"]
+    assert "--junit" in by_title["Output:"] and "--metric" not in by_title["Output:"]
+    assert "--submission-a" in by_title["What is compared:"]
