@@ -124,3 +124,8 @@ def test_options_are_listed_under_their_panels() -> None:
     assert "--metric" in by_title["Timing statistics (docs/compare.md):"]
     assert "--junit" in by_title["Output:"] and "--metric" not in by_title["Output:"]
     assert "--submission-a" in by_title["What is compared:"]
+    grade = runner.invoke(app, ["grade", "--help"]).output
+    titles = [line for line in grade.splitlines() if re.match(r"^\S[^:]*:$", line)]
+    assert titles[:3] == ["Arguments:", "Submissions:", "Run folder:"]
+    limits = grade.split("\nLimits:\n")[1].split("\n\n")[0]
+    assert "--time-limit" in limits and "--memory-limit" in limits and "--batch" not in limits

@@ -44,6 +44,26 @@ COMMANDS = [
     Entry("compare", "compare", "compare", "Results"),
 ]
 _BY_NAME = {entry.name: entry for entry in COMMANDS}
+# Help sections of the commands with many options, by option name (grade's options are
+# defined with its code; their grouping for reading is kept here). An option not listed
+# goes under "Options".
+PANELS: dict[str, dict[str, tuple[str, ...]]] = {
+    "grade": {
+        "Submissions": (
+            "--submission",
+            "--submissions",
+            "--skip-unknown",
+            "--submissions-list",
+            "--only-submission",
+        ),
+        "Run folder": ("--out", "--resume", "--scoring", "--feedback"),
+        "Limits": ("--time-limit", "--memory-limit", "--time-multipliers"),
+        "How cases run": ("--batch", "--repeat", "--fork-server", "--revalidate"),
+        "Cluster": ("--address", "--chunk-size", "--max-in-flight"),
+        "Result cache (docs/cache.md)": ("--cache", "--cache-max-mb"),
+        "Selecting pairs (docs/cache.md)": ("--only", "--since", "--family", "--case"),
+    },
+}
 DEFAULT_SECTION = "Options"
 
 
@@ -172,6 +192,21 @@ def load_command(entry: Entry) -> Any:
     )
     command = typer.main.get_command(single)
     command.name = entry.name
+    panels = PANELS.get(entry.name, {})
+    panel_of = {o: title for title, opts in panels.items() for o in opts}
+    order = {title: number for number, title in enumerate(panels)}
+    for param in command.params:
+        title = next((panel_of[o] for o in param.opts if o in panel_of), None)
+        if title is not None:
+            param.rich_help_panel = title  # type: ignore[attr-defined]
+    # options in the order of their sections (positional arguments keep theirs, first)
+    command.params.sort(
+        key=lambda p: (
+            -1
+            if p.param_type_name == "argument"
+            else order.get(getattr(p, "rich_help_panel", None) or "", len(order))
+        )
+    )
     return command
 
 
