@@ -76,6 +76,7 @@ print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in {heavy!r}))
         (["--help"], HEAVY),
         (["compare", "--help"], ("scipy", "pandas", "ray")),
         (["solve", "--help"], ("scipy", "pandas", "ray")),
+        (["run", "--help"], ("scipy", "pandas", "ray")),
     ],
 )
 def test_help_does_not_import_heavy_libraries(args: list[str], absent: tuple[str, ...]) -> None:
@@ -90,7 +91,10 @@ def test_help_does_not_import_heavy_libraries(args: list[str], absent: tuple[str
 def test_an_unknown_command_is_a_usage_error() -> None:
     result = runner.invoke(app, ["gradee"])
     assert result.exit_code == 2
-    assert "No such command" in result.output
+    assert "No such command 'gradee'. Did you mean 'grade'?" in result.output
+    far = runner.invoke(app, ["xyzzy"])
+    assert far.exit_code == 2 and "No such command 'xyzzy'." in far.output
+    assert "Did you mean" not in far.output
 
 
 GENERATE_ARGS = ("--name", "gridjudge", "--title", "gridjudge commands")
@@ -111,3 +115,17 @@ def test_docs_cli_md_is_the_generated_reference() -> None:
     )
     assert doc.split(marker, 1)[1] == done.stdout, "docs/cli.md is stale: regenerate it"
     assert not re.search(r"&(#x?[0-9a-f]+|[a-z]+);", doc)
+
+
+def test_options_are_listed_under_their_panels() -> None:
+    text = runner.invoke(app, ["compare", "--help"]).output
+    sections = re.split(r"\n(?=\S[^\n]*:\n)", text)
+    by_title = {s.splitlines()[0]: s for s in sections}
+    assert "--metric" in by_title["Timing statistics (docs/compare.md):"]
+    assert "--junit" in by_title["Output:"] and "--metric" not in by_title["Output:"]
+    assert "--submission-a" in by_title["What is compared:"]
+    grade = runner.invoke(app, ["grade", "--help"]).output
+    titles = [line for line in grade.splitlines() if re.match(r"^\S[^:]*:$", line)]
+    assert titles[:3] == ["Arguments:", "Submissions:", "Run folder:"]
+    limits = grade.split("\nLimits:\n")[1].split("\n\n")[0]
+    assert "--time-limit" in limits and "--memory-limit" in limits and "--batch" not in limits

@@ -5,6 +5,7 @@ pandas, scipy or Ray (docs/performance.md, bench/startup.py)."""
 from __future__ import annotations
 
 import ast
+import difflib
 import importlib
 import os
 import sys
@@ -43,6 +44,26 @@ COMMANDS = [
     Entry("compare", "compare", "compare", "Results"),
 ]
 _BY_NAME = {entry.name: entry for entry in COMMANDS}
+# Help sections of the commands with many options, by option name (grade's options are
+# defined with its code; their grouping for reading is kept here). An option not listed
+# goes under "Options".
+PANELS: dict[str, dict[str, tuple[str, ...]]] = {
+    "grade": {
+        "Submissions": (
+            "--submission",
+            "--submissions",
+            "--skip-unknown",
+            "--submissions-list",
+            "--only-submission",
+        ),
+        "Run folder": ("--out", "--resume", "--scoring", "--feedback"),
+        "Limits": ("--time-limit", "--memory-limit", "--time-multipliers"),
+        "How cases run": ("--batch", "--repeat", "--fork-server", "--revalidate"),
+        "Cluster": ("--address", "--chunk-size", "--max-in-flight"),
+        "Result cache (docs/cache.md)": ("--cache", "--cache-max-mb"),
+        "Selecting pairs (docs/cache.md)": ("--only", "--since", "--family", "--case"),
+    },
+}
 DEFAULT_SECTION = "Options"
 
 
@@ -89,16 +110,10 @@ class HelpLayout(typer.Context.formatter_class):  # type: ignore[misc,valid-type
         for term, text in rows:
             lines = wrap(" ".join(text.split()), self.width - help_indent) if text else []
             self.write(" " * self.current_indent + term)
-            if len(term) > term_width and lines:
-                self.write("\n")
-                lines.insert(0, "")
-                first = lines.pop(1)
-                self.write(" " * help_indent + first + "\n")
-            elif lines:
-                self.write(" " * (help_indent - self.current_indent - len(term)) + lines[0] + "\n")
-            else:
-                self.write("\n")
-            for line in lines[1:]:
+            if lines and len(term) <= term_width:  # help starts beside the name
+                self.write(" " * (help_indent - self.current_indent - len(term)) + lines.pop(0))
+            self.write("\n")  # a longer name: its help starts on the next line
+            for line in lines:
                 self.write(" " * help_indent + line + "\n")
 
 
@@ -152,6 +167,13 @@ class LazyGroup(TyperGroup):
             self._loaded[cmd_name] = load_command(entry)
         return self._loaded[cmd_name]
 
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and name not in _BY_NAME:
+            near = difflib.get_close_matches(name, list(_BY_NAME), n=1)
+            ctx.fail(f"No such command {name!r}." + (f" Did you mean {near[0]!r}?" if near else ""))
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         sections: dict[str, list[tuple[str, str]]] = {}
         for entry in COMMANDS:
@@ -170,6 +192,21 @@ def load_command(entry: Entry) -> Any:
     )
     command = typer.main.get_command(single)
     command.name = entry.name
+    panels = PANELS.get(entry.name, {})
+    panel_of = {o: title for title, opts in panels.items() for o in opts}
+    order = {title: number for number, title in enumerate(panels)}
+    for param in command.params:
+        title = next((panel_of[o] for o in param.opts if o in panel_of), None)
+        if title is not None:
+            param.rich_help_panel = title  # type: ignore[attr-defined]
+    # options in the order of their sections (positional arguments keep theirs, first)
+    command.params.sort(
+        key=lambda p: (
+            -1
+            if p.param_type_name == "argument"
+            else order.get(getattr(p, "rich_help_panel", None) or "", len(order))
+        )
+    )
     return command
 
 

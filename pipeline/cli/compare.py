@@ -19,6 +19,11 @@ from pipeline.compare.options import (
     one_of,
 )
 
+SIDES = "What is compared"
+OUTPUT = "Output"
+GATE = "Exit code"
+TIMING = "Timing statistics (docs/compare.md)"
+
 
 @user_errors
 def compare(
@@ -27,34 +32,62 @@ def compare(
         Path | None,
         typer.Argument(help="Candidate run folder (B); absent: compare two submissions of RUN_A."),
     ] = None,
-    submission_a: Annotated[str | None, typer.Option(help="Submission label on side A.")] = None,
-    submission_b: Annotated[str | None, typer.Option(help="Submission label on side B.")] = None,
-    out: Annotated[Path | None, typer.Option(help=f"Write {', '.join(OUTPUT_FILES)} here.")] = None,
+    submission_a: Annotated[
+        str | None, typer.Option(help="Submission label on side A.", rich_help_panel=SIDES)
+    ] = None,
+    submission_b: Annotated[
+        str | None, typer.Option(help="Submission label on side B.", rich_help_panel=SIDES)
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(help=f"Write {', '.join(OUTPUT_FILES)} here.", rich_help_panel=OUTPUT),
+    ] = None,
     fail_on: Annotated[
         str,
         typer.Option(
             help="Exit 1 on: regression (flip away from AC or significant slowdown), "
             "any-change, or never.",
+            rich_help_panel=GATE,
         ),
     ] = DEFAULT_FAIL_ON,
-    junit: Annotated[Path | None, typer.Option(help="Write JUnit XML here.")] = None,
-    metric: Annotated[str, typer.Option(help="Timing compared: cpu or wall.")] = (
-        CompareOptions.metric
-    ),
+    junit: Annotated[
+        Path | None, typer.Option(help="Write JUnit XML here.", rich_help_panel=OUTPUT)
+    ] = None,
+    metric: Annotated[
+        str, typer.Option(help="Timing compared: cpu or wall.", rich_help_panel=TIMING)
+    ] = (CompareOptions.metric),
     factor: Annotated[
-        float, typer.Option(help="Effect size: a change counts only beyond this ratio.")
+        float,
+        typer.Option(
+            help="Effect size: a change counts only beyond this ratio.", rich_help_panel=TIMING
+        ),
     ] = CompareOptions.factor,
-    alpha: Annotated[float, typer.Option(help="Significance level.")] = CompareOptions.alpha,
+    alpha: Annotated[
+        float, typer.Option(help="Significance level.", rich_help_panel=TIMING)
+    ] = CompareOptions.alpha,
     min_repeats: Annotated[
-        int, typer.Option(help="Timings needed on both sides for a per-case test.")
+        int,
+        typer.Option(
+            help="Timings needed on both sides for a per-case test.", rich_help_panel=TIMING
+        ),
     ] = CompareOptions.min_repeats,
     time_limit: Annotated[
-        float | None, typer.Option(help="Time limit in seconds (default: run.json / problem).")
+        float | None,
+        typer.Option(
+            help="Time limit in seconds (default: run.json / problem).", rich_help_panel=TIMING
+        ),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = CompareOptions.seed,
-    max_rows: Annotated[int, typer.Option(help="Rows shown per case list.")] = MAX_ROWS,
+    seed: Annotated[
+        int, typer.Option(help="Bootstrap seed.", rich_help_panel=TIMING)
+    ] = CompareOptions.seed,
+    max_rows: Annotated[
+        int, typer.Option(help="Rows shown per case list.", rich_help_panel=OUTPUT)
+    ] = MAX_ROWS,
     include_cached: Annotated[
-        bool, typer.Option(help="Also use the timings of rows taken from the result cache.")
+        bool,
+        typer.Option(
+            help="Also use the timings of rows taken from the result cache.", rich_help_panel=TIMING
+        ),
     ] = CompareOptions.include_cached,
 ) -> None:
     """Compare verdicts and timings case by case; exit 1 when the --fail-on gate trips."""

@@ -8,10 +8,6 @@ from typing import Annotated
 import typer
 
 from pipeline.cli.common import EXIT_GATE, user_errors
-from pipeline.compare.render import render
-from pipeline.jobs.config import load_config
-from pipeline.jobs.run import COMPARE_DIR, run_config
-from pipeline.report.terminal import print_summary, step_printer, wide_console
 
 
 @user_errors
@@ -26,6 +22,12 @@ def run(
 
     Rerunning the same config resumes its runs (unless it sets `resume: false`). Exit
     code 1 when a job's `compare` gate trips, as `gridjudge compare` does."""
+    # imported here: `run --help` must not load Ray, scipy and pandas
+    from pipeline.compare.render import render
+    from pipeline.jobs.config import load_config
+    from pipeline.jobs.run import COMPARE_DIR, run_config
+    from pipeline.report.terminal import print_summary, step_printer, wide_console
+
     cfg = load_config(config)
     if address is not None:
         cfg = cfg.model_copy(update={"address": address})
