@@ -19,7 +19,6 @@ benches. What it does:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import pyarrow as pa
@@ -37,14 +36,6 @@ from pipeline.program.submission import PreparedSubmission
 from pipeline.schemas import RESULTS_SCHEMA, Verdict
 
 T = TypeVar("T")
-
-
-@dataclass
-class Outcome:
-    """The engine's answer: RESULTS_SCHEMA rows, and each row's whole output when asked."""
-
-    table: pa.Table
-    outputs: list[bytes | None] | None = None
 
 
 def abba(items: Sequence[T], round_no: int) -> Sequence[T]:
@@ -120,7 +111,7 @@ def grade_cases(
     validate: bool = True,
     keep_outputs: bool = False,
     tle_left: Mapping[str, int] | None = None,
-) -> Outcome:
+) -> Graded:
     """One RESULTS_SCHEMA row per (submission, case), case by case, each case's rows in
     submission order. `limits`: the problem's, with the settings' applied (the plan
     resolves them once per corpus); `validate=False` skips the problem's input validator:
@@ -130,7 +121,7 @@ def grade_cases(
     every = Cases.of(cases)
     n = len(every)
     if n == 0:
-        return Outcome(RESULTS_SCHEMA.empty_table(), [] if keep_outputs else None)
+        return Graded(RESULTS_SCHEMA.empty_table(), [] if keep_outputs else None)
     good, positions, rejected = _validated(problem, every, validate, settings.fork_server)
     runnable = [s for s in submissions if s.compile_error is None]
     runners = [
@@ -167,4 +158,4 @@ def grade_cases(
     kept = (
         [outputs[s][c] for c in range(n) for s in range(len(submissions))] if keep_outputs else None
     )
-    return Outcome(table, kept)
+    return Graded(table, kept)

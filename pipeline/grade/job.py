@@ -43,7 +43,7 @@ from pipeline.grade.plan import (
 )
 from pipeline.grade.task import ChunkResult, GradeChunk, grade_and_stage, verdict_counts
 from pipeline.grade.time_verdicts import NOT_CACHED
-from pipeline.results import store as report
+from pipeline.results import store as run_folder
 from pipeline.results.summary import SUMMARY_INPUT, SummaryParts, last_attempts
 from pipeline.schemas import RESULTS_SCHEMA
 
@@ -194,11 +194,11 @@ class _Driver:
         """Make the chunk's rows part of the run, and store them in the cache."""
         table = result.table
         if result.staged is not None:
-            part = report.commit_results_part(result.staged)
+            part = run_folder.commit_results_part(result.staged)
             if self.cache is not None and id(chunk) in self.pending:
                 table = pq.read_table(part, columns=list(ROW_COLUMNS))
         elif table is not None:
-            report.write_results_part(self.out, table)
+            run_folder.write_results_part(self.out, table)
         self.summary.merge(result.summary)
         self._count(result.rows, result.verdicts)
         self.tles.update(result.tles)
@@ -211,7 +211,7 @@ class _Driver:
 
     def _add(self, table: pa.Table) -> None:
         """Rows made on the driver (from the cache): a part of the run like any other."""
-        report.write_results_part(self.out, table)
+        run_folder.write_results_part(self.out, table)
         self.summary.add(table)
         self.outcome.cached += table.num_rows
         self._count(table.num_rows, verdict_counts(table))
@@ -273,7 +273,7 @@ def run_grade(
     out = Path(o.out)
     outcome = GradeOutcome(skipped=len(plan.done))
     cache = open_cache(o.cache, o.result_cache, o.cache_max_mb)  # fails before any write
-    report.write_run_json(out, run_info(plan, "running"))
+    run_folder.write_run_json(out, run_info(plan, "running"))
     driver = _Driver(plan, outcome, on_rows, cache)
     with sigterm_interrupts():
         _run(plan, driver, on_start)
@@ -286,7 +286,7 @@ def _run(plan: GradePlan, driver: _Driver, on_start: Callable[[str], None] | Non
     status = "failed"
     if plan.done:  # the rows a resumed run already has
         driver.summary.add(
-            last_attempts(report.load_results(out, columns=[*SUMMARY_INPUT, "attempt"]))
+            last_attempts(run_folder.load_results(out, columns=[*SUMMARY_INPUT, "attempt"]))
         )
     try:
         chunks = driver.chunks()
@@ -297,8 +297,8 @@ def _run(plan: GradePlan, driver: _Driver, on_start: Callable[[str], None] | Non
                 on_start(outcome.where)
         else:
             _grade_on_cluster(plan, driver, itertools.chain([first], chunks), on_start)
-        outcome.summary = report.write_summary(out, driver.summary.table())
-        report.remove_staged_parts(out)
+        outcome.summary = run_folder.write_summary(out, driver.summary.table())
+        run_folder.remove_staged_parts(out)
         status = "done"
     except KeyboardInterrupt:
         status = "interrupted"
@@ -307,7 +307,7 @@ def _run(plan: GradePlan, driver: _Driver, on_start: Callable[[str], None] | Non
         if cache is not None:
             cache.close()
             outcome.cache = cache.stats
-        report.write_run_json(out, run_info(plan, status, outcome))
+        run_folder.write_run_json(out, run_info(plan, status, outcome))
         if plan.lock is not None:
             plan.lock.release()
 

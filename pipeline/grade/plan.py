@@ -30,7 +30,7 @@ from pipeline.problem.contract import Problem
 from pipeline.problem.registry import get_problem
 from pipeline.program.languages.multipliers import checked_multipliers
 from pipeline.program.submission import PreparedSubmission, SubmissionSpec, parse_spec, prepare
-from pipeline.results import store as report
+from pipeline.results import store as run_folder
 
 __all__ = ["GradeError", "GradeOptions", "GradeSettings", "plan_grade"]
 
@@ -86,7 +86,7 @@ class GradePlan:
     # --resume: submissions whose content changed since; their earlier rows were dropped
     changed: list[str] = field(default_factory=list)
     cache_reset: str = ""  # where a result cache file that was not a database went
-    lock: report.RunLock | None = None  # on the run folder, from planning to the run's end
+    lock: run_folder.RunLock | None = None  # on the run folder, from planning to the run's end
 
 
 @dataclass
@@ -300,14 +300,14 @@ def _previous_run(options: GradeOptions) -> dict[str, Any] | None:
     """The run.json of the run in --out, for --resume; a folder holding anything else
     (but the lock file) is refused."""
     out = Path(options.out)
-    if (out / report.RUN_JSON).exists():
+    if (out / run_folder.RUN_JSON).exists():
         if not options.resume:
             raise GradeError(f"{out} already holds a run: pass --resume, or choose another --out")
-        return report.read_run_json(out)
+        return run_folder.read_run_json(out)
     if (
         out.exists()
         and not options.resume
-        and any(p.name != report.LOCK_FILE for p in out.iterdir())
+        and any(p.name != run_folder.LOCK_FILE for p in out.iterdir())
     ):
         raise GradeError(f"output folder {out} is not empty")
     return None
@@ -316,7 +316,7 @@ def _previous_run(options: GradeOptions) -> dict[str, Any] | None:
 def _lock(plan: GradePlan, previous: dict[str, Any] | None) -> None:
     """Lock the run folder (a second writer is refused), then look at it again: another
     grade may have written a run there since it was first looked at."""
-    plan.lock = report.RunLock(plan.options.out)
+    plan.lock = run_folder.RunLock(plan.options.out)
     try:
         now = _previous_run(plan.options)
         if (now or {}).get("run_id") != (previous or {}).get("run_id"):
@@ -331,7 +331,7 @@ def _take_over(plan: GradePlan, previous: dict[str, Any]) -> None:
     and the rows of a submission whose content changed since are dropped (their pairs
     are graded again); every other row is done."""
     out = Path(plan.options.out)
-    plan.set_aside = report.set_aside_unreadable(out)
+    plan.set_aside = run_folder.set_aside_unreadable(out)
     before = {
         s["label"]: s.get("sha")
         for c in previous.get("corpora", [])
@@ -344,6 +344,6 @@ def _take_over(plan: GradePlan, previous: dict[str, Any]) -> None:
         if s.label in before and before[s.label] != s.sha
     }
     if changed:
-        report.drop_submissions(out, changed)
+        run_folder.drop_submissions(out, changed)
     plan.changed = sorted(changed)
-    plan.done = report.done_keys(out)
+    plan.done = run_folder.done_keys(out)

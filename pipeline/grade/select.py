@@ -19,7 +19,7 @@ from typing import Literal, get_args
 
 from pipeline.errors import GridjudgeError
 from pipeline.program.submission import PreparedSubmission
-from pipeline.results import store as report
+from pipeline.results import store as run_folder
 from pipeline.results.summary import last_attempts
 
 Only = Literal["failing", "changed", "new"]  # what `--only` selects
@@ -84,7 +84,7 @@ def make_selection(
     earlier: dict[tuple[str, str], Earlier] = {}
     if since is not None:
         columns = ["submission", "problem", "case_id", "submission_sha", "verdict", "attempt"]
-        rows = last_attempts(report.load_results(Path(since), columns=columns))
+        rows = last_attempts(run_folder.load_results(Path(since), columns=columns))
         wanted = ("submission", "case_id", "submission_sha", "verdict")
         for label, case_id, sha, verdict in zip(
             *(rows.column(c).to_pylist() for c in wanted), strict=True

@@ -18,7 +18,7 @@ from pipeline.grade.settings import GradeSettings
 from pipeline.limits import Limits
 from pipeline.problem.registry import get_problem
 from pipeline.program.submission import PreparedSubmission
-from pipeline.results import store as report
+from pipeline.results import store as run_folder
 from pipeline.results.summary import SummaryParts
 
 
@@ -44,7 +44,7 @@ class GradeChunk:
 @dataclass
 class ChunkResult:
     """What a chunk's task sends back: its rows' verdict counts and summary, and either
-    the rows or the part they were staged in (report.stage_results_part)."""
+    the rows or the part they were staged in (run_folder.stage_results_part)."""
 
     rows: int
     verdicts: Counter[str]
@@ -65,7 +65,7 @@ def grade_and_stage(chunk: GradeChunk) -> ChunkResult:
     summary.add(table)
     result = ChunkResult(table.num_rows, verdict_counts(table), summary, tles=tle_counts(table))
     if chunk.stage_dir is not None and current_node_id() == chunk.stage_node:
-        result.staged = report.stage_results_part(Path(chunk.stage_dir), table)
+        result.staged = run_folder.stage_results_part(Path(chunk.stage_dir), table)
     else:
         result.table = table
     return result

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -12,11 +13,12 @@ from pipeline.grade.cases import Cases
 
 @dataclass
 class Graded:
-    """A runner's rows for n cases (grade.rows.GRADED_SCHEMA), and, when asked for, each
-    case's whole output."""
+    """Rows for n cases and, when asked for, each row's whole output (None where a case
+    was not run): a runner's (grade.rows.GRADED_SCHEMA) and the engine's, whole
+    (RESULTS_SCHEMA)."""
 
     table: pa.Table
-    outputs: list[bytes] | None = None
+    outputs: Sequence[bytes | None] | None = None
 
 
 class Runner(Protocol):
