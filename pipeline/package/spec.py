@@ -64,6 +64,7 @@ class Package:
     time_resolution: float  # a derived time limit is the smallest multiple of this (s)
     time_limit_given: bool  # False: the time limit is Limits' default until verify derives it
     scoring: bool  # `type: scoring`: the test groups carry points
+    legacy: bool  # the legacy format (no problem_format_version): keys read as it defines them
     custom: bool  # a custom output validator decides, else the default validator
     protocol: str  # kattis | testlib (the custom validator's)
     validator_flags: tuple[str, ...]  # problem.yaml's, before any testdata.yaml's
@@ -222,6 +223,7 @@ def read_package(root: Path) -> Package:
         time_resolution=_number(limits, "time_resolution", where) or DEFAULT_TIME_RESOLUTION,
         time_limit_given=time_s is not None,
         scoring="scoring" in _types(data, where) or custom_score,
+        legacy=is_legacy(data),
         custom=custom,
         protocol=_protocol(ours, where),
         io=_io(ours, where),

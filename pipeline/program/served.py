@@ -56,6 +56,7 @@ def run(
     stdin: bytes = b"",
     files: Mapping[str, FileSpec] | None = None,
     output_file: str | None = None,
+    read_back: Sequence[str] = (),
 ) -> ExecutionResult:
     """`program args` on `stdin`, with `files` in its scratch dir: forked from its server
     where it has one, else spawned. A server lost during the run is started anew next
@@ -63,7 +64,7 @@ def run(
     with _lock:
         server = _server(program, tuple(args), limits)
         if server is not None:
-            result = server.run(stdin, limits, files, output_file)
+            result = server.run(stdin, limits, files, output_file, read_back)
             if not (result.judge_error and not server.alive):
                 return result
     box = get_sandbox()
@@ -74,6 +75,7 @@ def run(
         stdin=stdin,
         files={**staged, **(files or {})},
         output_file=output_file,
+        read_back=read_back,
     )
 
 
