@@ -82,6 +82,9 @@ RESULTS_SCHEMA = pa.schema(
         # How the case was run: in-process, spawn, fork-server, or "spawn (<why>)" where
         # a fork server was asked for and could not serve (null: parts older than it).
         pa.field("runner", pa.string(), nullable=True),
+        # The case's score as its checker gave it, a fraction of the case's full score (a
+        # package's score.txt, testlib points); null: by verdict (AC full, else nothing).
+        pa.field("score", pa.float64(), nullable=True),
     ],
     metadata={"gridjudge.kind": "results", "gridjudge.schema_version": str(SCHEMA_VERSION)},
 )

@@ -3,7 +3,9 @@ given as plain data (the policy type lives on a higher floor).
 
 Each folder directly in data/secret is one policy group, its nested groups included
 (the policy's groups are flat). Its aggregation `min` (legacy `grader_flags: min`, 2023-07
-`scoring: {aggregation: min}`) is the policy's `all`, `sum` its `fraction`. Its points are
+`scoring: {aggregation: min}`) is the policy's `min`, `sum` its `sum`: on cases scored by
+verdict alone they are the policy's `all` and `fraction`; a case's own score (score.txt,
+testlib points) counts as the fraction of its share it earned. Its points are
 the group's `score` (2023-07), the upper end of its `range` (legacy), else what the
 legacy default grader gives: `accept_score` (1) per case for `sum`, once for `min`.
 Cases directly in data/secret form a group `secret` the same way; data/sample earns 0.
@@ -32,7 +34,7 @@ def _group(name: str, families: list[str], settings: FolderSettings, cases: int)
         "name": safe,
         "families": families,
         "points": points,
-        "aggregate": "all" if low else "fraction",
+        "aggregate": "min" if low else "sum",
     }
 
 

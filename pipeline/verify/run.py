@@ -57,6 +57,7 @@ from pipeline.verify.expect import (
 MEASURE_LIMIT_S = 60.0  # the accepted submissions' limit while the time limit is unknown
 RESULT_COLUMNS = [
     "submission", "problem", "family", "case_id", "verdict", "cpu_ms", "checker_msg", "attempt",
+    "score",
 ]  # fmt: skip
 UPPER = frozenset({"TLE"})  # the `required` of a submission that bounds the limit above
 
