@@ -63,7 +63,8 @@ def fingerprint(package: Package) -> str:
     h = hashlib.sha256()
     roots = [package.root / d for d in INPUT_VALIDATOR_DIRS] + package.output_validator_dirs()
     files = [package.root / "problem.yaml", package.root / ".timelimit"]
-    files += sorted(package.data.rglob("testdata.yaml")) if package.data.is_dir() else []
+    for name in ("testdata.yaml", "test_group.yaml"):
+        files += sorted(package.data.rglob(name)) if package.data.is_dir() else []
     files += [p for r in roots if r.is_dir() for p in sorted(r.rglob("*")) if p.is_file()]
     for path in files:
         if path.is_file():
