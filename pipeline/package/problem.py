@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from pipeline.package.checktestdata import unsupported
 from pipeline.package.default_validator import Options, compare, parse_flags
 from pipeline.package.programs import Program, program_paths, run_checker, run_input_validator
 from pipeline.package.protocols import protocol_for
@@ -35,6 +36,11 @@ from pipeline.problem.contract import Problem, ValidatorUnavailable
 from pipeline.schemas import Verdict
 
 INPUT_VALIDATOR_DIRS = ("input_validators", "input_format_validators", "input_validator")
+
+
+def input_validator_paths(root: Path) -> list[Path]:
+    """Every input validator of the package at `root`, those gridjudge cannot run too."""
+    return [p for d in INPUT_VALIDATOR_DIRS for p in program_paths(root / d)]
 
 
 def test_files(package: Package) -> list[tuple[str, Path, Path | None]]:
@@ -164,8 +170,7 @@ def _per_case_flags(judge: PackageJudge) -> None:
 def package_problem(root: Path) -> Problem:
     """The Problem of the package at `root` (an absolute path)."""
     package = read_package(root)
-    dirs = [root / d for d in INPUT_VALIDATOR_DIRS]
-    validators = [Program(p) for d in dirs for p in program_paths(d)]
+    validators = [Program(p) for p in input_validator_paths(root) if unsupported(p) is None]
     checker = _checker(package)
     for program in [*validators, *([checker] if checker else [])]:
         program.check_spec()

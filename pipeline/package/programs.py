@@ -9,10 +9,11 @@ protocol does not define is a judge error (JE): never a wrong answer of the subm
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pipeline.limits import Limits
+from pipeline.package.checktestdata import CTD_SUFFIX, is_checktestdata, standalone
 from pipeline.package.protocols.contract import (
     MESSAGE_CHARS,
     Case,
@@ -56,16 +57,21 @@ class Program:
     path: Path
     _prepared: PreparedSubmission | None = field(default=None, repr=False)
 
+    def source(self) -> Path:
+        """What is built: the program, or a checktestdata script's Python program."""
+        return standalone(self.path) if is_checktestdata(self.path) else self.path
+
     def check_spec(self) -> None:
-        """A program whose language cannot be told fails when the package is read."""
+        """A program whose language cannot be told (or a checktestdata script that does
+        not parse) fails when the package is read."""
         try:
-            parse_spec(str(self.path))
+            parse_spec(str(self.source()))
         except SubmissionError as exc:
             raise PackageError(f"{self.path}: {exc}") from None
 
     def prepared(self) -> PreparedSubmission:
         if self._prepared is None:
-            spec = parse_spec(str(self.path))
+            spec = replace(parse_spec(str(self.source())), label=str(self.path))
             self._prepared = _prepare(spec, str(self.path), STDIO, default_cache_dir())
         return self._prepared
 
@@ -106,8 +112,9 @@ def run_input_validator(
     other exit, a crash included: an assertion that fails rejects the input). Raises
     ValidatorUnavailable when it could not judge: a judge error, out of time or memory."""
     name = Path(program.label).name
+    args = () if name.endswith(CTD_SUFFIX) else flags  # checktestdata takes no arguments
     try:
-        result = served.run(program, flags, CHECKER_LIMITS, stdin=input_text.encode())
+        result = served.run(program, args, CHECKER_LIMITS, stdin=input_text.encode())
     except Exception as exc:  # the program is missing on this node and cannot be rebuilt
         raise ValidatorUnavailable(f"input validator {name}: {exc}") from None
     what = f"input validator {name}"

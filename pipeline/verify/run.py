@@ -30,8 +30,8 @@ from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
 from pipeline.grade.runners import FORK_SERVER
 from pipeline.ids import natural_key
-from pipeline.package.problem import INPUT_VALIDATOR_DIRS, test_files
-from pipeline.package.programs import program_paths
+from pipeline.package.checktestdata import unsupported
+from pipeline.package.problem import input_validator_paths, test_files
 from pipeline.package.spec import Package, is_package, read_package
 from pipeline.package.submissions import FOLDERS, SUBMISSIONS, ExpectedSubmission, read_submissions
 from pipeline.problem.contract import Problem, ValidatorUnavailable
@@ -119,10 +119,13 @@ def validate_inputs(package: Package, problem: Problem, out: Path) -> list[Check
                 continue
             case_id = path.relative_to(package.data).with_suffix("").as_posix()
             w.add(case_id, family, text, None if ans is None else _read(ans))
+    paths = input_validator_paths(package.root)
+    skipped = [why for why in map(unsupported, paths) if why is not None]
     if not checks:
-        n = sum(len(program_paths(package.root / d)) for d in INPUT_VALIDATOR_DIRS)
+        n = len(paths) - len(skipped)
         detail = f"{len(cases)} inputs, {n} input validator{'' if n == 1 else 's'}"
         checks.append(Check(INPUTS, "inputs", True, f"every input is valid: {detail}"))
+    checks += [Check(INPUTS, "input validator", True, why, skipped=True) for why in skipped]
     return checks
 
 
