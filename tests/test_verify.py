@@ -15,7 +15,9 @@ from typer.testing import CliRunner
 from pipeline.cli.app import app
 from pipeline.package.spec import read_package
 from pipeline.package.submissions import FOLDERS, ExpectedSubmission
+from pipeline.program.languages import all_languages
 from pipeline.verify.expect import derive_time_limit, judge_submission
+from tests.test_languages_golden import usable
 
 PACKAGES = Path(__file__).resolve().parent / "packages"
 SERIAL = ("--address", "local-serial", "--repeat", "1")
@@ -188,3 +190,18 @@ def test_bad_input_is_one_line(tmp_path: Path) -> None:
     code, output = verify(str(package), *SERIAL)
     assert code == 2 and "no submission in a verdict folder" in output, output
     assert len(output.strip().splitlines()) == 1
+
+
+def test_author_submissions_run_as_problemtools_runs_them(tmp_path: Path) -> None:
+    """A C++ submission is compiled as C++23 (problemtools' gnu++23), so one that uses
+    std::to_underlying is accepted, not CE as under gridjudge's default cpp17."""
+    usable(all_languages()["cpp23"])
+    package = copy("average", tmp_path)
+    (package / "submissions" / "accepted" / "modern.cpp").write_text(
+        "#include <cstdio>\n#include <utility>\nenum class E : int { zero };\n"
+        'int main() { long long a, b; std::scanf("%lld %lld", &a, &b);\n'
+        '  std::printf("%.9f\\n", (a + b) / 2.0 + std::to_underlying(E::zero)); }\n'
+    )
+    code, output = verify(str(package), *SERIAL)
+    assert code == 0, output
+    assert "PASS  accepted/modern.cpp: AC 3" in output

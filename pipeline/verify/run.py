@@ -36,6 +36,7 @@ from pipeline.package.spec import Package, is_package, read_package
 from pipeline.package.submissions import FOLDERS, SUBMISSIONS, ExpectedSubmission, read_submissions
 from pipeline.problem.contract import Problem, ValidatorUnavailable
 from pipeline.problem.registry import get_problem
+from pipeline.program.languages.problemtools import problemtools_language
 from pipeline.program.submission import SubmissionError, SubmissionSpec, parse_spec
 from pipeline.results.store import load_results
 from pipeline.results.summary import last_attempts
@@ -132,14 +133,18 @@ def validate_inputs(package: Package, problem: Problem, out: Path) -> list[Check
 def _specs(
     package: Package, subs: list[ExpectedSubmission], checks: list[Check]
 ) -> dict[str, SubmissionSpec]:
-    """label -> spec of each submission gridjudge can run (the others are failed checks)."""
+    """label -> spec of each submission gridjudge can run (the others are failed checks),
+    in the language version problemtools would run a single source file with."""
     out = {}
     for sub in subs:
         label = label_of(package, sub)
         try:
-            out[label] = replace(parse_spec(str(sub.path)), label=label)
+            spec = replace(parse_spec(str(sub.path)), label=label)
         except SubmissionError as exc:
             checks.append(Check(SUBMISSION, label, False, f"cannot run: {exc}"))
+            continue
+        language = problemtools_language(sub.path.suffix) if sub.path.is_file() else None
+        out[label] = spec if language is None else replace(spec, language=language)
     return out
 
 
