@@ -77,6 +77,12 @@ def test_each_validator_judges_and_viva_is_one_line(tmp_path: Path) -> None:
 
 def test_a_valid_package_verifies(tmp_path: Path) -> None:
     root = package(tmp_path / "p", {"sample/1.in": "2\n", "secret/1.in": "1000\n"})
+    imported = CliRunner().invoke(
+        app, ["import", str(root), "--problem", str(root), "--out", str(tmp_path / "c")]
+    )
+    assert imported.exit_code == 0, imported.output
+    assert "imported 2 cases" in imported.output
+    assert "note: bounds.viva: viva validators are not supported; not run" in imported.output
     code, output = verify(root)
     assert code == 0, output
     assert "PASS  inputs: every input is valid: 2 inputs, 2 input validators" in output
