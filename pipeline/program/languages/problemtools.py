@@ -1,9 +1,10 @@
 """The language versions that run a package's submissions as problemtools runs them
-(its languages.yaml): C++ as gnu++23, C as gnu17, Python 3 with PyPy 3. `verify` grades
-a package's author submissions with these where the toolchain is here, so that a
-submission that uses C++23 is no CE and a Python submission's times are PyPy's; where
-one is missing, gridjudge's default for the extension (docs/languages.md lists every
-difference)."""
+(its languages.yaml): C++ as gnu++23, C as gnu17. `verify` grades a package's author
+submissions with these where the toolchain is here, so that a submission that uses
+C++23 is no CE; where one is missing, gridjudge's default for the extension. Python
+stays CPython: problemtools' PyPy 3 is often an older Python (Debian 12's is 3.9, on
+which `X | None` in an annotation evaluated at run time is a TypeError).
+docs/languages.md lists every difference."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ AS_PROBLEMTOOLS = {
     ".cpp": "cpp23",
     ".cc": "cpp23",
     ".cxx": "cpp23",
-    ".py": "pypy3",
 }
 
 
