@@ -86,6 +86,9 @@ RESULTS_SCHEMA = pa.schema(
         # the CPU limit, again when run alone), "not-run" (the submission had --max-tle
         # TLEs already: the case was not run); null for other verdicts and older parts.
         pa.field("tle_kind", pa.string(), nullable=True),
+        # The case's score as its checker gave it, a fraction of the case's full score (a
+        # package's score.txt, testlib points); null: by verdict (AC full, else nothing).
+        pa.field("score", pa.float64(), nullable=True),
     ],
     metadata={"gridjudge.kind": "results", "gridjudge.schema_version": str(SCHEMA_VERSION)},
 )

@@ -36,6 +36,7 @@ VERSIONS = [
     "cpp11",
     "cpp17",
     "cpp20",
+    "cpp23",
     "py3",
     "pypy3",
     "java",
@@ -53,7 +54,7 @@ VERSIONS = [
 runner = CliRunner()
 
 
-def test_the_nineteen_versions_are_registered() -> None:
+def test_the_twenty_versions_are_registered() -> None:
     assert sorted(all_languages()) == sorted(VERSIONS)
     for lang in all_languages().values():
         assert lang.package and lang.tools and lang.extensions
@@ -187,7 +188,7 @@ def test_self_test_fails_with_exit_1(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.slow
 def test_self_test_of_every_language_passes() -> None:
-    """What CI runs: every one of the 19 versions proves its toolchain."""
+    """What CI runs: every one of the 20 versions proves its toolchain."""
     unavailable = [m for lang in all_languages().values() if (m := missing(lang))]
     if unavailable and os.environ.get("CI") == "true":
         pytest.fail(f"CI must have every toolchain: {unavailable}")

@@ -182,6 +182,47 @@ def test_folder_of_sources_compiled_together(tmp_path: Path) -> None:
     assert _verdict(prepare(parse_spec(str(c_folder)), PROBLEM)) == ("AC", "")
 
 
+def test_ocaml_links_str_and_unix_as_problemtools_does(tmp_path: Path) -> None:
+    """problemtools links OCaml programs with str and unix: a program using Str is no CE."""
+    lang = usable(all_languages()["ocaml"])
+    text = (
+        "let () =\n  ignore (Unix.getpid ());\n  let buf = Buffer.create 64 in\n"
+        "  (try while true do Buffer.add_channel buf stdin 1 done with End_of_file -> ());\n"
+        '  let words = Str.split (Str.regexp "[ \\t\\n]+") (Buffer.contents buf) in\n'
+        "  let total = List.fold_left (fun s w -> s + int_of_string w) 0 words in\n"
+        '  Printf.printf "%d\\n" total\n'
+    )
+    sub = _prepared(lang, tmp_path / "ml", "main.ml", text)
+    assert _verdict(sub) == ("AC", "")
+
+
+def test_cpp23_is_the_standard_problemtools_compiles_with(tmp_path: Path) -> None:
+    """std::to_underlying is C++23: cpp23 compiles it, the default cpp17 does not."""
+    lang = usable(all_languages()["cpp23"])
+    text = (
+        "#include <iostream>\n#include <utility>\nenum class E : long long { zero };\n"
+        "int main() { long long s = std::to_underlying(E::zero), x;\n"
+        "  while (std::cin >> x) s += x; std::cout << s << std::endl; }\n"
+    )
+    assert _verdict(_prepared(lang, tmp_path / "new", "main.cpp", text)) == ("AC", "")
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "main.cpp").write_text(text)
+    old = prepare(parse_spec(f"cpp17:{tmp_path / 'old' / 'main.cpp'}"), PROBLEM)
+    assert old.compile_error is not None and "to_underlying" in old.compile_error
+
+
+def test_csharp_references_system_numerics_as_problemtools_does(tmp_path: Path) -> None:
+    lang = usable(all_languages()["csharp"])
+    text = (
+        "using System;\nusing System.Numerics;\nclass P { static void Main() {\n"
+        "  BigInteger s = 0;\n"
+        "  foreach (var w in Console.In.ReadToEnd().Split((char[])null,"
+        " StringSplitOptions.RemoveEmptyEntries)) s += BigInteger.Parse(w);\n"
+        "  Console.WriteLine(s); } }\n"
+    )
+    assert _verdict(_prepared(lang, tmp_path / "cs", "main.cs", text)) == ("AC", "")
+
+
 def test_missing_toolchain_is_a_judge_error(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.package.programs import checker_verdict
+from pipeline.package.protocols import protocol_for
+from pipeline.package.protocols.contract import Case
 from pipeline.problem.registry import get_problem
 from pipeline.program.execution import ExecutionResult
 
@@ -23,7 +24,14 @@ def run(exit_code: int | None = 0, **fields: object) -> ExecutionResult:
     ("protocol", "result", "verdict", "says"),
     [
         ("kattis", run(42), "AC", ""),
-        ("kattis", run(43, output=b"sum is 6\n  not 5\n"), "WA", "sum is 6 not 5"),
+        (
+            "kattis",
+            run(43, files={"judgemessage.txt": b"sum is 6\n  not 5\n"}),
+            "WA",
+            "sum is 6 not 5",
+        ),
+        ("kattis", run(43, files={"teammessage.txt": b"try again"}), "WA", "team: try again"),
+        ("kattis", run(43, output=b"stdout is not the message"), "WA", ""),
         ("kattis", run(0), "JE", "exit code 0"),
         ("kattis", run(1, stderr_head=b"Traceback\nKeyError: 3\n"), "JE", "KeyError: 3"),
         ("kattis", run(None, signal=11), "JE", "signal 11"),
@@ -37,14 +45,65 @@ def run(exit_code: int | None = 0, **fields: object) -> ExecutionResult:
         ("testlib", run(8), "PE", ""),
         ("testlib", run(3, stderr_head=b"answer is bad"), "JE", "FAIL: answer is bad"),
         ("testlib", run(7, stderr_head=b"points 0.5"), "WA", "partial points: points 0.5"),
-        ("testlib", run(42), "JE", "exit code 42"),
+        ("testlib", run(5), "JE", "exit code 5"),  # reserved by testlib
+        ("testlib", run(130), "JE", "exit code 130"),  # above _pc(100)
         ("testlib", run(0, wall_exceeded=True), "JE", "ran out of time"),
     ],
 )
 def test_protocol_verdicts(protocol: str, result: ExecutionResult, verdict: str, says: str) -> None:
-    check = checker_verdict(protocol, result)
+    check = protocol_for(protocol, scoring=False, bounded=True).verdict(result, CASE)
     assert str(check.verdict) == verdict
     assert says in check.message
+    if verdict == "WA" and not says:
+        assert check.message == ""
+    assert check.score is None or protocol == "testlib"
+
+
+CASE = Case("1 2\n", "3\n", "3\n")
+
+
+@pytest.mark.parametrize(
+    ("protocol", "result", "verdict", "score"),
+    [
+        # 2023-07 and later: score.txt multiplies the case's maximum (a fraction)
+        (("kattis", True, True), run(42, files={"score.txt": b"0.25\n"}), "AC", 0.25),
+        (("kattis", True, True), run(42), "AC", None),  # no score.txt: full (by verdict)
+        (("kattis", True, True), run(42, files={"score.txt": b"1.5"}), "JE", None),
+        (("kattis", True, True), run(42, files={"score.txt": b"many"}), "JE", None),
+        (("kattis", True, True), run(43, files={"score.txt": b"0.5"}), "WA", None),
+        (("kattis", False, True), run(42, files={"score.txt": b"0.5"}), "AC", None),  # pass-fail
+        # legacy: score.txt is the case's score, worth score / accept_score (2 below)
+        (("kattis", True, False), run(42, files={"score.txt": b"3"}), "AC", 1.5),
+        (("kattis", True, False), run(42, files={"score.txt": b"-1"}), "JE", None),
+        # testlib: quitp's points (a fraction), _pc(k) as exit 16 + k (k percent)
+        (("testlib", True, True), run(7, stderr_head=b"points 0.4 close"), "WA", 0.4),
+        (("testlib", True, True), run(7, stderr_head=b"points 1"), "AC", 1.0),
+        (("testlib", True, True), run(7, stderr_head=b"points 3"), "JE", None),
+        (("testlib", True, True), run(7, stderr_head=b"nothing"), "JE", None),
+        (("testlib", True, True), run(16 + 30, stderr_head=b"partly"), "WA", 0.3),
+        (("testlib", True, True), run(16 + 101), "JE", None),
+    ],
+)
+def test_protocol_scores(
+    protocol: tuple[str, bool, bool], result: ExecutionResult, verdict: str, score: float | None
+) -> None:
+    name, scoring, bounded = protocol
+    case = Case("1 2\n", "3\n", "3\n", score_unit=1.0 if bounded else 2.0)
+    check = protocol_for(name, scoring=scoring, bounded=bounded).verdict(result, case)
+    assert (str(check.verdict), check.score) == (verdict, score)
+
+
+def test_protocol_invocations() -> None:
+    """What each program is given: Kattis the output on stdin and the feedback files read
+    back, testlib the output as a file."""
+    case = Case("in\n", "ans\n", "out\n", ("case_sensitive",))
+    kattis = protocol_for("kattis", scoring=True, bounded=True).invocation(case)
+    assert kattis.args == ["testcase.in", "testcase.ans", "./", "case_sensitive"]
+    assert kattis.stdin == b"out\n" and "team.out" not in kattis.files
+    assert set(kattis.read_back) == {"judgemessage.txt", "teammessage.txt", "score.txt"}
+    testlib = protocol_for("testlib", scoring=True, bounded=True).invocation(case)
+    assert testlib.args == ["testcase.in", "team.out", "testcase.ans"]
+    assert testlib.files["team.out"] == b"out\n" and testlib.stdin == b""
 
 
 def test_output_validator_flags_per_test_data_folder(tmp_path: Path) -> None:

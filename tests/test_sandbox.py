@@ -78,6 +78,18 @@ def test_output_file_taken_when_written_never_through_a_symlink(box: Sandbox) ->
     assert linked.output == b"stdout\n"
 
 
+def test_read_back_files_are_returned_regular_files_only(box: Sandbox) -> None:
+    """A checker's feedback files: each named regular file left in the scratch dir."""
+    script = "echo 0.5 > score.txt; echo hi > judge.txt; ln -s /etc/hostname link.txt; echo out"
+    result = box.run(
+        ["sh", "-c", script],
+        limits=LIMITS,
+        read_back=("score.txt", "judge.txt", "link.txt", "absent.txt"),
+    )
+    assert result.output == b"out\n"
+    assert result.files == {"score.txt": b"0.5\n", "judge.txt": b"hi\n"}
+
+
 def test_a_program_that_cannot_start_is_a_judge_error(box: Sandbox) -> None:
     result = box.run(["./missing"], limits=LIMITS)
     assert result.judge_error

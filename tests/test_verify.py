@@ -4,9 +4,11 @@ accepted submissions and the TLE margin, and the one-line errors."""
 
 from __future__ import annotations
 
+import itertools
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
@@ -15,7 +17,10 @@ from typer.testing import CliRunner
 from pipeline.cli.app import app
 from pipeline.package.spec import read_package
 from pipeline.package.submissions import FOLDERS, ExpectedSubmission
+from pipeline.program.languages import all_languages
 from pipeline.verify.expect import derive_time_limit, judge_submission
+from pipeline.verify.run import VerifyOptions, verify_package
+from tests.test_languages_golden import usable
 
 PACKAGES = Path(__file__).resolve().parent / "packages"
 SERIAL = ("--address", "local-serial", "--repeat", "1")
@@ -136,10 +141,15 @@ def test_time_limit_is_derived_and_a_tle_submission_must_exceed_the_margin(
     assert "FAIL  time_limit_exceeded/fast.py: AC 2: no case got TLE" in output
     assert "FAIL  margin time_limit_exceeded/fast.py: no case over limit x 2 = 2 s" in output
     # timed with repeats: every row holds both runs, its cpu_ms their median
-    rows = pq.read_table(work / "accepted" / "results").to_pylist()
+    # one run folder per submission, in the order graded, under each step's folder
+    rows = [r for d in sorted((work / "accepted").iterdir()) for r in results(d)]
     assert rows and all(len(r["cpu_ms_runs"]) == 2 for r in rows)
-    spun = pq.read_table(work / "time_limit_exceeded" / "results").to_pylist()
+    spun = [r for d in sorted((work / "time_limit_exceeded").iterdir()) for r in results(d)]
     assert {r["verdict"] for r in spun if "spin" in r["submission"]} == {"TLE"}
+
+
+def results(run: Path) -> list[dict[str, Any]]:
+    return pq.read_table(run / "results").to_pylist()
 
 
 def expected(folder: str, message: str = "") -> ExpectedSubmission:
@@ -188,3 +198,60 @@ def test_bad_input_is_one_line(tmp_path: Path) -> None:
     code, output = verify(str(package), *SERIAL)
     assert code == 2 and "no submission in a verdict folder" in output, output
     assert len(output.strip().splitlines()) == 1
+
+
+def test_author_submissions_run_as_problemtools_runs_them(tmp_path: Path) -> None:
+    """A C++ submission is compiled as C++23 (problemtools' gnu++23), so one that uses
+    std::to_underlying is accepted, not CE as under gridjudge's default cpp17."""
+    usable(all_languages()["cpp23"])
+    package = copy("average", tmp_path)
+    (package / "submissions" / "accepted" / "modern.cpp").write_text(
+        "#include <cstdio>\n#include <utility>\nenum class E : int { zero };\n"
+        'int main() { long long a, b; std::scanf("%lld %lld", &a, &b);\n'
+        '  std::printf("%.9f\\n", (a + b) / 2.0 + std::to_underlying(E::zero)); }\n'
+    )
+    code, output = verify(str(package), *SERIAL)
+    assert code == 0, output
+    assert "PASS  accepted/modern.cpp: AC 3" in output
+
+
+def test_progress_tells_each_submission_and_the_derived_limit(tmp_path: Path) -> None:
+    package = copy("average", tmp_path)
+    code, output = verify(str(package), *SERIAL)
+    assert code == 0, output
+    told = [line for line in output.splitlines() if line.startswith("... ")]
+    # the limit is given: every submission is graded at it, nothing is measured
+    assert told[0].startswith("... accepted/close.py: AC 3 (at 1 s; 1 of 2 submissions graded")
+    assert told[1].startswith("... wrong_answer/far.py: WA 3 (at 1 s; 2 of 2 submissions")
+    assert told[2:] == ["... time limit: 1 s, given by the package"]
+    pairsum = copy("pairsum_py", tmp_path)  # no time limit given: measured, then derived
+    (pairsum / "problem.yaml").write_text("name: Pair sum\nvalidation: custom\n")
+    code, output = verify(str(pairsum), *SERIAL)
+    told = [line for line in output.splitlines() if line.startswith("... ")]
+    assert told[0] == "... measuring the time limit: accepted submissions at 60 s", output
+    assert any(t.startswith("... time limit: 1 s derived: slowest accepted case") for t in told)
+
+
+def test_budget_stops_between_submissions_and_names_what_was_not_checked(
+    tmp_path: Path,
+) -> None:
+    """A clock that moves 6 s per look: the first submission is graded (6 s < 10 s), the
+    next look (18 s) is over the budget."""
+    package = copy("average", tmp_path)
+    ticks = itertools.count(0, 6)
+    options = VerifyOptions(
+        package, repeat=1, address="local-serial", budget_s=10, clock=lambda: next(ticks)
+    )
+    result = verify_package(options)
+    status = {c.name: c.status for c in result.checks}
+    assert status["accepted/close.py"] == "PASS"
+    assert status["wrong_answer/far.py"] == "SKIP" and not result.failures
+    skipped = next(c for c in result.checks if c.name == "wrong_answer/far.py")
+    assert skipped.detail == "not checked: the --budget ran out first"
+    code, output = verify(str(package), *SERIAL, "--budget", "1e-9")  # nothing graded
+    assert code == 0, output
+    assert "SKIP  accepted/close.py: not checked" in output
+    assert "SKIP  margin accepted/close.py: not checked" in output
+    assert output.rstrip().endswith("; 3 not checked")
+    code, output = verify(str(package), *SERIAL, "--budget", "0")
+    assert code == 2 and "--budget must be a positive number" in output

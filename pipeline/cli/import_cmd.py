@@ -9,6 +9,9 @@ import typer
 
 from pipeline.cli.common import user_errors
 from pipeline.corpus.store import import_path
+from pipeline.package.checktestdata import unsupported
+from pipeline.package.problem import input_validator_paths
+from pipeline.package.spec import is_package
 from pipeline.problem.registry import get_problem
 
 
@@ -30,5 +33,8 @@ def import_corpus(
 ) -> None:
     """Import test data into a corpus (parquet dataset + _corpus.json)."""
     manifest = import_path(path, get_problem(problem), out, answers)
+    if is_package(Path(problem)):  # validators gridjudge could not run: one line each
+        for why in filter(None, map(unsupported, input_validator_paths(Path(problem)))):
+            typer.echo(f"note: {why}")
     families = ", ".join(f"{k}={v}" for k, v in manifest.families.items())
     typer.echo(f"imported {manifest.count} cases of {manifest.problem} into {out} ({families})")

@@ -36,21 +36,38 @@ def verify(
         Path | None,
         typer.Option(help="Keep the corpus and run folders here (default: a temporary folder)."),
     ] = VerifyOptions.work,
+    budget: Annotated[
+        float | None,
+        typer.Option(
+            help="Stop grading after this many seconds (looked at between submissions) and "
+            "report what was checked; the rest is listed as not checked.",
+        ),
+    ] = VerifyOptions.budget_s,
 ) -> None:
     """Check PACKAGE as a problem setter would: every input validates, every submission
     under submissions/ gets the verdicts (and score) its folder promises, and the time
     limit (given, or derived from the slowest accepted submission) keeps its margins.
-    Exit 1 when any expectation fails."""
-    result = verify_package(
-        VerifyOptions(package, repeat=repeat, address=address, fork_server=fork_server, work=work)
+    Exit 1 when any expectation fails. Progress goes out as each submission is graded
+    (`... ` lines: its verdicts so far, the time limit derived)."""
+    options = VerifyOptions(
+        package,
+        repeat=repeat,
+        address=address,
+        fork_server=fork_server,
+        work=work,
+        budget_s=budget,
+        progress=typer.echo,
     )
+    result = verify_package(options)
     for check in result.checks:
-        typer.echo(f"{'PASS' if check.ok else 'FAIL'}  {check.name}: {check.detail}")
+        typer.echo(f"{check.status}  {check.name}: {check.detail}")
     if junit is not None:
         typer.echo(f"wrote {write_junit(junit, result)}")
     failed = len(result.failures)
-    total = len(result.checks)
+    total = sum(not c.skipped for c in result.checks)
+    unchecked = len(result.checks) - total
+    aside = f"; {unchecked} not checked" if unchecked else ""
     if failed:
-        typer.echo(f"{failed} of {total} expectations failed")
+        typer.echo(f"{failed} of {total} expectations failed{aside}")
         raise typer.Exit(EXIT_GATE)
-    typer.echo(f"all {total} expectations hold (time limit {result.time_limit_s:g} s)")
+    typer.echo(f"all {total} expectations hold (time limit {result.time_limit_s:g} s){aside}")

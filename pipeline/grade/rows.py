@@ -109,6 +109,7 @@ def from_runs(runs: Sequence[Run]) -> pa.Table:
             "checker_msg": [message(r.check) for r in runs],
             "batch_size": [r.batch_size for r in runs],
             "runner": [r.result.extra.get("runner") for r in runs],
+            "score": [r.check.score for r in runs],
             "cpu_ms_runs": [[c] for c in cpu],
             "wall_ms_runs": [[w] for w in wall],
         },

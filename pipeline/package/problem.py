@@ -19,14 +19,28 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from pipeline.package.checktestdata import unsupported
 from pipeline.package.default_validator import Options, compare, parse_flags
 from pipeline.package.programs import Program, program_paths, run_checker, run_input_validator
-from pipeline.package.spec import GRADED_FOLDERS, Package, PackageError, is_package, read_package
+from pipeline.package.protocols import protocol_for
+from pipeline.package.protocols.contract import Case, CheckerProtocol
+from pipeline.package.spec import (
+    GRADED_FOLDERS,
+    Package,
+    PackageError,
+    is_package,
+    read_package,
+)
 from pipeline.problem.checkers import CheckResult
 from pipeline.problem.contract import Problem, ValidatorUnavailable
 from pipeline.schemas import Verdict
 
 INPUT_VALIDATOR_DIRS = ("input_validators", "input_format_validators", "input_validator")
+
+
+def input_validator_paths(root: Path) -> list[Path]:
+    """Every input validator of the package at `root`, those gridjudge cannot run too."""
+    return [p for d in INPUT_VALIDATOR_DIRS for p in program_paths(root / d)]
 
 
 def test_files(package: Package) -> list[tuple[str, Path, Path | None]]:
@@ -55,7 +69,8 @@ def fingerprint(package: Package) -> str:
     h = hashlib.sha256()
     roots = [package.root / d for d in INPUT_VALIDATOR_DIRS] + package.output_validator_dirs()
     files = [package.root / "problem.yaml", package.root / ".timelimit"]
-    files += sorted(package.data.rglob("testdata.yaml")) if package.data.is_dir() else []
+    for name in ("testdata.yaml", "test_group.yaml"):
+        files += sorted(package.data.rglob(name)) if package.data.is_dir() else []
     files += [p for r in roots if r.is_dir() for p in sorted(r.rglob("*")) if p.is_file()]
     for path in files:
         if path.is_file():
@@ -71,12 +86,16 @@ class PackageJudge:
     package: Package
     validators: list[Program]
     checker: Program | None
+    protocol: CheckerProtocol
     options: dict[tuple[str, ...], Options] = field(default_factory=dict)
     input_flags: dict[bytes, tuple[str, ...]] = field(default_factory=dict)
     output_flags: dict[bytes, tuple[str, ...]] = field(default_factory=dict)
     # the flags of a case not in the maps above (every case, where all folders agree)
     default_input: tuple[str, ...] = ()
     default_output: tuple[str, ...] = ()
+    # legacy scoring: a case's accept_score (what its checker's score.txt is worth)
+    score_units: dict[bytes, float] = field(default_factory=dict)
+    default_unit: float = 1.0
 
     def validate(self, text: str) -> list[str]:
         flags = self.default_input
@@ -92,16 +111,18 @@ class PackageJudge:
         return []
 
     def check(self, input_text: str, expected: str, actual: str) -> CheckResult:
-        flags = self.default_output
-        if self.output_flags:  # folders' flags differ: this case's, by its texts
-            flags = self.output_flags.get(_digest(input_text, expected), flags)
+        flags, unit = self.default_output, self.default_unit
+        if self.output_flags or self.score_units:  # folders differ: this case's, by its texts
+            digest = _digest(input_text, expected)
+            flags = self.output_flags.get(digest, flags)
+            unit = self.score_units.get(digest, unit)
         if self.checker is None:
             return compare(expected, actual, self.options[flags])
         why = self.checker.failure()
         if why is not None:
             return CheckResult(Verdict.JE, why)
-        prepared = self.checker.prepared()
-        return run_checker(prepared, self.package.protocol, input_text, expected, actual, flags)
+        case = Case(input_text, expected, actual, flags, unit)
+        return run_checker(self.checker.prepared(), self.protocol, case)
 
 
 def _checker(package: Package) -> Program | None:
@@ -130,9 +151,11 @@ def _per_case_flags(judge: PackageJudge) -> None:
                 raise PackageError(f"{package.root}: default output validator: {exc}") from None
     outputs = {s.output_flags for s in folders.values()} or {package.validator_flags}
     inputs = {s.input_flags for s in folders.values()} or {()}
+    units = {s.accept_score for s in folders.values()} if package.legacy else {1.0}
     judge.default_output = next(iter(outputs)) if len(outputs) == 1 else package.validator_flags
     judge.default_input = next(iter(inputs)) if len(inputs) == 1 else ()
-    if len(outputs) == 1 and len(inputs) == 1:
+    judge.default_unit = next(iter(units)) if len(units) == 1 else 1.0
+    if len(outputs) == 1 and len(inputs) == 1 and len(units) <= 1:
         return
     for family, path, ans in test_files(package):
         text = path.read_text(encoding="utf-8", errors="replace")
@@ -140,17 +163,19 @@ def _per_case_flags(judge: PackageJudge) -> None:
         if ans is not None:
             answer = ans.read_text(encoding="utf-8", errors="replace")
             judge.output_flags[_digest(text, answer)] = folders[family].output_flags
+            if len(units) > 1:
+                judge.score_units[_digest(text, answer)] = folders[family].accept_score
 
 
 def package_problem(root: Path) -> Problem:
     """The Problem of the package at `root` (an absolute path)."""
     package = read_package(root)
-    dirs = [root / d for d in INPUT_VALIDATOR_DIRS]
-    validators = [Program(p) for d in dirs for p in program_paths(d)]
+    validators = [Program(p) for p in input_validator_paths(root) if unsupported(p) is None]
     checker = _checker(package)
     for program in [*validators, *([checker] if checker else [])]:
         program.check_spec()
-    judge = PackageJudge(package, validators, checker)
+    protocol = protocol_for(package.protocol, scoring=package.scoring, bounded=not package.legacy)
+    judge = PackageJudge(package, validators, checker, protocol)
     _per_case_flags(judge)
     return Problem(
         name=str(root),

@@ -3,9 +3,13 @@ given as plain data (the policy type lives on a higher floor).
 
 Each folder directly in data/secret is one policy group, its nested groups included
 (the policy's groups are flat). Its aggregation `min` (legacy `grader_flags: min`, 2023-07
-`scoring: {aggregation: min}`) is the policy's `all`, `sum` its `fraction`. Its points are
-the group's `score` (2023-07), the upper end of its `range` (legacy), else what the
-legacy default grader gives: `accept_score` (1) per case for `sum`, once for `min`.
+`scoring: {aggregation: min}`) is the policy's `min`, `sum` its `sum`: on cases scored by
+verdict alone they are the policy's `all` and `fraction`; a case's own score (score.txt,
+testlib points) counts as the fraction of its share it earned. 2025-09's `pass-fail` is
+the policy's `all`. Its points are the group's `score` / `max_score` (2023-07 and later:
+where not given, inferred as the format says, spec.folder_settings); legacy: the upper
+end of its `range`, else what the legacy default grader gives: `accept_score` (1) per
+case for `sum`, once for `min`.
 Cases directly in data/secret form a group `secret` the same way; data/sample earns 0.
 """
 
@@ -22,17 +26,21 @@ from pipeline.package.spec import FolderSettings, is_package, read_package
 SAMPLE_GROUP = {"name": "sample", "families": ["sample", "sample/*"], "points": 0.0}
 
 
+# a package group's aggregation -> the policy's (pass-fail: points only if every case is AC)
+AGGREGATES = {"sum": "sum", "min": "min", "pass-fail": "all"}
+
+
 def _group(name: str, families: list[str], settings: FolderSettings, cases: int) -> dict[str, Any]:
-    low = settings.aggregation == "min"
+    once = settings.aggregation != "sum"
     points = settings.score
     if points is None:
-        points = settings.accept_score * (1 if low else cases)
+        points = settings.accept_score * (1 if once else cases)
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
     return {
         "name": safe,
         "families": families,
         "points": points,
-        "aggregate": "all" if low else "fraction",
+        "aggregate": AGGREGATES[settings.aggregation],
     }
 
 

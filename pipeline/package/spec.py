@@ -22,6 +22,13 @@ from typing import Any
 from pipeline.errors import GridjudgeError
 from pipeline.limits import Limits
 from pipeline.package.links import link_out_of
+from pipeline.package.versions import (
+    LEGACY,
+    SETTINGS_FILE,
+    VersionError,
+    folder_keys,
+    format_version,
+)
 from pipeline.problem.contract import STDIO, IOMode
 from pipeline.yamlfile import read_yaml, unknown_key
 
@@ -51,7 +58,7 @@ class FolderSettings:
 
     input_flags: tuple[str, ...] = ()
     output_flags: tuple[str, ...] = ()
-    aggregation: str = "sum"  # sum | min: how a scoring group adds up its cases
+    aggregation: str = "sum"  # sum | min | pass-fail: how a scoring group adds up its cases
     score: float | None = None  # a scoring group's points, where given
     accept_score: float = 1.0  # legacy: the points of one accepted case
 
@@ -66,11 +73,16 @@ class Package:
     time_resolution: float  # a derived time limit is the smallest multiple of this (s)
     time_limit_given: bool  # False: the time limit is Limits' default until verify derives it
     scoring: bool  # `type: scoring`: the test groups carry points
+    version: str  # versions.LEGACY, V2023 or V2025: each key is read as it defines it
     custom: bool  # a custom output validator decides, else the default validator
     protocol: str  # kattis | testlib (the custom validator's)
     validator_flags: tuple[str, ...]  # problem.yaml's, before any testdata.yaml's
     io: IOMode = STDIO  # gridjudge.input_file / output_file
     folders: dict[str, FolderSettings] = field(default_factory=dict)  # family -> settings
+
+    @property
+    def legacy(self) -> bool:
+        return self.version == LEGACY
 
     @property
     def data(self) -> Path:
@@ -196,98 +208,141 @@ def is_legacy(data: Mapping[str, Any]) -> bool:
 def read_package(root: Path) -> Package:
     """The package at `root` (a folder holding problem.yaml)."""
     root = Path(root)
-    where = str(root / PROBLEM_YAML)
     escaping = link_out_of(root)
     if escaping is not None:
         raise PackageError(escaping)
-    data = load_yaml(root / PROBLEM_YAML)
-    limits = data.get("limits") or {}
-    if not isinstance(limits, dict):
-        raise PackageError(f"{where}: limits must be a mapping")
+    try:
+        return _read_package(root)
+    except VersionError as exc:
+        raise PackageError(str(exc)) from None
+
+
+def _multipliers(
+    version: str, limits: Mapping[str, Any], where: str
+) -> tuple[float | None, float | None]:
+    """(ac_to_time_limit, time_limit_to_tle) as problem.yaml's version names them."""
+    if version == LEGACY:
+        return _number(limits, "time_multiplier", where), _number(
+            limits, "time_safety_margin", where
+        )
     multipliers = limits.get("time_multipliers") or {}
     if not isinstance(multipliers, dict):
         raise PackageError(f"{where}: limits.time_multipliers must be a mapping")
+    return _number(multipliers, "ac_to_time_limit", where), _number(
+        multipliers, "time_limit_to_tle", where
+    )
+
+
+def _read_package(root: Path) -> Package:
+    where = str(root / PROBLEM_YAML)
+    data = load_yaml(root / PROBLEM_YAML)
+    version = format_version(data, where)
+    limits = data.get("limits") or {}
+    if not isinstance(limits, dict):
+        raise PackageError(f"{where}: limits must be a mapping")
+    ac_to_limit, limit_to_tle = _multipliers(version, limits, where)
     time_s = _time_limit(limits, root, where)
     memory = _number(limits, "memory", where) or DEFAULT_MEMORY_MB
     output = _number(limits, "output", where) or DEFAULT_OUTPUT_MB
     base = Limits() if time_s is None else Limits.from_seconds(time_s)
     custom, custom_score = _validation(data, root, where)
-    ac_to_limit, limit_to_tle = LEGACY_MULTIPLIERS if is_legacy(data) else MULTIPLIERS
+    default_multipliers = LEGACY_MULTIPLIERS if version == LEGACY else MULTIPLIERS
     ours = _ours(data, where)
     package = Package(
         root=root,
         title=_title(data, root),
         limits=replace(base, memory_mb=int(memory), output_kb=int(output * 1024)),
-        time_multiplier=_number(multipliers, "ac_to_time_limit", where)
-        or _number(limits, "time_multiplier", where)
-        or ac_to_limit,
-        time_safety_margin=_number(multipliers, "time_limit_to_tle", where)
-        or _number(limits, "time_safety_margin", where)
-        or limit_to_tle,
+        time_multiplier=ac_to_limit or default_multipliers[0],
+        time_safety_margin=limit_to_tle or default_multipliers[1],
         time_resolution=_number(limits, "time_resolution", where) or DEFAULT_TIME_RESOLUTION,
         time_limit_given=time_s is not None,
         scoring="scoring" in _types(data, where) or custom_score,
+        version=version,
         custom=custom,
         protocol=_protocol(ours, where),
         io=_io(ours, where),
-        validator_flags=flags(data.get("validator_flags"), where),
+        # legacy: flags of the output validator for every case (later: per folder)
+        validator_flags=flags(data.get("validator_flags") if version == LEGACY else None, where),
     )
     return replace(package, folders=folder_settings(package))
 
 
 def _settings(
-    parent: FolderSettings, data: Mapping[str, Any], where: str, problem_flags: tuple[str, ...]
+    parent: FolderSettings, given: Mapping[str, Any], where: str, problem_flags: tuple[str, ...]
 ) -> FolderSettings:
-    """A folder's settings: its parent's, with what its testdata.yaml gives (output
-    validator flags come after problem.yaml's `validator_flags`)."""
-    out = parent
-    for key in ("input_validator_flags", "input_validator_args"):
-        if key in data:
-            out = replace(out, input_flags=flags(data[key], where))
-    for key in ("output_validator_flags", "output_validator_args"):
-        if key in data:
-            out = replace(out, output_flags=problem_flags + flags(data[key], where))
-    grader = str(data.get("grader_flags", "")).split()
-    if "min" in grader or "sum" in grader:
-        out = replace(out, aggregation="min" if "min" in grader else "sum")
-    scoring = data.get("scoring") or {}
-    if not isinstance(scoring, dict):
-        raise PackageError(f"{where}: scoring must be a mapping")
-    if "aggregation" in scoring:
-        out = replace(out, aggregation=str(scoring["aggregation"]))
-    score = _number(scoring, "score", where)
-    if "range" in data:  # legacy: "low high"; the high end is the group's points
-        try:
-            score = float(str(data["range"]).split()[1])
-        except (IndexError, ValueError):
-            raise PackageError(f"{where}: range must be two numbers") from None
-    accept = _number(data, "accept_score", where)
-    # points are the group's own, never inherited
-    out = replace(out, score=score, accept_score=accept or out.accept_score)
-    if out.aggregation not in ("sum", "min"):
-        raise PackageError(f"{where}: aggregation must be sum or min")
+    """A folder's settings: its parent's, with what its settings file gives
+    (versions.folder_keys; output validator flags come after problem.yaml's
+    `validator_flags`). Points are the folder's own, never inherited."""
+    out = replace(parent, score=given.get("score"))
+    if "input" in given:
+        out = replace(out, input_flags=flags(given["input"], where))
+    if "output" in given:
+        out = replace(out, output_flags=problem_flags + flags(given["output"], where))
+    if "aggregation" in given:
+        out = replace(out, aggregation=given["aggregation"])
+    if "accept_score" in given:
+        out = replace(out, accept_score=given["accept_score"])
     return out
+
+
+def _read_settings(package: Package, folder: Path) -> dict[str, Any] | None:
+    """What the folder's settings file (testdata.yaml; 2025-09: test_group.yaml) gives,
+    or None without one."""
+    file = folder / SETTINGS_FILE[package.version]
+    if not file.is_file():
+        return None
+    return folder_keys(package.version, load_yaml(file), str(file))
+
+
+def _infer_points(package: Package, out: dict[str, FolderSettings], direct: int) -> None:
+    """2023-07 and later: data/secret is worth its score (100 by default); each group in
+    it without a score of its own gets an even share of what the others leave, counting
+    each case directly in data/secret as one share (which group `secret` then holds)."""
+    secret = out.get("secret")
+    if package.version == LEGACY or secret is None:
+        return
+    total = 100.0 if secret.score is None else secret.score
+    groups = [f for f in out if f.count("/") == 1 and f.startswith("secret/")]
+    given = sum(out[g].score or 0.0 for g in groups)
+    unscored = [g for g in groups if out[g].score is None]
+    if given > total:
+        where = package.data / "secret"
+        raise PackageError(f"{where}: its groups' scores sum to {given:g}, over {total:g}")
+    share = (total - given) / (len(unscored) + direct) if unscored or direct else 0.0
+    for family in unscored:
+        out[family] = replace(out[family], score=share)
+    out["secret"] = replace(secret, score=share * direct)
 
 
 def folder_settings(package: Package) -> dict[str, FolderSettings]:
     """family (a folder of data/, e.g. secret/group1) -> its settings."""
+    try:
+        return _folder_settings(package)
+    except VersionError as exc:
+        raise PackageError(str(exc)) from None
+
+
+def _folder_settings(package: Package) -> dict[str, FolderSettings]:
     ours = package.validator_flags
     top = FolderSettings(output_flags=ours)
     data = package.data
-    if (data / TESTDATA_YAML).is_file():
-        top = _settings(top, load_yaml(data / TESTDATA_YAML), str(data / TESTDATA_YAML), ours)
+    where = str(data / SETTINGS_FILE[package.version])
+    given = _read_settings(package, data) if data.is_dir() else None
+    if given is not None:
+        top = replace(_settings(top, given, where, ours), score=None)
     out: dict[str, FolderSettings] = {}
 
     def walk(folder: Path, family: str, parent: FolderSettings) -> None:
-        file = folder / TESTDATA_YAML
-        mine = _settings(parent, load_yaml(file), str(file), ours) if file.is_file() else parent
-        if not file.is_file():
-            mine = replace(mine, score=None)
-        out[family] = mine
+        mine = _read_settings(package, folder)
+        where = str(folder / SETTINGS_FILE[package.version])
+        settings = _settings(parent, mine or {}, where, ours)
+        out[family] = settings
         for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
-            walk(sub, f"{family}/{sub.name}", mine)
+            walk(sub, f"{family}/{sub.name}", settings)
 
     for name in GRADED_FOLDERS:
         if (data / name).is_dir():
             walk(data / name, name, top)
+    direct = len(list((data / "secret").glob("*.in"))) if (data / "secret").is_dir() else 0
+    _infer_points(package, out, direct)
     return out

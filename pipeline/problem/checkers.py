@@ -11,8 +11,13 @@ from pipeline.schemas import Verdict
 
 
 class CheckResult(NamedTuple):
+    """A case's verdict, the checker's message and, where the checker gave one, the
+    case's score as a fraction of its full score (1.0: as if accepted; None: by verdict,
+    AC full and anything else nothing)."""
+
     verdict: Verdict
     message: str = ""
+    score: float | None = None
 
 
 def normalize(text: str) -> str:

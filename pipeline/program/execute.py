@@ -82,18 +82,27 @@ def run_command(
     stdin: bytes = b"",
     files: Mapping[str, FileSpec] | None = None,
     output_file: str | None = None,
+    read_back: Sequence[str] = (),
     reserve_mb: int = 0,
 ) -> ExecutionResult:
     """`argv` spawned in the process-wide sandbox (a compile step, or a program no fork
     server serves); a judge error is tried again before it stands."""
     box = get_sandbox()
     applied = _box_limits(box, limits, reserve_mb)
-    result = box.run(argv, limits=applied, stdin=stdin, files=files, output_file=output_file)
     for _ in range(JE_RETRIES):
+        result = box.run(
+            argv,
+            limits=applied,
+            stdin=stdin,
+            files=files,
+            output_file=output_file,
+            read_back=read_back,
+        )
         if not result.judge_error:
-            break
-        result = box.run(argv, limits=applied, stdin=stdin, files=files, output_file=output_file)
-    return result
+            return result
+    return box.run(
+        argv, limits=applied, stdin=stdin, files=files, output_file=output_file, read_back=read_back
+    )
 
 
 def _reserve_mb(program: Program) -> int:
@@ -187,6 +196,7 @@ class Servers:
         args: Sequence[str],
         files: Mapping[str, FileSpec] | None,
         output_file: str | None,
+        read_back: Sequence[str] = (),
     ) -> tuple[ExecutionResult | None, str]:
         """The run forked from the program's server, or None and the reason to spawn."""
         key = (program.sha, tuple(args), limits.memory_mb, limits.processes)
@@ -194,7 +204,7 @@ class Servers:
             server = self._server(key, program, limits, args)
             if server is None:
                 return None, self._unavailable[key]
-            result = server.run(stdin, limits, files, output_file)
+            result = server.run(stdin, limits, files, output_file, read_back)
             if not (result.judge_error and not server.alive):
                 result.extra["runner"] = FORK_SERVER
                 return result, FORK_SERVER
@@ -214,9 +224,11 @@ def run(
     args: Sequence[str] = (),
     files: Mapping[str, FileSpec] | None = None,
     output_file: str | None = None,
+    read_back: Sequence[str] = (),
     servers: Servers | None = None,
 ) -> ExecutionResult:
-    """`program args` on `stdin` with `files` in its scratch dir, under `limits`: forked
+    """`program args` on `stdin` with `files` in its scratch dir, under `limits` (the
+    files named in `read_back` that it leaves there come back in `files`): forked
     from its server in `servers` where it can be, else spawned (the module docstring has
     the rule). Never raises for anything the program does; the judge's own failures are
     judge errors."""
@@ -229,7 +241,7 @@ def run(
     try:
         how = SPAWN
         if servers is not None and servers.fork:
-            served, how = servers.serve(program, stdin, limits, args, files, output_file)
+            served, how = servers.serve(program, stdin, limits, args, files, output_file, read_back)
             if served is not None:
                 return served
         argv, paths = program.command_line(limits.memory_mb)
@@ -239,6 +251,7 @@ def run(
             stdin=stdin,
             files={**paths, **(files or {})},
             output_file=output_file,
+            read_back=read_back,
             reserve_mb=_reserve_mb(program),
         )
     except Exception as exc:  # the judge's own failure: JE, never the program's fault

@@ -32,3 +32,6 @@ class ExecutionResult:
     # case that killed its server): the reason.
     runtime_error: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
+    # the files named in `read_back` that the run left in its scratch dir, each capped
+    # at the output limit (a checker's feedback files: judgemessage.txt, score.txt...)
+    files: dict[str, bytes] = field(default_factory=dict)

@@ -27,16 +27,27 @@ from pipeline.scoring.policy import Group, Policy, Threshold, default_policy_by_
 
 GRADEBOOK_CSV = "gradebook.csv"
 GRADEBOOK_PARQUET = "gradebook.parquet"
-SCORE_INPUT = ["submission", "problem", "family", "case_id", "verdict", "cpu_ms", "attempt"]
-SCORE_INPUT += ["tle_kind"]
+SCORE_INPUT = [
+    "submission", "problem", "family", "case_id", "verdict", "cpu_ms", "attempt", "score",
+    "tle_kind",
+]  # fmt: skip
 # the TLE marks counted per submission (grade.time_verdicts): column -> tle_kind
 TLE_MARKS = {"n_TLE_wall": "wall", "n_not_run": "not-run"}
 
 
-def group_points(group: Group, passed: int, cases: int) -> float:
-    """The points one submission earns in one group."""
+def group_points(
+    group: Group, passed: int, cases: int, total: float | None = None, low: float | None = None
+) -> float:
+    """The points one submission earns in one group: `passed` AC cases of `cases`, the
+    sum `total` and the lowest `low` of their scores (policy.py: the passed count where
+    the cases have no scores of their own)."""
     if cases == 0:
         return 0.0
+    if group.aggregate == "sum":
+        return group.points * (passed if total is None else total) / cases
+    if group.aggregate == "min":
+        lowest = (1.0 if passed == cases else 0.0) if low is None else low
+        return group.points * lowest
     if group.aggregate == "all":
         return group.points if passed == cases else 0.0
     if isinstance(group.aggregate, Threshold):
@@ -117,9 +128,14 @@ def _book(results: pa.Table, policy: Policy) -> pa.Table:
         for column, kind in TLE_MARKS.items()
     }
     df = every[every["verdict"] != "IE"]
-    df = df.assign(ok=df["verdict"] == "AC", rank=df["case_id"].map(natural_ranks(df["case_id"])))
+    ok = df["verdict"] == "AC"
+    given = df["score"] if "score" in df.columns else pd.Series(float("nan"), index=df.index)
+    credit = given.astype("float64").fillna(ok.astype("float64"))
+    df = df.assign(ok=ok, credit=credit, rank=df["case_id"].map(natural_ranks(df["case_id"])))
     by = df.groupby(["submission", "group"])
     passed = _per_sub(by["ok"].sum().unstack("group"), subs, names, 0)
+    total = _per_sub(by["credit"].sum().unstack("group"), subs, names, 0.0)
+    low = _per_sub(by["credit"].min().unstack("group"), subs, names, 0.0)
     cases = _per_sub(by["ok"].size().unstack("group"), subs, names, 0)
     bad = df[~df["ok"]].sort_values("rank").groupby(["submission", "group"])["case_id"].first()
     first = _per_sub(bad.unstack("group") if len(bad) else pd.DataFrame(), subs, names, None)
@@ -127,7 +143,13 @@ def _book(results: pa.Table, policy: Policy) -> pa.Table:
     rows = []
     for sub in subs:
         points = {
-            f"points_{g.name}": group_points(g, int(passed[sub][g.name]), int(cases[sub][g.name]))
+            f"points_{g.name}": group_points(
+                g,
+                int(passed[sub][g.name]),
+                int(cases[sub][g.name]),
+                float(total[sub][g.name]),
+                float(low[sub][g.name]),
+            )
             for g in policy.groups
         }
         detail: dict[str, object] = {}

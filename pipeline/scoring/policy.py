@@ -5,6 +5,14 @@ family patterns (globs) match its family.
     all          points only if every case of the group is AC (CMS GroupMin)
     fraction     points x passed / cases (CMS Sum)
     threshold: k points if at least k cases of the group are AC (CMS GroupThreshold)
+    sum          points x the mean of the cases' scores (the 2023-07 package format's `sum`:
+                 the group's points split evenly among its cases, each case worth its
+                 share x its score)
+    min          points x the lowest case score (the 2023-07 format's `min`)
+
+A case's score is what its checker gave (the results' `score` column: a package
+validator's score.txt, testlib points), else 1 for AC and 0 for anything else; so on
+cases without scores `sum` is `fraction` and `min` is `all`.
 """
 
 from __future__ import annotations
@@ -43,7 +51,7 @@ class Group(_Strict):
     name: str
     families: list[str] = Field(min_length=1)
     points: float = Field(ge=0)
-    aggregate: Literal["all", "fraction"] | Threshold = "fraction"
+    aggregate: Literal["all", "fraction", "sum", "min"] | Threshold = "fraction"
     # the problem whose cases the group holds (None: any): in a run over several problems
     # each submission is scored per problem, over its problem's groups only
     problem: str | None = None

@@ -30,6 +30,11 @@ class Check:
     name: str
     ok: bool
     detail: str
+    skipped: bool = False  # not checked (a validator gridjudge cannot run): no failure
+
+    @property
+    def status(self) -> str:
+        return "SKIP" if self.skipped else "PASS" if self.ok else "FAIL"
 
 
 def spec_verdict(verdict: str) -> str:

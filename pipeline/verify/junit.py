@@ -16,11 +16,14 @@ def junit_xml(result: Verification) -> ET.ElementTree:
         name=f"verify {result.package.root.name}",
         tests=str(len(result.checks)),
         failures=str(len(result.failures)),
+        skipped=str(sum(c.skipped for c in result.checks)),
         errors="0",
     )
     for check in result.checks:
         case = ET.SubElement(suite, "testcase", classname=check.kind, name=check.name)
-        if check.ok:
+        if check.skipped:
+            ET.SubElement(case, "skipped", message=check.detail[:500])
+        elif check.ok:
             ET.SubElement(case, "system-out").text = check.detail
         else:
             failure = ET.SubElement(case, "failure", message=check.detail[:500])

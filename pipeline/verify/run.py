@@ -17,6 +17,9 @@ Each case is run `repeat` times (grade --repeat), so every time is a median.
 from __future__ import annotations
 
 import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -30,12 +33,13 @@ from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
 from pipeline.grade.settings import DEFAULT, GradeSettings
 from pipeline.ids import natural_key
-from pipeline.package.problem import INPUT_VALIDATOR_DIRS, test_files
-from pipeline.package.programs import program_paths
+from pipeline.package.checktestdata import unsupported
+from pipeline.package.problem import input_validator_paths, test_files
 from pipeline.package.spec import Package, is_package, read_package
 from pipeline.package.submissions import FOLDERS, SUBMISSIONS, ExpectedSubmission, read_submissions
 from pipeline.problem.contract import Problem, ValidatorUnavailable
 from pipeline.problem.registry import get_problem
+from pipeline.program.languages.problemtools import problemtools_language
 from pipeline.program.submission import SubmissionError, SubmissionSpec, parse_spec
 from pipeline.results.store import load_results
 from pipeline.results.summary import last_attempts
@@ -57,6 +61,7 @@ from pipeline.verify.expect import (
 MEASURE_LIMIT_S = 60.0  # the accepted submissions' limit while the time limit is unknown
 RESULT_COLUMNS = [
     "submission", "problem", "family", "case_id", "verdict", "cpu_ms", "checker_msg", "attempt",
+    "score",
 ]  # fmt: skip
 UPPER = frozenset({"TLE"})  # the `required` of a submission that bounds the limit above
 
@@ -72,6 +77,9 @@ class VerifyOptions:
     address: str | None = None  # as grade's --address
     fork_server: bool = DEFAULT.fork_server
     work: Path | None = None  # the corpus and run folders; None: a temporary folder
+    budget_s: float | None = None  # stop grading after this many seconds; None: no limit
+    progress: Callable[[str], None] | None = None  # told a line as each submission is graded
+    clock: Callable[[], float] = time.monotonic  # what the budget is measured with
 
 
 @dataclass
@@ -118,34 +126,44 @@ def validate_inputs(package: Package, problem: Problem, out: Path) -> list[Check
                 continue
             case_id = path.relative_to(package.data).with_suffix("").as_posix()
             w.add(case_id, family, text, None if ans is None else _read(ans))
+    paths = input_validator_paths(package.root)
+    skipped = [why for why in map(unsupported, paths) if why is not None]
     if not checks:
-        n = sum(len(program_paths(package.root / d)) for d in INPUT_VALIDATOR_DIRS)
+        n = len(paths) - len(skipped)
         detail = f"{len(cases)} inputs, {n} input validator{'' if n == 1 else 's'}"
         checks.append(Check(INPUTS, "inputs", True, f"every input is valid: {detail}"))
+    checks += [Check(INPUTS, "input validator", True, why, skipped=True) for why in skipped]
     return checks
 
 
 def _specs(
     package: Package, subs: list[ExpectedSubmission], checks: list[Check]
 ) -> dict[str, SubmissionSpec]:
-    """label -> spec of each submission gridjudge can run (the others are failed checks)."""
+    """label -> spec of each submission gridjudge can run (the others are failed checks),
+    in the language version problemtools would run a single source file with."""
     out = {}
     for sub in subs:
         label = label_of(package, sub)
         try:
-            out[label] = replace(parse_spec(str(sub.path)), label=label)
+            spec = replace(parse_spec(str(sub.path)), label=label)
         except SubmissionError as exc:
             checks.append(Check(SUBMISSION, label, False, f"cannot run: {exc}"))
+            continue
+        language = problemtools_language(sub.path.suffix) if sub.path.is_file() else None
+        out[label] = spec if language is None else replace(spec, language=language)
     return out
+
+
+def _no_rows() -> pa.Table:
+    return pa.schema([RESULTS_SCHEMA.field(c) for c in RESULT_COLUMNS]).empty_table()
 
 
 def grade(
     corpus: Path, specs: list[SubmissionSpec], limit_s: float, options: VerifyOptions, out: Path
 ) -> pa.Table:
     """The last attempt of every results row of grading `specs` at `limit_s`."""
-    columns = pa.schema([RESULTS_SCHEMA.field(c) for c in RESULT_COLUMNS])
     if not specs:
-        return columns.empty_table()
+        return _no_rows()
     grade_options = GradeOptions(
         corpora=[corpus],
         submissions=[],
@@ -176,6 +194,8 @@ def verify_package(options: VerifyOptions) -> Verification:
         raise VerifyError(f"{root}: not a problem package (no problem.yaml)")
     if options.repeat < 1:
         raise VerifyError("--repeat must be at least 1")
+    if options.budget_s is not None and options.budget_s <= 0:
+        raise VerifyError("--budget must be a positive number of seconds")
     package = read_package(root)
     subs = read_submissions(root)
     if not subs:
@@ -208,19 +228,74 @@ def _time_limit(package: Package, accepted: pa.Table) -> tuple[float, Check]:
 
 @dataclass
 class _Runs:
-    """The grading runs of one verify, each in its own run folder under `work`."""
+    """The grading runs of one verify: each submission graded on its own, in its own run
+    folder under `work`, so that progress is told as each finishes and the budget is
+    looked at between submissions."""
 
     corpus: Path
     specs: dict[str, SubmissionSpec]
     options: VerifyOptions
     work: Path
     tables: list[pa.Table] = field(default_factory=list)
+    unchecked: list[str] = field(default_factory=list)  # not graded: the budget ran out
+    started: float = 0.0
+    done: int = 0
+
+    def __post_init__(self) -> None:
+        self.started = self.options.clock()
+
+    def out_of_budget(self) -> bool:
+        budget = self.options.budget_s
+        return budget is not None and self.options.clock() - self.started >= budget
+
+    def tell(self, line: str) -> None:
+        if self.options.progress is not None:
+            self.options.progress(f"... {line}")
 
     def run(self, labels: list[str], limit_s: float, name: str) -> pa.Table:
-        chosen = [self.specs[n] for n in labels if n in self.specs]
-        table = grade(self.corpus, chosen, limit_s, self.options, self.work / name)
-        self.tables.append(table)
-        return table
+        tables = []
+        for label in (n for n in labels if n in self.specs):
+            if self.out_of_budget():
+                self.unchecked.append(label)
+                continue
+            out = self.work / name / f"{self.done:03d}"
+            table = grade(self.corpus, [self.specs[label]], limit_s, self.options, out)
+            self.done += 1
+            counts = Counter(table.column("verdict").to_pylist())
+            verdicts = " ".join(f"{v} {counts[v]}" for v in sorted(counts)) or "no cases"
+            elapsed = self.options.clock() - self.started
+            self.tell(
+                f"{label}: {verdicts} (at {limit_s:g} s; {self.done} of {len(self.specs)} "
+                f"submissions graded, {elapsed:.1f} s)"
+            )
+            tables.append(table)
+        self.tables += tables
+        return pa.concat_tables(tables) if tables else _no_rows()
+
+
+def _grade_all(package: Package, runs: _Runs, labels: dict[str, list[str]]) -> tuple[float, Check]:
+    """Grade every submission (accepted first: they give the time limit); the time limit
+    and its check."""
+    given = package.time_limit_given
+    accepted, rest, upper = labels["accepted"], labels["rest"], labels["upper"]
+    if not given:
+        runs.tell(f"measuring the time limit: accepted submissions at {MEASURE_LIMIT_S:g} s")
+    first = runs.run(
+        accepted + (rest if given else []),
+        package.limits.time_s if given else MEASURE_LIMIT_S,
+        "accepted",
+    )
+    limit_s, limit_check = _time_limit(package, first)
+    if not given and first.num_rows == 0 and runs.unchecked:
+        limit_check = Check(TIMING, "time limit", True, _NOT_CHECKED, skipped=True)
+    runs.tell(f"time limit: {limit_check.detail}")
+    if not given:
+        runs.run(rest, limit_s, "others")
+    runs.run(upper, limit_s * package.time_safety_margin, "time_limit_exceeded")
+    return limit_s, limit_check
+
+
+_NOT_CHECKED = "not checked: the --budget ran out first"
 
 
 def _verify(
@@ -236,28 +311,26 @@ def _verify(
     accepted = [labels[id(s)] for s in subs if s.folder == "accepted"]
     upper = [labels[id(s)] for s in subs if s.required == UPPER]
     rest = [labels[id(s)] for s in subs if labels[id(s)] not in accepted + upper]
-    given = package.time_limit_given
     with Cluster(options.address):  # one cluster for every grading run
-        first = runs.run(
-            accepted + (rest if given else []),
-            package.limits.time_s if given else MEASURE_LIMIT_S,
-            "accepted",
+        limit_s, limit_check = _grade_all(
+            package, runs, {"accepted": accepted, "rest": rest, "upper": upper}
         )
-        limit_s, limit_check = _time_limit(package, first)
-        if not given:
-            runs.run(rest, limit_s, "others")
-        runs.run(upper, limit_s * package.time_safety_margin, "time_limit_exceeded")
-    results = pa.concat_tables(runs.tables)
+    results = pa.concat_tables(runs.tables) if runs.tables else _no_rows()
     rows, scores = by_submission(results), _scores(package, results)
+    skip = set(runs.unchecked)
     for sub in subs:
         label = labels[id(sub)]
-        if label in runs.specs:
+        if label in skip:
+            checks.append(Check(SUBMISSION, label, True, _NOT_CHECKED, skipped=True))
+        elif label in runs.specs:
             checks.append(judge_submission(sub, label, rows.get(label, []), scores.get(label)))
     checks.append(limit_check)
     mine = [(n, accepted_margin, package.time_multiplier) for n in accepted]
     mine += [(n, tle_margin, package.time_safety_margin) for n in upper]
     for label, margin, factor in mine:
-        if label in runs.specs:
+        if label in skip:
+            checks.append(Check(TIMING, f"margin {label}", True, _NOT_CHECKED, skipped=True))
+        elif label in runs.specs:
             checks.append(margin(label, rows.get(label, []), limit_s, factor))
     return Verification(package, limit_s, checks)
 

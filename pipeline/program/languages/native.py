@@ -62,7 +62,8 @@ def _cpp(std: str, default: bool = False) -> Language:
 
 
 C = (_c("11", default=True), _c("17"))
-CPP = (_cpp("98"), _cpp("11"), _cpp("17", default=True), _cpp("20"))
+# cpp23: the standard problemtools compiles C++ with (gnu++23)
+CPP = (_cpp("98"), _cpp("11"), _cpp("17", default=True), _cpp("20"), _cpp("23"))
 
 RUST = Language(
     name="rust",
@@ -149,8 +150,21 @@ OCAML = Language(
     aliases=("ml",),
     package="ocaml-nox",
     tools=("ocamlopt",),
-    # modules must come in dependency order: the main source is given last
-    compile=("ocamlopt", "-o", "prog", "{sources}"),
+    # modules must come in dependency order: the main source is given last. The unix
+    # and str libraries are linked, as problemtools links them (a program using Str is
+    # no CE); `-I +unix -I +str` finds them where OCaml 5 keeps them in folders of their own
+    compile=(
+        "ocamlopt",
+        "-I",
+        "+unix",
+        "-I",
+        "+str",
+        "-o",
+        "prog",
+        "unix.cmxa",
+        "str.cmxa",
+        "{sources}",
+    ),
     run=("./prog",),
     fork_server="preload",
     version=("ocamlopt", "-version"),
@@ -173,7 +187,8 @@ CSHARP = Language(
     aliases=("cs", "c#"),
     package="mono-mcs",
     tools=("mcs", "mono"),
-    compile=("mcs", "-optimize+", "-out:prog.exe", "{sources}"),
+    # System.Numerics referenced as problemtools does: BigInteger is no CE
+    compile=("mcs", "-optimize+", "-r:System.Numerics", "-out:prog.exe", "{sources}"),
     artefact="prog.exe",
     magic=b"MZ",
     # the collector's own ceiling: an overflow is OutOfMemoryException, not a kill

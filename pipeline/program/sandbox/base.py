@@ -34,7 +34,8 @@ class Sandbox(Protocol):
 
     `files` are placed into the scratch dir (which is the working directory), `stdin` is
     the program's standard input. When `output_file` is given and the program wrote that
-    file, its content is the result's `output`, else stdout is. Never raises for anything
+    file, its content is the result's `output`, else stdout is; each regular file named in
+    `read_back` that the run left is in the result's `files`. Never raises for anything
     the program does; failures of the sandbox itself are `judge_error`.
     """
 
@@ -48,6 +49,7 @@ class Sandbox(Protocol):
         stdin: bytes = b"",
         files: Mapping[str, FileSpec] | None = None,
         output_file: str | None = None,
+        read_back: Sequence[str] = (),
     ) -> ExecutionResult: ...
 
 
@@ -201,11 +203,26 @@ def read_regular(path: Path | str, limit: int) -> tuple[bytes, bool] | None:
     return data[:limit], len(data) > limit
 
 
+def read_back_files(folder: Path | str, names: Sequence[str], cap: int) -> dict[str, bytes]:
+    """The regular files of `names` found in `folder`, each cut at `cap` bytes."""
+    out = {}
+    for name in names:
+        found = read_regular(os.path.join(folder, name), cap)
+        if found is not None:
+            out[name] = found[0]
+    return out
+
+
 def collect_output(
-    ws: Workspace, result: ExecutionResult, limits: Limits, output_file: str | None
+    ws: Workspace,
+    result: ExecutionResult,
+    limits: Limits,
+    output_file: str | None,
+    read_back: Sequence[str] = (),
 ) -> None:
-    """Fills output, output_exceeded and stderr_head from the workspace files."""
+    """Fills output, output_exceeded, stderr_head and files from the workspace files."""
     cap = limits.output_bytes
+    result.files = read_back_files(ws.box, read_back, cap)
     data, stdout_over = read_capped(ws.stdout, cap)
     over = stdout_over
     if output_file is not None:

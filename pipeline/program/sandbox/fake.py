@@ -38,6 +38,7 @@ class FakeSandbox:
         stdin: bytes = b"",
         files: Mapping[str, FileSpec] | None = None,
         output_file: str | None = None,
+        read_back: Sequence[str] = (),
     ) -> ExecutionResult:
         call = FakeCall(list(argv), limits, stdin, dict(files or {}), output_file)
         self.calls.append(call)

@@ -32,6 +32,7 @@ from pipeline.program.sandbox.base import (
     group_gone,
     kill_group,
     private_open,
+    read_back_files,
     read_regular,
 )
 from pipeline.program.sandbox.launcher import fork_server_library
@@ -128,9 +129,12 @@ def collect(
     result: ExecutionResult,
     limits: Limits,
     output_file: str | None,
+    read_back: Sequence[str] = (),
 ) -> None:
-    """Fills output, output_exceeded and stderr_head (as the spawning sandbox does)."""
+    """Fills output, output_exceeded, stderr_head and files (as the spawning sandbox does)."""
     cap = limits.output_bytes
+    if scratch is not None:
+        result.files = read_back_files(scratch, read_back, cap)
     data, over = _read(stdout, cap)
     stdout_over = over
     if output_file is not None and scratch is not None:
@@ -254,13 +258,14 @@ class ForkServer:
         limits: Limits,
         files: Mapping[str, FileSpec] | None = None,
         output_file: str | None = None,
+        read_back: Sequence[str] = (),
     ) -> ExecutionResult:
         """One case in a fresh child. The server may be gone afterwards (`alive`)."""
         assert self._ws is not None and self._sock is not None
         self._cases += 1
         # init makes a fresh scratch dir in the private /tmp, unless files must be placed
         # there or read back from it
-        scratch = f"{self._ws.box}/c{self._cases}" if files or output_file else None
+        scratch = f"{self._ws.box}/c{self._cases}" if files or output_file or read_back else None
         fds = [os.memfd_create(name, os.MFD_CLOEXEC) for name in ("stdin", "stdout", "stderr")]
         result = ExecutionResult()
         try:
@@ -272,7 +277,7 @@ class ForkServer:
             reply = self._send_case(where, fds, limits)
             self._judge(reply, limits, result)
             if not result.judge_error:
-                collect(fds[1], fds[2], scratch, result, limits, output_file)
+                collect(fds[1], fds[2], scratch, result, limits, output_file, read_back)
         except OSError as exc:
             result.judge_error = f"fork server failed: {exc}"
             self.close()
@@ -280,7 +285,8 @@ class ForkServer:
             for fd in fds:
                 os.close(fd)
             if scratch is not None:
-                _remove_scratch(scratch, {*(files or {}), *([output_file] if output_file else [])})
+                taken = [*([output_file] if output_file else []), *read_back]
+                _remove_scratch(scratch, {*(files or {}), *taken})
         result.extra["backend"] = "fork-server"
         return result
 

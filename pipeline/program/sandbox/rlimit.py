@@ -170,6 +170,7 @@ class RlimitSandbox:
         stdin: bytes = b"",
         files: Mapping[str, FileSpec] | None = None,
         output_file: str | None = None,
+        read_back: Sequence[str] = (),
     ) -> ExecutionResult:
         result = ExecutionResult()
         try:
@@ -188,7 +189,7 @@ class RlimitSandbox:
                 slot.prepare(limits.processes, limits.memory_bytes)
             self._execute(ws, argv, limits, slot, result)
             if not result.judge_error:
-                collect_output(ws, result, limits, output_file)
+                collect_output(ws, result, limits, output_file, read_back)
         except OSError as exc:
             result.judge_error = f"sandbox failed: {exc}"
         finally:
