@@ -112,6 +112,15 @@ def gradebook(results: pa.Table, policy: Policy) -> pa.Table:
     return pa.concat_tables(books, promote_options="default")
 
 
+def _tle_marks(every: pd.DataFrame) -> dict[str, dict[str, int]]:
+    """Per TLE_MARKS column, each submission's count of TLEs of that kind."""
+    kinds = every["tle_kind"] if "tle_kind" in every else pd.Series(None, index=every.index)
+    return {
+        column: every[kinds == kind].groupby("submission").size().to_dict()
+        for column, kind in TLE_MARKS.items()
+    }
+
+
 def _book(results: pa.Table, policy: Policy) -> pa.Table:
     """One row per submission, in natural id order: id, score, max score, points per
     group, counts by verdict, compile status, total CPU ms, then per group the cases
@@ -122,11 +131,7 @@ def _book(results: pa.Table, policy: Policy) -> pa.Table:
     names = [g.name for g in policy.groups]
     subs = natural_sorted(every["submission"].unique().tolist())
     counts = _per_sub(every.groupby(["submission", "verdict"]).size().unstack(), subs, VERDICTS, 0)
-    kinds = every["tle_kind"] if "tle_kind" in every else pd.Series(None, index=every.index)
-    marks = {
-        column: every[kinds == kind].groupby("submission").size().to_dict()
-        for column, kind in TLE_MARKS.items()
-    }
+    marks = _tle_marks(every)
     df = every[every["verdict"] != "IE"]
     ok = df["verdict"] == "AC"
     given = df["score"] if "score" in df.columns else pd.Series(float("nan"), index=df.index)
