@@ -112,7 +112,7 @@ def gradebook(results: pa.Table, policy: Policy) -> pa.Table:
     return pa.concat_tables(books, promote_options="default")
 
 
-def _tle_marks(every: pd.DataFrame) -> dict[str, dict[str, int]]:
+def _tle_marks(every: pd.DataFrame) -> dict[str, dict[Any, int]]:
     """Per TLE_MARKS column, each submission's count of TLEs of that kind."""
     kinds = every["tle_kind"] if "tle_kind" in every else pd.Series(None, index=every.index)
     return {
