@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
+import yaml
+from pydantic import BaseModel
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
@@ -62,7 +66,7 @@ def test_a_job_may_turn_the_fork_server_off(tmp_path: Path) -> None:
         (GOOD.replace("repeat: 2", "repeat: 0"), "jobs.clocks.repeat: Input should be"),
         (
             GOOD.replace("repeat: 2", "time_limit: 1e9"),
-            "jobs.clocks.time_limit: Input should be less than or equal to 3600",
+            "jobs.clocks.time_limit: must lie in 0.01-3600 s, not 1000000000",
         ),
         (GOOD.replace("corpora: [gomoku]", "corpora: [gomokuu]"), "unknown corpus 'gomokuu'"),
         (GOOD.replace("count: 30", "count: many"), "corpora.clocks.generate.count"),
@@ -74,6 +78,21 @@ def test_bad_configs_name_the_field(tmp_path: Path, text: str, message: str) -> 
     with pytest.raises(ConfigError, match=message.replace("[", r"\[")) as info:
         load_config(_write(tmp_path, text))
     assert "\n" not in str(info.value)
+
+
+def _paths_in(value: Any) -> Iterator[Path]:
+    """Every Path a loaded config holds, however deep."""
+    if isinstance(value, Path):
+        yield value
+    elif isinstance(value, BaseModel):
+        for name in type(value).model_fields:
+            yield from _paths_in(getattr(value, name))
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _paths_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _paths_in(item)
 
 
 def test_misspelled_keys_are_named_with_the_nearest_known_key(tmp_path: Path) -> None:
@@ -96,8 +115,19 @@ def test_an_unknown_key_far_from_any_lists_the_known_ones(tmp_path: Path) -> Non
 
 
 def test_shipped_example_config_validates() -> None:
-    for path in sorted((REPO / "configs").glob("*.yaml")):
-        load_config(path)
+    """The examples the docs point at load as written, and every file of the checkout
+    they name (submission sets, policies) is there, found relative to the config."""
+    shipped = sorted((REPO / "configs").glob("*.yaml"))
+    assert shipped, "no example config in configs/"
+    for path in shipped:
+        written = yaml.safe_load(path.read_text(encoding="utf-8"))
+        cfg = load_config(path)
+        assert set(cfg.jobs) == set(written["jobs"]) and set(cfg.corpora) == set(written["corpora"])
+        named = [p.resolve() for p in _paths_in(cfg)]  # relative ones were made absolute
+        out = cfg.out.resolve()  # made by run
+        inputs = [p for p in named if p.is_relative_to(REPO) and not p.is_relative_to(out)]
+        assert inputs, f"{path.name} names no file of the checkout"
+        assert [p for p in inputs if not p.exists()] == []
 
 
 def test_run_config_end_to_end_and_resume(tmp_path: Path) -> None:

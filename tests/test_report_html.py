@@ -144,7 +144,15 @@ def test_report_has_no_external_resources(tmp_path: Path) -> None:
 
 
 def test_empty_run_renders(tmp_path: Path) -> None:
-    _parse(render_report(RESULTS_SCHEMA.empty_table(), {}))
+    """A run with no rows yet (graded nothing, or read mid-run): a well-formed page that
+    says so in every section instead of empty charts or a traceback."""
+    parsed = _parse(render_report(RESULTS_SCHEMA.empty_table(), {}))
+    text = " ".join(parsed.text)
+    assert "0 results rows, 0 submission × problem pairs" in text
+    assert text.count("no results yet") == 2  # gradebook and summary
+    for empty in ("no timings", "no timed cases", "no run.json in this run folder"):
+        assert empty in text
+    assert "svg" not in parsed.tags and "td" not in parsed.tags  # no chart, no table row
 
 
 def test_report_command(tmp_path: Path) -> None:

@@ -96,7 +96,8 @@ def run_config(
                 out=run_dir,
                 address=config.address,
                 resume=config.resume,
-                **job.grade_kwargs(),
+                settings=job.settings,
+                **job.options,
             )
             policy = policy_for(job.scoring, options.corpora)
             outcome = run_grade(plan_grade(options), on_rows=on_rows)

@@ -22,7 +22,7 @@ from pipeline.limits import Limits
 from pipeline.package.spec import PackageError
 from pipeline.problem.checkers import ACCEPTED, CheckResult
 from pipeline.problem.contract import STDIO, ValidatorUnavailable
-from pipeline.program import served
+from pipeline.program import execute
 from pipeline.program.build import default_cache_dir
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.submission import PreparedSubmission, SubmissionError, parse_spec
@@ -146,7 +146,15 @@ def run_checker(
         placed[JUDGE_MESSAGE] = b""  # so the output is this file even when left empty
         args, stdin, taken = [INPUT, ANSWER, "./", *flags], output.encode(), JUDGE_MESSAGE
     try:
-        result = served.run(program, args, limits, stdin=stdin, files=placed, output_file=taken)
+        result = execute.run(
+            program,
+            stdin,
+            limits=limits,
+            args=args,
+            files=placed,
+            output_file=taken,
+            servers=execute.current_judge_servers(),
+        )
     except Exception as exc:  # the program is missing on this node and cannot be rebuilt
         return CheckResult(Verdict.JE, f"checker: {type(exc).__name__}: {exc}"[:MESSAGE_CHARS])
     return checker_verdict(protocol, result)
@@ -160,7 +168,13 @@ def run_input_validator(
     ValidatorUnavailable when it could not judge: a judge error, out of time or memory."""
     name = Path(program.label).name
     try:
-        result = served.run(program, flags, CHECKER_LIMITS, stdin=input_text.encode())
+        result = execute.run(
+            program,
+            input_text.encode(),
+            limits=CHECKER_LIMITS,
+            args=flags,
+            servers=execute.current_judge_servers(),
+        )
     except Exception as exc:  # the program is missing on this node and cannot be rebuilt
         raise ValidatorUnavailable(f"input validator {name}: {exc}") from None
     what = f"input validator {name}"

@@ -2,10 +2,11 @@
 2023-07 and later), the `testdata.yaml` settings of each test data folder, and where the
 validators are. Nothing here runs a program.
 
-What fails loudly (PackageError, one line naming the file): a missing or unreadable
-problem.yaml or testdata.yaml, a value of the wrong type, a problem type or validation
-gridjudge does not grade (interactive, multi-pass), `validation: custom` without exactly
-one output validator. Everything else the formats hold (statements, attachments,
+What fails loudly (PackageError, one line naming the file): a symbolic link whose target
+is not inside the package (links.py), a missing or unreadable problem.yaml or
+testdata.yaml, a value of the wrong type, a problem type or validation gridjudge does not
+grade (interactive, multi-pass), `validation: custom` without exactly one output
+validator. Everything else the formats hold (statements, attachments,
 generators, author, license, uuid, keywords, ...) is ignored.
 """
 
@@ -20,6 +21,7 @@ from typing import Any
 
 from pipeline.errors import GridjudgeError
 from pipeline.limits import Limits
+from pipeline.package.links import link_out_of
 from pipeline.problem.contract import STDIO, IOMode
 from pipeline.yamlfile import read_yaml, unknown_key
 
@@ -195,6 +197,9 @@ def read_package(root: Path) -> Package:
     """The package at `root` (a folder holding problem.yaml)."""
     root = Path(root)
     where = str(root / PROBLEM_YAML)
+    escaping = link_out_of(root)
+    if escaping is not None:
+        raise PackageError(escaping)
     data = load_yaml(root / PROBLEM_YAML)
     limits = data.get("limits") or {}
     if not isinstance(limits, dict):

@@ -103,12 +103,22 @@ def _aggregate(policy: Policy, name: str) -> str:
     return agg if isinstance(agg, str) else f"threshold {agg.threshold}"
 
 
+def _marks(r: Mapping[str, Any]) -> str:
+    """The TLE marks cell: wall-clock TLEs / cases not run ("" when neither)."""
+    wall, skipped = int(r.get("n_TLE_wall") or 0), int(r.get("n_not_run") or 0)
+    text = f"{wall} / {skipped}" if wall or skipped else ""
+    return f'<td class="num" data-v="{wall + skipped}">{text}</td>'
+
+
 def gradebook_table(rows: list[dict[str, Any]], policy: Policy) -> str:
     groups = [g.name for g in policy.groups]
     head = (
         '<th data-key="id">submission</th><th data-key="num">score</th>'
         + "".join(f'<th data-key="num">{escape(g)}</th>' for g in groups)
         + '<th data-key="num">AC</th><th data-key="id">compile</th>'
+        + '<th data-key="num" title="TLEs killed by the wall clock under the CPU limit '
+        + '(again when run alone) / cases not run after --max-tle TLEs">'
+        + "TLE wall / not run</th>"
         + '<th data-key="num">CPU s</th>'
     )
     body = []
@@ -125,6 +135,7 @@ def gradebook_table(rows: list[dict[str, Any]], policy: Policy) -> str:
         cells += [
             f'<td class="num" data-v="{r["n_AC"]}">{r["n_AC"]}</td>',
             f'<td data-v="{escape(r["compile"])}">{escape(r["compile"])}</td>',
+            _marks(r),
             f'<td class="num" data-v="{cpu:.6f}">{cpu:.2f}</td>',
         ]
         body.append(f"<tr>{''.join(cells)}</tr>")
