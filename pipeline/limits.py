@@ -25,13 +25,19 @@ class LimitError(GridjudgeError):
     """A limit outside its sane range; one line for the user."""
 
 
+def out_of_range(value: float, bounds: tuple[float, float], unit: str) -> str | None:
+    """`must lie in LOW-HIGH UNIT, not VALUE` when value is outside bounds, else None."""
+    low, high = bounds
+    if low <= value <= high:
+        return None
+    return f"must lie in {_plain(low)}-{_plain(high)} {unit}, not {_plain(value)}"
+
+
 def check_range(value: float, bounds: tuple[float, float], what: str, unit: str) -> None:
     """Raise LimitError unless bounds[0] <= value <= bounds[1]."""
-    low, high = bounds
-    if not low <= value <= high:
-        raise LimitError(
-            f"{what} {_plain(value)} {unit} is outside {_plain(low)}-{_plain(high)} {unit}"
-        )
+    problem = out_of_range(value, bounds, unit)
+    if problem is not None:
+        raise LimitError(f"{what} {problem}")
 
 
 def _plain(value: float) -> str:

@@ -44,11 +44,11 @@ def grade(*args: str) -> tuple[int, str]:
         (["{corpus}", "-s", "solver:spot", "--time-limit", "-1"], "must be positive"),
         (
             ["{corpus}", "-s", "solver:spot", "--time-limit", "1e9"],
-            "time limit 1000000000 s is outside 0.01-3600 s",
+            "--time-limit must lie in 0.01-3600 s, not 1000000000",
         ),
         (
             ["{corpus}", "-s", "solver:spot", "--memory-limit", "99999999"],
-            "memory limit 99999999 MB is outside 4-1048576 MB",
+            "--memory-limit must lie in 4-1048576 MB, not 99999999",
         ),
         (["{corpus}", "{corpus}", "-s", "solver:spot"], "appears twice in the corpora"),
     ],

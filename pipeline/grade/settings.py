@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from pipeline.errors import GridjudgeError
-from pipeline.limits import Limits
+from pipeline.limits import MEMORY_LIMIT_RANGE_MB, TIME_LIMIT_RANGE_S, Limits, out_of_range
 
 
 class GradeError(GridjudgeError):
@@ -41,6 +41,19 @@ class GradeSettings(BaseModel):
     time_multipliers: dict[str, float] | None = None
     # after this many TLEs of one submission its remaining cases are not run
     max_tle: int | None = Field(default=None, ge=1)
+
+    @field_validator("time_limit", "memory_limit")
+    @classmethod
+    def _sane(cls, value: float | None, info: Any) -> float | None:
+        """A limit outside its sane range (pipeline/limits.py) is a typo, not a wish."""
+        if info.field_name == "time_limit":
+            bounds, unit = TIME_LIMIT_RANGE_S, "s"
+        else:
+            bounds, unit = MEMORY_LIMIT_RANGE_MB, "MB"
+        problem = None if value is None else out_of_range(value, bounds, unit)
+        if problem is not None:
+            raise ValueError(problem)
+        return value
 
     @classmethod
     def of_options(cls, **values: Any) -> GradeSettings:
@@ -71,6 +84,8 @@ def _why(error: Any) -> str:
         return "must be positive"
     if error["type"] == "greater_than_equal":
         return f"must be at least {bound['ge']}"
+    if error["type"] == "value_error":
+        return str(error["msg"]).removeprefix("Value error, ")
     return str(error["msg"]).lower()
 
 
