@@ -21,6 +21,7 @@ from pipeline.limits import Limits
 from pipeline.problem.checkers import CheckResult
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import make
+from pipeline.program.sandbox.base import QUARANTINE, runs_root
 from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
 from tests._fake_problem import make_problem
 
@@ -133,3 +134,44 @@ def test_details(outcomes: dict[str, Outcome], port: int) -> None:
         assert not Path(f"{place}/gj_escape_{port}").exists()
     assert _named(str(port)) == [], "the daemon survived its run"
     assert _named("gjforkbomb") == [], "fork-bomb processes survived"
+
+
+def _left_by_this_judge() -> list[str]:
+    mine = f"run-{os.getpid()}-"
+    return [
+        p.name for p in runs_root().iterdir() if p.name.removeprefix(QUARANTINE).startswith(mine)
+    ]
+
+
+@pytest.mark.parametrize("mode", ["spawn", "fork-server"])
+def test_a_deep_tree_is_removed_and_honest_runs_after_it_get_their_verdict(
+    mode: str, port: int
+) -> None:
+    """5000 levels, odd names, an unreadable dir, in the scratch dir and in /tmp: the
+    next run (or case) sees none of it, the sandbox's slot is clean for an honest 200 MB
+    program, and nothing is left under the runs root."""
+    if mode == "fork-server" and os.geteuid() != 0:
+        pytest.skip("the fork server needs the full sandbox (root: namespaces)")
+    from pipeline.program import sandbox as sandbox_module
+
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("GRIDJUDGE_SANDBOX", "rlimit")
+        sandbox_module.use(make("rlimit"))
+        try:
+            deep = prepare(parse_spec(str(HOSTILE / "ac_deep_tree.c")), PROBLEM)
+            honest = prepare(parse_spec(str(HOSTILE / "ac_allocate_200mb.c")), PROBLEM)
+            text = f"{port}\n"
+            if mode == "spawn":
+                runs = [deep.run(text, LIMITS), deep.run(text, LIMITS)]
+            else:
+                runner = ForkServerRunner(PROBLEM, deep, LIMITS)
+                try:
+                    runs = [runner.execute(text), runner.execute(text)]
+                finally:
+                    runner.close()
+            runs.append(run_one(honest, text, mode))
+        finally:
+            sandbox_module.use(None)
+    got = [str(judge(PROBLEM, text, text, r, LIMITS).verdict) for r in runs]
+    assert got == ["AC", "AC", "AC"], [(r.output, r.peak_rss_kb, r.judge_error) for r in runs]
+    assert _left_by_this_judge() == []

@@ -5,6 +5,7 @@ output reading, and waiting for a process under a wall-clock limit."""
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import resource
 import select
@@ -20,7 +21,9 @@ from typing import BinaryIO, Protocol, runtime_checkable
 
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
+from pipeline.program.sandbox.remove import remove_tree
 
+log = logging.getLogger(__name__)
 STDERR_HEAD_BYTES = 4096
 BOX = "box"
 
@@ -140,31 +143,60 @@ class Workspace:
             os.chown(ws.box, *owner)
         return ws
 
-    def remove(self) -> None:
-        shutil.rmtree(self.root, ignore_errors=True)
+    def remove(self) -> bool:
+        """Removes the run folder, whatever the program built in it; False (and the
+        folder quarantined for a later sweep) when something could not be removed."""
+        if remove_tree(self.root):
+            return True
+        quarantine(self.root)
+        return False
+
+
+QUARANTINE = "quarantine-"
+
+
+def quarantine(path: Path) -> None:
+    """Renames a run folder that could not be removed out of the way of its owner and
+    says so; every later sweep tries to remove it again."""
+    target = path.with_name(f"{QUARANTINE}{path.name}")
+    try:
+        os.rename(path, target)
+    except OSError as exc:
+        log.warning("cannot remove or quarantine run folder %s: %s", path, exc)
+        return
+    log.warning("run folder %s could not be removed: quarantined as %s", path, target)
+
+
+def _owner_gone(name: str) -> bool:
+    parts = name.split("-")
+    if len(parts) < 3 or parts[0] != "run" or not parts[1].isdigit():
+        return False
+    try:
+        os.kill(int(parts[1]), 0)
+    except ProcessLookupError:
+        return True
+    except (PermissionError, OverflowError):
+        return False
+    return False  # the owner still runs
 
 
 def sweep_stale_runs() -> int:
     """Removes run folders left by judge processes that died mid-run (a killed Ray
-    worker, say); their names carry the owner's pid."""
+    worker, say; their names carry the owner's pid) and quarantined ones. Never raises:
+    a folder it cannot remove is quarantined and reported."""
     removed = 0
     try:
         entries = list(runs_root().iterdir())
     except OSError:
         return 0
     for path in entries:
-        parts = path.name.split("-")
-        if len(parts) < 3 or parts[0] != "run" or not parts[1].isdigit():
+        quarantined = path.name.startswith(QUARANTINE)
+        if not (quarantined or _owner_gone(path.name)):
             continue
-        try:
-            os.kill(int(parts[1]), 0)
-            continue  # the owner still runs
-        except ProcessLookupError:
-            pass
-        except PermissionError:
-            continue
-        shutil.rmtree(path, ignore_errors=True)
-        removed += 1
+        if remove_tree(path):
+            removed += 1
+        elif not quarantined:
+            quarantine(path)
     return removed
 
 

@@ -35,6 +35,7 @@ from pipeline.program.sandbox.base import (
     read_regular,
 )
 from pipeline.program.sandbox.launcher import fork_server_library
+from pipeline.program.sandbox.remove import remove_tree
 from pipeline.program.sandbox.rlimit import CPU_KILL_MARGIN_MS, ENV, NOFILE, RlimitSandbox
 
 LIBRARY = ".gridjudge-fork.so"
@@ -111,7 +112,7 @@ def _remove_scratch(scratch: str, names: Iterable[str]) -> None:
             os.unlink(os.path.join(scratch, name))
         os.rmdir(scratch)
     except OSError:
-        shutil.rmtree(scratch, ignore_errors=True)
+        remove_tree(scratch)
 
 
 def _read(fd: int, limit: int) -> tuple[bytes, bool]:

@@ -192,12 +192,14 @@ class RlimitSandbox:
         except OSError as exc:
             result.judge_error = f"sandbox failed: {exc}"
         finally:
+            # the folder first: files the run left there are charged to the slot
+            if not ws.remove():
+                result.extra["cleanup"] = f"run folder quarantined: {ws.root.name}"
             if slot is not None and self.pool is not None:
                 if slot.kill_all():
                     self.pool.release(slot)
                 else:
                     result.judge_error = result.judge_error or "processes of the run survived"
-            ws.remove()
         return result
 
     def _execute(

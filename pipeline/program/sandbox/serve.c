@@ -99,24 +99,78 @@ static int kept(const char *name, const char **keep) {
     return 0;
 }
 
-static void empty_dir(int dir, const char **keep) {
-    DIR *d = fdopendir(dir);
-    if (!d) {
-        close(dir);
-        return;
-    }
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        const char *name = e->d_name;
-        if (!strcmp(name, ".") || !strcmp(name, "..") || kept(name, keep)) continue;
-        if (unlinkat(dirfd(d), name, 0) == 0) continue;
-        int sub = openat(dirfd(d), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (sub >= 0) {
-            empty_dir(sub, NULL);
-            unlinkat(dirfd(d), name, AT_REMOVEDIR);
+/* One level of empty_dir's walk: where it came from, to go back. */
+struct level {
+    char name[256];      /* the directory's name in its parent */
+    long resume;         /* the parent's listing position after that name */
+    dev_t dev;           /* the parent's identity, checked on the way up */
+    ino_t ino;
+};
+
+/* Empties directory `dir` (and closes it) but for the names in `keep`: one loop, one
+ * open directory at a time (down by openat, up by openat ".."), so that neither depth
+ * nor the fd limit stops it. Returns the number of entries it could not remove. */
+static long empty_dir(int dir, const char **keep) {
+    struct level *path = NULL;
+    size_t depth = 0, room = 0;
+    long resume = 0, stuck = 0;
+    int fd = dir;
+    while (fd >= 0) {
+        int listing = dup(fd);
+        DIR *d = listing >= 0 ? fdopendir(listing) : NULL;
+        if (!d) {
+            if (listing >= 0) close(listing);
+            stuck++;
+            break;
         }
+        if (resume) seekdir(d, resume);
+        int sub = -1;
+        struct dirent *e;
+        while (sub < 0 && (e = readdir(d)) != NULL) {
+            const char *name = e->d_name;
+            if (!strcmp(name, ".") || !strcmp(name, "..") || (!depth && kept(name, keep)))
+                continue;
+            if (unlinkat(fd, name, 0) == 0 || unlinkat(fd, name, AT_REMOVEDIR) == 0) continue;
+            struct stat st;
+            if (fstat(fd, &st) != 0 || strlen(name) >= sizeof path->name) { stuck++; continue; }
+            sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub < 0) { stuck++; continue; }
+            if (depth == room) {
+                room = room ? 2 * room : 64;
+                struct level *grown = realloc(path, room * sizeof *path);
+                if (!grown) { close(sub); sub = -1; stuck++; break; }
+                path = grown;
+            }
+            strcpy(path[depth].name, name);
+            path[depth].resume = telldir(d);
+            path[depth].dev = st.st_dev;
+            path[depth].ino = st.st_ino;
+            depth++;
+        }
+        closedir(d);
+        resume = 0;
+        if (sub >= 0) {
+            close(fd);
+            fd = sub;
+            continue;
+        }
+        if (!depth) break;
+        int up = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        close(fd);
+        fd = up;
+        struct stat st;
+        depth--;
+        if (fd < 0 || fstat(fd, &st) != 0 || st.st_dev != path[depth].dev ||
+            st.st_ino != path[depth].ino) { /* moved while we were below: stop */
+            stuck++;
+            break;
+        }
+        if (unlinkat(fd, path[depth].name, AT_REMOVEDIR) != 0) stuck++;
+        resume = path[depth].resume;
     }
-    closedir(d);
+    if (fd >= 0) close(fd);
+    free(path);
+    return stuck;
 }
 
 /* Removes every System V object listed in /proc/sysvipc/WHAT (its id is the second
@@ -178,8 +232,11 @@ static void wipe(const struct serve_setup *s) {
         int held = s->writable_fd[k];
         if (held < 0 || fstat(held, &st) != 0) continue;
         if (st.st_size == TMPFS_EMPTY_DIR_SIZE + (is_tmp ? 40 : 0)) continue; /* nothing new */
-        int dir = openat(held, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dir >= 0) empty_dir(dir, is_tmp ? kept_in_tmp : NULL);
+        /* a listing position may shift on a filesystem without stable ones: again */
+        for (int pass = 0; pass < 3; pass++) {
+            int dir = openat(held, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            if (dir < 0 || empty_dir(dir, is_tmp ? kept_in_tmp : NULL) == 0) break;
+        }
     }
 }
 
