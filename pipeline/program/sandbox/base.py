@@ -31,6 +31,23 @@ BOX = "box"
 FileSpec = bytes | str | Path
 
 
+class Server(Protocol):
+    """A running fork server (forkserver.ForkServer): one case per `run`."""
+
+    @property
+    def alive(self) -> bool: ...
+
+    def run(
+        self,
+        stdin: bytes,
+        limits: Limits,
+        files: Mapping[str, FileSpec] | None = None,
+        output_file: str | None = None,
+    ) -> ExecutionResult: ...
+
+    def close(self) -> None: ...
+
+
 @runtime_checkable
 class Sandbox(Protocol):
     """Runs one command in a fresh scratch directory under `limits`.
@@ -52,6 +69,20 @@ class Sandbox(Protocol):
         files: Mapping[str, FileSpec] | None = None,
         output_file: str | None = None,
     ) -> ExecutionResult: ...
+
+    def start_server(
+        self,
+        argv: Sequence[str],
+        files: Mapping[str, FileSpec],
+        limits: Limits,
+        *,
+        env: Mapping[str, str] | None = None,
+        preload: bool = True,
+    ) -> Server:
+        """`argv` started as a fork server (preloaded, or the Python zygote with
+        preload=False); raises ForkServerUnavailable with the reason where this sandbox
+        cannot serve or the server did not start."""
+        ...
 
 
 def _default_runs_parent() -> Path:

@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
@@ -31,12 +31,23 @@ from pipeline.program.sandbox.base import (
     decode_status,
     group_gone,
     kill_group,
-    private_open,
     read_regular,
 )
+from pipeline.program.sandbox.errors import ForkServerUnavailable
 from pipeline.program.sandbox.launcher import fork_server_library
+from pipeline.program.sandbox.options import CPU_KILL_MARGIN_MS, ENV, NOFILE, Serve
 from pipeline.program.sandbox.remove import remove_tree
-from pipeline.program.sandbox.rlimit import CPU_KILL_MARGIN_MS, ENV, NOFILE, RlimitSandbox
+
+__all__ = [
+    "LIBRARY",
+    "ZYGOTE",
+    "ForkServer",
+    "ForkServerUnavailable",
+    "dynamically_linked",
+    "inside",
+    "start",
+    "zygote_script",
+]
 
 LIBRARY = ".gridjudge-fork.so"
 ZYGOTE = ".gridjudge-zygote.py"
@@ -47,8 +58,24 @@ REPORT_MARGIN_S = 5.0
 SERVER_PROCESSES = 1
 
 
-class ForkServerUnavailable(Exception):
-    """This program or this sandbox cannot serve cases by forking: spawn them instead."""
+class Launching(Protocol):
+    """The sandbox a server starts in (RlimitSandbox): its launcher command and what it
+    runs programs as."""
+
+    namespaces: bool
+    hide_fs: bool
+    owner: tuple[int, int] | None
+    pool: cgroups.SlotPool | None
+
+    def command(
+        self,
+        ws: Workspace,
+        argv: Sequence[str],
+        limits: Limits,
+        slot: cgroups.Slot | None,
+        *,
+        serve: Serve | None = None,
+    ) -> list[str]: ...
 
 
 def zygote_script() -> Path:
@@ -147,7 +174,8 @@ def collect(
 def parse_reply(text: str) -> dict[str, str]:
     words = text.split()
     if words and words[0] in ("ready", "unsupported"):
-        return {"kind": words[0], "status": words[1] if len(words) > 1 else ""}
+        reason = words[2] if len(words) > 2 else ""
+        return {"kind": words[0], "status": words[1] if len(words) > 1 else "", "reason": reason}
     out = dict(zip(words[0::2], words[1::2], strict=False))
     if "error" in words:
         out["error"] = " ".join(words[words.index("error") + 1 :])
@@ -158,7 +186,7 @@ def parse_reply(text: str) -> dict[str, str]:
 class ForkServer:
     """One running server for one program under one set of limits."""
 
-    box: RlimitSandbox
+    box: Launching
     argv: Sequence[str]
     files: Mapping[str, FileSpec]
     limits: Limits
@@ -183,8 +211,10 @@ class ForkServer:
             os.lchown(path, os.geteuid(), os.getegid())
         os.chmod(ws.box, 0o755)
         if self.box.pool is not None:
+            # the case's memory limit binds the server from exec on: what the program
+            # allocates before "ready" is not beyond the limits
             self._slot = self.box.pool.acquire()
-            self._slot.prepare(self.limits.processes + SERVER_PROCESSES, None)
+            self._slot.prepare(self.limits.processes + SERVER_PROCESSES, self.limits.memory_bytes)
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._sock = ours
         try:
@@ -193,9 +223,13 @@ class ForkServer:
             theirs.close()
         reply = parse_reply(self._receive(START_MS / 1000 + REPORT_MARGIN_S))
         if reply.get("kind") != "ready":
+            oom = self._slot is not None and self._slot.oom_kills() > 0
             self.close()
             status = reply.get("status") or "no answer"
-            raise ForkServerUnavailable(f"no fork server started: wait status {status}")
+            why = " (out of memory before it was ready)" if oom else ""
+            if reply.get("reason") == "cpu":
+                why = " (it used its CPU limit before it was ready)"
+            raise ForkServerUnavailable(f"no fork server started: wait status {status}{why}")
         if self._slot is not None:  # the server's own pages are charged to the slot
             self._slot.prepare(
                 self.limits.processes + SERVER_PROCESSES,
@@ -205,22 +239,19 @@ class ForkServer:
 
     def _spawn(self, theirs: socket.socket) -> None:
         assert self._ws is not None
-        argv = self.box._command(self._ws, self.argv, self.limits, self._slot)
-        # no output cap on the server: each case sets its own, which may be larger than
-        # one case's (several cases in one run) and could not exceed a cap inherited
-        cap = argv.index("--fsize")
-        del argv[cap : cap + 2]
-        at = argv.index("--")
-        argv[at:at] = ["--serve", "--start-ms", str(START_MS)]
-        if self._slot is not None:
-            argv[at:at] = ["--pids-file", str(self._slot.dirs["pids"] / "pids.current")]
+        # no output cap on the server: each case sets its own (several cases in one run
+        # may write more than one case's cap, which could not exceed an inherited one);
+        # what the server writes itself goes nowhere. The CPU a native program burns
+        # before "ready" is its own; the zygote's (the judge's imports) is not.
+        serve = Serve(start_ms=START_MS, charge_start=self.preload)
+        argv = self.box.command(self._ws, self.argv, self.limits, self._slot, serve=serve)
         env = {**ENV, **self.env, "GRIDJUDGE_FORK_SERVER_FD": "3"}
         if self.preload:
             env["LD_PRELOAD"] = inside(LIBRARY)
         with (
             open(os.devnull, "rb") as fin,
-            private_open(self._ws.stdout) as fout,
-            private_open(self._ws.stderr) as ferr,
+            open(os.devnull, "wb") as fout,
+            open(os.devnull, "wb") as ferr,
         ):
             self._pid = os.posix_spawn(
                 argv[0],
@@ -349,7 +380,7 @@ class ForkServer:
 
 
 def start(
-    box: RlimitSandbox,
+    box: Launching,
     argv: Sequence[str],
     files: Mapping[str, FileSpec],
     limits: Limits,

@@ -4,7 +4,7 @@
  *
  *   launcher --report FILE --box DIR [--cpu S] [--as BYTES] [--stack BYTES]
  *            [--fsize BYTES] [--nofile N] [--uid U --gid G] [--cg DIR]...
- *            [--ns] [--hide-all] [--hide DIR]... [--serve [--start-ms MS]]
+ *            [--ns] [--hide-all] [--hide DIR]... [--serve [--start-ms MS] [--charge-start]]
  *            -- PROGRAM ARGS...
  *
  * launcher: joins the cgroups, unshares net/pid/mount/ipc/uts namespaces, hides
@@ -23,7 +23,9 @@
  * ms without). --cpu (RLIMIT_CPU) is still accepted, for callers without a watchdog.
  *
  * --serve (with --ns): PROGRAM is a fork server (forkserver.c) talking to INIT on fd 3,
- * and INIT serves the cases the judge sends on the launcher's fd 3 (serve.c).
+ * and INIT serves the cases the judge sends on the launcher's fd 3 (serve.c). With
+ * --charge-start the CPU the server used before it was ready (the program's own pre-main
+ * code: ELF constructors, .preinit_array) is added to every case's CPU and budget.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -134,6 +136,7 @@ int main(int argc, char **argv) {
     const char *pids_file = NULL;
     const char *cgroups[MAX_LIST], *hidden[MAX_LIST];
     int n_cg = 0, n_hide = 0, use_ns = 0, hide_all = 0, serving = 0, start_ms = 10000;
+    int charge_start = 0;
     long uid = -1, gid = -1, nofile = 256;
     unsigned long long cpu = 0, as = 0, stack = 0, fsize = 0, cpu_ms = 0;
     int i = 1;
@@ -143,6 +146,7 @@ int main(int argc, char **argv) {
         if (strcmp(a, "--ns") == 0) { use_ns = 1; continue; }
         if (strcmp(a, "--hide-all") == 0) { hide_all = 1; continue; }
         if (strcmp(a, "--serve") == 0) { serving = 1; continue; }
+        if (strcmp(a, "--charge-start") == 0) { charge_start = 1; continue; }
         if (i + 1 >= argc) { fprintf(stderr, "launcher: %s needs a value\n", a); return 122; }
         const char *v = argv[++i];
         if (strcmp(a, "--report") == 0) report = v;
@@ -273,7 +277,8 @@ int main(int argc, char **argv) {
         }
         struct serve_setup setup = {
             .cpu_fd = -1, .start_ms = start_ms, .n_writable = 0, .pids_fd = -1,
-            .mqueue_fd = -1, .uid = uid, .gid = gid};
+            .mqueue_fd = -1, .uid = uid, .gid = gid, .charge_start = charge_start,
+            .start_cpu_ms = charge_start ? (long long)cpu_ms : 0};
         if (cpu_file) setup.cpu_fd = open(cpu_file, O_RDONLY | O_CLOEXEC);
         if (pids_file) setup.pids_fd = open(pids_file, O_RDONLY | O_CLOEXEC);
         if (hide_all) setup.writable[setup.n_writable++] = "/tmp";

@@ -21,12 +21,12 @@ import signal
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import cgroups
 from pipeline.program.sandbox.base import (
-    SANDBOX_PATH,
     FileSpec,
     Workspace,
     collect_output,
@@ -38,20 +38,15 @@ from pipeline.program.sandbox.base import (
     sweep_stale_runs,
     wait_with_deadline,
 )
+from pipeline.program.sandbox.errors import ForkServerUnavailable
 from pipeline.program.sandbox.launcher import launcher_path
+from pipeline.program.sandbox.options import CPU_KILL_MARGIN_MS, ENV, NOFILE, Serve
 
-ENV = {
-    "PATH": SANDBOX_PATH,
-    "HOME": "/tmp",
-    "LANG": "C.UTF-8",
-    "LC_ALL": "C.UTF-8",
-    "PYTHONDONTWRITEBYTECODE": "1",
-}
-NOFILE = 256
-# the launcher kills a program this long after it used up its CPU limit (verdicts
-# compare the measured CPU time with the limit). No RLIMIT_CPU: it would make the
-# program's own CPU clock tick-granular (launcher.c); the wall limit is the backstop.
-CPU_KILL_MARGIN_MS = 50
+if TYPE_CHECKING:
+    from pipeline.program.sandbox.forkserver import ForkServer
+
+__all__ = ["CPU_KILL_MARGIN_MS", "ENV", "NOFILE", "RlimitSandbox", "Serve"]
+
 # world-writable places other than /tmp, replaced by private tmpfs mounts as well
 EXTRA_HIDDEN = ("/var/tmp", "/dev/shm", "/var/lock", "/run/lock")
 
@@ -129,19 +124,36 @@ class RlimitSandbox:
             return False
         return True
 
-    def _command(
-        self, ws: Workspace, argv: Sequence[str], limits: Limits, slot: cgroups.Slot | None
+    def command(
+        self,
+        ws: Workspace,
+        argv: Sequence[str],
+        limits: Limits,
+        slot: cgroups.Slot | None,
+        *,
+        serve: Serve | None = None,
     ) -> list[str]:
+        """The launcher's command line for one spawned run, or (`serve`) for a fork
+        server whose cases set their own CPU and output limits."""
         memory = limits.memory_bytes
         args = [
             self.launcher,
             "--report", str(ws.report),
             "--box", str(ws.box),
-            "--cpu-ms", str(int(limits.cpu_ms) + CPU_KILL_MARGIN_MS),
             "--stack", str(memory),
-            "--fsize", str(limits.output_bytes + 1),
             "--nofile", str(NOFILE),
         ]  # fmt: skip
+        # spawned: the run's CPU limit; serving, with the start charged: the most CPU the
+        # server may burn before it is ready
+        args += ["--cpu-ms", str(int(limits.cpu_ms) + CPU_KILL_MARGIN_MS)]
+        if serve is None:
+            args += ["--fsize", str(limits.output_bytes + 1)]
+        else:
+            args += ["--serve", "--start-ms", str(serve.start_ms)]
+            if serve.charge_start:
+                args.append("--charge-start")
+            if slot is not None:
+                args += ["--pids-file", str(slot.dirs["pids"] / "pids.current")]
         if slot is None and self.limit_address_space:
             args += ["--as", str(memory)]
         if slot is not None:
@@ -161,6 +173,25 @@ class RlimitSandbox:
                     if os.path.isdir(path) and not os.path.islink(path):
                         args += ["--hide", path]
         return [*args, "--", *argv]
+
+    def start_server(
+        self,
+        argv: Sequence[str],
+        files: Mapping[str, FileSpec],
+        limits: Limits,
+        *,
+        env: Mapping[str, str] | None = None,
+        preload: bool = True,
+    ) -> ForkServer:
+        """`argv` started as a fork server in this sandbox; ForkServerUnavailable (with
+        the reason) where this sandbox cannot serve or the server did not start."""
+        if type(self) is not RlimitSandbox:
+            raise ForkServerUnavailable(f"{self.name} sandbox")
+        if not (self.namespaces and self.hide_fs):
+            raise ForkServerUnavailable("sandbox without namespaces")
+        from pipeline.program.sandbox import forkserver
+
+        return forkserver.start(self, argv, files, limits, env=env, preload=preload)
 
     def run(
         self,
@@ -210,7 +241,7 @@ class RlimitSandbox:
         slot: cgroups.Slot | None,
         result: ExecutionResult,
     ) -> None:
-        command = self._command(ws, argv, limits, slot)
+        command = self.command(ws, argv, limits, slot)
         start = time.monotonic()
         pid = spawn(command, ws)
         status, _, hit = wait_with_deadline(pid, limits.wall_limit_ms)

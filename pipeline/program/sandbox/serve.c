@@ -275,13 +275,21 @@ static long long used_cpu_us(int cpu_fd, long long base, clockid_t clock, int ha
     return (long long)t.tv_sec * 1000000 + t.tv_nsec / 1000;
 }
 
+/* CPU microseconds used so far by process `pid` (its own clock), or -1 */
+static long long process_cpu_us(pid_t pid) {
+    clockid_t clock;
+    struct timespec t;
+    if (clock_getcpuclockid(pid, &clock) != 0 || clock_gettime(clock, &t) != 0) return -1;
+    return (long long)t.tv_sec * 1000000 + t.tv_nsec / 1000;
+}
+
 struct outcome {
     int status, cpu_killed, wall_killed;
     struct rusage ru;
 };
 
 /* Waits for case `pid` under its CPU and wall limits (SIGCHLD is blocked in INIT). */
-static void watch(pid_t pid, long long cpu_ms, long long wall_ms, int cpu_fd, long long start,
+static void watch(pid_t pid, long long cpu_us, long long wall_ms, int cpu_fd, long long start,
                   struct outcome *out) {
     clockid_t clock;
     int have_clock = clock_getcpuclockid(pid, &clock) == 0;
@@ -293,7 +301,7 @@ static void watch(pid_t pid, long long cpu_ms, long long wall_ms, int cpu_fd, lo
         if (wait4(pid, &out->status, WNOHANG, &out->ru) == pid) return;
         long long used = used_cpu_us(cpu_fd, base, clock, have_clock);
         long long wall_left = wall_ms * 1000 - (now_us() - start);
-        long long cpu_left = used < 0 ? wall_left : cpu_ms * 1000 - used;
+        long long cpu_left = used < 0 ? wall_left : cpu_us - used;
         if (cpu_left <= 0 || wall_left <= 0) {
             out->cpu_killed = cpu_left <= 0;
             out->wall_killed = !out->cpu_killed;
@@ -325,12 +333,17 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     }
     snprintf(forward, sizeof forward, "%s %lld %lld %lld", where, fsize, stack, nofile);
     long long start = now_us();
+    /* the server's CPU from receiving the case to naming its child is the case's */
+    long long server_before = process_cpu_us(server_pid);
     int sent = send_case(server, forward, fds);
     for (int k = 0; k < 3; k++) close(fds[k]);
     if (sent != 0 || !answer(server, reply, sizeof reply, (int)(wall_ms > 0 ? wall_ms : 1000))) {
         tell(judge, "lost 1 error the fork server did not answer");
         return -1;
     }
+    long long server_after = process_cpu_us(server_pid);
+    long long charged = s->start_cpu_us;
+    if (server_before >= 0 && server_after > server_before) charged += server_after - server_before;
     pid_t pid = (pid_t)strtol(reply, NULL, 10);
     siginfo_t info;
     if (pid <= 1 || pid == server_pid ||
@@ -340,7 +353,7 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     }
     struct outcome out;
     memset(&out, 0, sizeof out);
-    watch(pid, cpu_ms, wall_ms, s->cpu_fd, start, &out);
+    watch(pid, cpu_ms * 1000 - charged, wall_ms, s->cpu_fd, start, &out);
     long long wall_us = now_us() - start;
     int lost = 0;
     /* the pids cgroup counts the run's processes: more than when idle, someone is left */
@@ -356,7 +369,8 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     remove_ipc();
     remove_mqueues(s->mqueue_fd);
     long long cpu_us = (long long)out.ru.ru_utime.tv_sec * 1000000 + out.ru.ru_utime.tv_usec +
-                       (long long)out.ru.ru_stime.tv_sec * 1000000 + out.ru.ru_stime.tv_usec;
+                       (long long)out.ru.ru_stime.tv_sec * 1000000 + out.ru.ru_stime.tv_usec +
+                       charged;
     snprintf(report, sizeof report,
              "status %d cpu_us %lld maxrss_kb %ld cpu_killed %d wall_killed %d wall_us %lld "
              "lost %d",
@@ -365,15 +379,46 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     return lost ? -1 : 0;
 }
 
+/* Waits for the server's "ready" at most start_ms; with a start CPU budget, gives up
+ * as soon as the server's CPU passes it (every case would be over its limit). Returns
+ * 1 when ready, 0 when not, -1 when the server used up the budget. */
+static int wait_ready(int server, pid_t server_pid, const struct serve_setup *s) {
+    char buf[64];
+    long long deadline = now_us() + (long long)s->start_ms * 1000;
+    for (;;) {
+        long long left_ms = (deadline - now_us()) / 1000;
+        long long slice = left_ms;
+        if (s->start_cpu_ms > 0) {
+            long long used = process_cpu_us(server_pid);
+            long long cpu_left_ms = s->start_cpu_ms - (used < 0 ? 0 : used / 1000);
+            if (used >= 0 && cpu_left_ms <= 0) return -1;
+            if (cpu_left_ms + 2 < slice) slice = cpu_left_ms + 2; /* CPU time <= wall time */
+        }
+        if (left_ms <= 0) return 0;
+        struct pollfd p = {server, POLLIN, 0};
+        int got = poll(&p, 1, (int)slice);
+        if (got < 0 && errno != EINTR) return 0;
+        if (got > 0) return answer(server, buf, sizeof buf, 0) && strcmp(buf, "ready") == 0;
+    }
+}
+
 int serve(int judge, int server, pid_t server_pid, struct serve_setup *s) {
     char buf[64];
-    if (!answer(server, buf, sizeof buf, s->start_ms) || strcmp(buf, "ready") != 0) {
+    int ready = wait_ready(server, server_pid, s);
+    if (ready != 1) {
         kill(server_pid, SIGKILL);
         int status = 0;
         waitpid(server_pid, &status, 0);
-        snprintf(buf, sizeof buf, "unsupported %d", status);
+        snprintf(buf, sizeof buf, "unsupported %d%s", status, ready < 0 ? " cpu" : "");
         tell(judge, buf);
         return 0;
+    }
+    /* what the server burned before "ready" is the program's: charged to every case */
+    if (s->charge_start) {
+        /* its own clock (exec, loader, constructors: as a spawned program's is) */
+        long long before_ready = process_cpu_us(server_pid);
+        s->start_cpu_us = before_ready >= 0 ? before_ready : cgroup_cpu_us(s->cpu_fd);
+        if (s->start_cpu_us < 0) s->start_cpu_us = 0;
     }
     s->mqueue_fd = mount_mqueues();
     for (int k = 0; k < s->n_writable; k++)
