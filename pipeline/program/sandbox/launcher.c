@@ -4,11 +4,12 @@
  *
  *   launcher --report FILE --box DIR [--cpu S] [--as BYTES] [--stack BYTES]
  *            [--fsize BYTES] [--nofile N] [--uid U --gid G] [--cg DIR]...
- *            [--ns] [--hide-all] [--hide DIR]... [--serve [--start-ms MS] [--charge-start]]
+ *            [--ns] [--hide-all] [--hide DIR]... [--conceal DIR]... [--serve [--start-ms MS] [--charge-start]]
  *            -- PROGRAM ARGS...
  *
- * launcher: joins the cgroups, unshares net/pid/mount/ipc/uts namespaces, hides
- * directories behind empty tmpfs mounts, forks INIT (pid 1 of the new pid namespace)
+ * launcher: joins the cgroups, unshares net/pid/mount/ipc/uts namespaces, builds the
+ * program's view (view.c: system folders read-only, the others hidden; --hide DIR: a
+ * private writable tmpfs over DIR, --conceal DIR: an empty read-only one), forks INIT (pid 1 of the new pid namespace)
  * and waits for it. INIT mounts a fresh /proc, forks PROG and waits for it with wait4;
  * PROG sets the rlimits, enters the scratch dir, drops to the unprivileged uid and
  * execs the program. INIT writes the report (status, CPU time, peak RSS of PROG) and
@@ -50,6 +51,7 @@
 #include <unistd.h>
 
 #include "serve.h"
+#include "view.h"
 
 #define MAX_LIST 32
 
@@ -83,7 +85,7 @@ static void set_limit(int resource, unsigned long long soft, unsigned long long 
     if (setrlimit(resource, &rl) != 0) child_fail(1);
 }
 
-static const char *steps[] = {"exec", "setrlimit", "chdir", "setgid", "setuid"};
+static const char *steps[] = {"exec", "setrlimit", "chdir", "setgid", "setuid", "seccomp"};
 
 /* CPU time in ms from a cgroup's cpuacct.usage (ns), or -1 */
 static long long cgroup_cpu_ms(int fd) {
@@ -115,27 +117,11 @@ static void reap_leftovers(const char *procs_file) {
     while (waitpid(-1, NULL, procs_file ? 0 : WNOHANG) > 0) {}
 }
 
-static const char *keep_visible[] = {"bin", "sbin", "lib", "lib32", "lib64", "libx32",
-                                     "usr", "etc", "dev", "proc", "sys", "var", "opt", NULL};
-
-static int is_kept(const char *name) {
-    for (int i = 0; keep_visible[i]; i++)
-        if (strcmp(name, keep_visible[i]) == 0) return 1;
-    return 0;
-}
-
-static void hide(const char *dir, int writable) {
-    const char *opts = writable ? "size=64m,mode=1777" : "size=16k,mode=0755";
-    unsigned long flags = MS_NOSUID | MS_NODEV | (writable ? 0 : MS_RDONLY);
-    if (mount("tmpfs", dir, "tmpfs", flags, opts) != 0 && errno != ENOENT && errno != ENOTDIR)
-        report_error(dir);
-}
-
 int main(int argc, char **argv) {
     const char *report = NULL, *box = NULL, *cpu_file = NULL, *procs_file = NULL;
     const char *pids_file = NULL;
-    const char *cgroups[MAX_LIST], *hidden[MAX_LIST];
-    int n_cg = 0, n_hide = 0, use_ns = 0, hide_all = 0, serving = 0, start_ms = 10000;
+    const char *cgroups[MAX_LIST], *hidden[MAX_LIST], *concealed[MAX_LIST];
+    int n_cg = 0, n_hide = 0, n_conceal = 0, use_ns = 0, hide_all = 0, serving = 0, start_ms = 10000;
     int charge_start = 0;
     long uid = -1, gid = -1, nofile = 256;
     unsigned long long cpu = 0, as = 0, stack = 0, fsize = 0, cpu_ms = 0;
@@ -163,6 +149,7 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--gid") == 0) gid = strtol(v, NULL, 10);
         else if (strcmp(a, "--cg") == 0 && n_cg < MAX_LIST) cgroups[n_cg++] = v;
         else if (strcmp(a, "--hide") == 0 && n_hide < MAX_LIST) hidden[n_hide++] = v;
+        else if (strcmp(a, "--conceal") == 0 && n_conceal < MAX_LIST) concealed[n_conceal++] = v;
         else if (strcmp(a, "--pids-file") == 0) pids_file = v;
         else if (strcmp(a, "--start-ms") == 0) start_ms = (int)strtol(v, NULL, 10);
         else { fprintf(stderr, "launcher: unknown option %s\n", a); return 122; }
@@ -193,18 +180,9 @@ int main(int argc, char **argv) {
         close(box_fd);
         box_fd = open(box, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (box_fd < 0) report_error("open scratch dir");
+        const char *step = NULL;
         if (hide_all) {
-            DIR *root = opendir("/");
-            if (!root) report_error("opendir /");
-            struct dirent *e;
-            char path[512];
-            while ((e = readdir(root)) != NULL) {
-                if (e->d_name[0] == '.' || is_kept(e->d_name)) continue;
-                if (e->d_type != DT_DIR) continue;
-                snprintf(path, sizeof path, "/%s", e->d_name);
-                hide(path, strcmp(e->d_name, "tmp") == 0);
-            }
-            closedir(root);
+            if (build_view(&step) != 0) report_error(step);
             /* the scratch dir reappears as /tmp/box inside the private /tmp, so that
              * getcwd() and relative lookups work for the unprivileged program */
             char src[64];
@@ -216,7 +194,11 @@ int main(int argc, char **argv) {
             box_fd = open("/tmp/box", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
             if (box_fd < 0) report_error("open /tmp/box");
         }
-        for (int k = 0; k < n_hide; k++) hide(hidden[k], 1);
+        for (int k = 0; k < n_hide; k++)
+            if (hide(hidden[k], 1) != 0) report_error(hidden[k]);
+        for (int k = 0; k < n_conceal; k++)
+            if (hide(concealed[k], 0) != 0) report_error(concealed[k]);
+        if (hide_all && finish_view(&step) != 0) report_error(step);
     }
 
     pid_t init = fork();
@@ -232,8 +214,7 @@ int main(int argc, char **argv) {
     if (!use_ns) prctl(PR_SET_CHILD_SUBREAPER, 1);
     if (use_ns) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
-            report_error("mount /proc");
+        if (mount_proc() != 0) report_error("mount /proc");
     }
     int pipefd[2], pair[2] = {-1, -1};
     if (pipe2(pipefd, O_CLOEXEC) != 0) report_error("pipe");
@@ -259,6 +240,7 @@ int main(int argc, char **argv) {
         if (gid >= 0 && (setgroups(0, NULL) != 0 || setgid((gid_t)gid) != 0)) child_fail(3);
         if (uid >= 0 && setuid((uid_t)uid) != 0) child_fail(4);
         prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+        if (deny_keyrings() != 0) child_fail(5);
         sigset_t none;
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);

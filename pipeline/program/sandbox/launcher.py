@@ -18,7 +18,12 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 # static: no dynamic loading on each of the thousands of execs
-LAUNCHER = ("launcher", ("launcher.c", "serve.c"), ("-O2", "-static"), ("serve.h", "fdpass.h"))
+LAUNCHER = (
+    "launcher",
+    ("launcher.c", "serve.c", "view.c"),
+    ("-O2", "-static"),
+    ("serve.h", "fdpass.h", "view.h"),
+)
 FORK_SERVER = ("forkserver", ("forkserver.c",), ("-O2", "-shared", "-fPIC"), ("fdpass.h",))
 _lock = threading.Lock()
 _built: dict[str, Path] = {}

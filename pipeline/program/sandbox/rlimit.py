@@ -101,6 +101,7 @@ class RlimitSandbox:
         drop_uid: bool | None = None,
         use_cgroups: bool | None = None,
         hide_fs: bool = True,
+        hidden: Sequence[str] = (),
     ) -> None:
         root = os.geteuid() == 0
         self.launcher = str(launcher_path())
@@ -109,6 +110,10 @@ class RlimitSandbox:
         self.pool = cgroups.SlotPool() if want_cg and cgroups.available() else None
         self.namespaces = root if namespaces is None else namespaces
         self.hide_fs = hide_fs
+        # host folders holding judge data (corpora, packages) that the view hides
+        # besides the ones it shows no one: `hidden`, and GRIDJUDGE_HIDE (os.pathsep)
+        extra = os.environ.get("GRIDJUDGE_HIDE", "").split(os.pathsep)
+        self.concealed = [os.path.realpath(p) for p in (*hidden, *extra) if p]
         # without a memory cgroup, RLIMIT_AS is the memory limit (the `none` backend
         # sets neither)
         self.limit_address_space = True
@@ -172,6 +177,9 @@ class RlimitSandbox:
                 for path in EXTRA_HIDDEN:
                     if os.path.isdir(path) and not os.path.islink(path):
                         args += ["--hide", path]
+                for path in self.concealed:
+                    if os.path.isdir(path):
+                        args += ["--conceal", path]
         return [*args, "--", *argv]
 
     def start_server(
