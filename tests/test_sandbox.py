@@ -163,3 +163,14 @@ def test_run_folders_of_dead_judges_are_swept() -> None:
         assert not stale.exists() and mine.exists()
     finally:
         mine.rmdir()
+
+
+def test_a_run_says_when_what_it_left_running_is_not_counted() -> None:
+    """Without a pid namespace or a cgroup, processes outliving the program are neither
+    ended by the launcher nor measured: the result says so; the full sandbox counts."""
+    command = ["sh", "-c", "sleep 0.01 & echo ok"]
+    plain = make("none").run(command, limits=LIMITS)
+    assert plain.output == b"ok\n" and plain.extra["children"] == "not counted"
+    if os.geteuid() == 0:
+        full = make("rlimit").run(command, limits=LIMITS)
+        assert full.output == b"ok\n" and "children" not in full.extra

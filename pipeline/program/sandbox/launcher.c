@@ -306,14 +306,23 @@ int main(int argc, char **argv) {
     while (!reaped && wait4(prog, &status, 0, &ru) < 0) {
         if (errno != EINTR) report_error("wait4");
     }
-    long long cpu_us = (long long)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec +
-                       (long long)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
+    /* everything PROG started is over before the report, and counted in it: INIT reaps
+     * what was left (its adoptive parent), so RUSAGE_CHILDREN holds the CPU of all of
+     * them and the largest peak */
+    if (use_ns) {
+        kill(-1, SIGKILL); /* pid 1 of the namespace: every other process in it */
+        while (waitpid(-1, NULL, 0) > 0 || errno == EINTR) {}
+    } else {
+        reap_leftovers(procs_file);
+    }
+    struct rusage all;
+    if (getrusage(RUSAGE_CHILDREN, &all) != 0) all = ru;
+    long long cpu_us = (long long)all.ru_utime.tv_sec * 1000000 + all.ru_utime.tv_usec +
+                       (long long)all.ru_stime.tv_sec * 1000000 + all.ru_stime.tv_usec;
     dprintf(report_fd, "status %d\ncpu_us %lld\nmaxrss_kb %ld\ncpu_killed %d\n", status, cpu_us,
-            ru.ru_maxrss, cpu_killed);
+            all.ru_maxrss, cpu_killed);
     if (start_failed)
         dprintf(report_fd, "error cannot start %s (%s): %s\n", prog_argv[0], steps[failed[0]],
                 strerror(failed[1]));
-    if (use_ns) return 0; /* leaving pid 1 kills what PROG left behind in the namespace */
-    reap_leftovers(procs_file);
     return 0;
 }

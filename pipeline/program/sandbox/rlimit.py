@@ -289,6 +289,10 @@ class RlimitSandbox:
         if limits.memory_over(result.peak_rss_kb):
             result.memory_exceeded = True
         result.extra["backend"] = self.name
+        if not self.namespaces and slot is None:
+            # no pid namespace to end and no cgroup to list them: what the program left
+            # running past its end is neither killed by the launcher nor measured
+            result.extra["children"] = "not counted"
 
     def _measured(
         self, result: ExecutionResult, group_cpu_ms: float, group_peak_kb: int, grouped: bool

@@ -60,15 +60,30 @@ static ssize_t answer(int server, char *buf, size_t size, int ms) {
     return n;
 }
 
-/* Reaps whatever has ended; notes when that was the server. */
-static void reap(pid_t server, int *server_lost) {
+/* What the processes a case left behind used (reaped by INIT, their adoptive parent). */
+struct others {
+    long long cpu_us;
+    long maxrss_kb;
+};
+
+/* Reaps whatever has ended, adding what it used to `used`; notes when that was the
+ * server. */
+static void reap(pid_t server, int *server_lost, struct others *used) {
     pid_t pid;
-    while ((pid = waitpid(-1, NULL, WNOHANG)) > 0)
-        if (pid == server) *server_lost = 1;
+    struct rusage ru;
+    while ((pid = wait4(-1, NULL, WNOHANG, &ru)) > 0) {
+        if (pid == server) {
+            *server_lost = 1;
+            continue;
+        }
+        used->cpu_us += (long long)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec +
+                        (long long)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
+        if (ru.ru_maxrss > used->maxrss_kb) used->maxrss_kb = ru.ru_maxrss;
+    }
 }
 
 /* Kills every process of the namespace but INIT and the server, until none is left. */
-static void kill_others(pid_t server, int *server_lost) {
+static void kill_others(pid_t server, int *server_lost, struct others *used) {
     for (int round = 0; round < 200; round++) {
         DIR *proc = opendir("/proc");
         if (!proc) return;
@@ -82,7 +97,7 @@ static void kill_others(pid_t server, int *server_lost) {
             others++;
         }
         closedir(proc);
-        reap(server, server_lost);
+        reap(server, server_lost, used);
         if (!others) return;
         usleep(200);
     }
@@ -357,7 +372,9 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     long long wall_us = now_us() - start;
     int lost = 0;
     /* the pids cgroup counts the run's processes: more than when idle, someone is left */
-    if (idle_pids < 0 || read_number(s->pids_fd) != idle_pids) kill_others(server_pid, &lost);
+    struct others left = {0, 0};
+    if (idle_pids < 0 || read_number(s->pids_fd) != idle_pids)
+        kill_others(server_pid, &lost, &left);
     /* a server killed by the case may not have exited yet: only an answer proves it is
      * still there (a stopped one gets the wall limit to answer) */
     char pong[8];
@@ -370,11 +387,12 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     remove_mqueues(s->mqueue_fd);
     long long cpu_us = (long long)out.ru.ru_utime.tv_sec * 1000000 + out.ru.ru_utime.tv_usec +
                        (long long)out.ru.ru_stime.tv_sec * 1000000 + out.ru.ru_stime.tv_usec +
-                       charged;
+                       charged + left.cpu_us;
+    long maxrss_kb = out.ru.ru_maxrss > left.maxrss_kb ? out.ru.ru_maxrss : left.maxrss_kb;
     snprintf(report, sizeof report,
              "status %d cpu_us %lld maxrss_kb %ld cpu_killed %d wall_killed %d wall_us %lld "
              "lost %d",
-             out.status, cpu_us, out.ru.ru_maxrss, out.cpu_killed, out.wall_killed, wall_us, lost);
+             out.status, cpu_us, maxrss_kb, out.cpu_killed, out.wall_killed, wall_us, lost);
     tell(judge, report);
     return lost ? -1 : 0;
 }
