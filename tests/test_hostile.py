@@ -191,9 +191,11 @@ def test_details(outcomes: dict[str, Outcome], port: int) -> None:
     assert len(flood.output) == LIMITS.output_bytes
     hog, _ = outcomes["mle_allocate_2gb.c"]
     assert hog.memory_exceeded
-    # the grandchild's own clock read 600 ms and it touched 150 MB: both counted
+    early, _ = outcomes["ac_cpu_before_main_charged.c"]
+    assert early.cpu_ms >= 300, vars(early)  # what its clock read before main
+    # the grandchild's own clock read 400 ms and it touched 150 MB: both counted
     helper, _ = outcomes["ac_work_in_a_grandchild.c"]
-    assert helper.cpu_ms >= 600 and helper.peak_rss_kb >= 150 * 1024, vars(helper)
+    assert helper.cpu_ms >= 400 and helper.peak_rss_kb >= 150 * 1024, vars(helper)
     net, _ = outcomes["ac_no_network.py"]
     assert b"no network" in net.stderr_head
     # nothing left behind: no escaped files, no daemon, no fork-bomb survivor

@@ -119,7 +119,6 @@ static void reap_leftovers(const char *procs_file) {
 
 int main(int argc, char **argv) {
     const char *report = NULL, *box = NULL, *cpu_file = NULL, *procs_file = NULL;
-    const char *pids_file = NULL;
     const char *cgroups[MAX_LIST], *hidden[MAX_LIST], *concealed[MAX_LIST];
     int n_cg = 0, n_hide = 0, n_conceal = 0, use_ns = 0, hide_all = 0, serving = 0, start_ms = 10000;
     int charge_start = 0;
@@ -150,7 +149,6 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--cg") == 0 && n_cg < MAX_LIST) cgroups[n_cg++] = v;
         else if (strcmp(a, "--hide") == 0 && n_hide < MAX_LIST) hidden[n_hide++] = v;
         else if (strcmp(a, "--conceal") == 0 && n_conceal < MAX_LIST) concealed[n_conceal++] = v;
-        else if (strcmp(a, "--pids-file") == 0) pids_file = v;
         else if (strcmp(a, "--start-ms") == 0) start_ms = (int)strtol(v, NULL, 10);
         else { fprintf(stderr, "launcher: unknown option %s\n", a); return 122; }
     }
@@ -258,11 +256,10 @@ int main(int argc, char **argv) {
             return 0;
         }
         struct serve_setup setup = {
-            .cpu_fd = -1, .start_ms = start_ms, .n_writable = 0, .pids_fd = -1,
+            .cpu_fd = -1, .start_ms = start_ms, .n_writable = 0,
             .mqueue_fd = -1, .uid = uid, .gid = gid, .charge_start = charge_start,
             .start_cpu_ms = charge_start ? (long long)cpu_ms : 0};
         if (cpu_file) setup.cpu_fd = open(cpu_file, O_RDONLY | O_CLOEXEC);
-        if (pids_file) setup.pids_fd = open(pids_file, O_RDONLY | O_CLOEXEC);
         if (hide_all) setup.writable[setup.n_writable++] = "/tmp";
         for (int k = 0; k < n_hide; k++) setup.writable[setup.n_writable++] = hidden[k];
         return serve(3, pair[0], prog, &setup);

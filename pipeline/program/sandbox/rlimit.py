@@ -157,8 +157,6 @@ class RlimitSandbox:
             args += ["--serve", "--start-ms", str(serve.start_ms)]
             if serve.charge_start:
                 args.append("--charge-start")
-            if slot is not None:
-                args += ["--pids-file", str(slot.dirs["pids"] / "pids.current")]
         if slot is None and self.limit_address_space:
             args += ["--as", str(memory)]
         if slot is not None:

@@ -332,7 +332,7 @@ static void watch(pid_t pid, long long cpu_us, long long wall_ms, int cpu_fd, lo
 
 /* One case; returns 0 when the server is still there for the next one. */
 static int one_case(int judge, int server, pid_t server_pid, struct serve_setup *s,
-                    const char *request, int fds[3], long long idle_pids) {
+                    const char *request, int fds[3]) {
     char dir[256], forward[512], reply[32], report[256];
     long long cpu_ms, wall_ms, fsize, stack, nofile;
     if (sscanf(request, "%255s %lld %lld %lld %lld %lld", dir, &cpu_ms, &wall_ms, &fsize, &stack,
@@ -371,10 +371,10 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     watch(pid, cpu_ms * 1000 - charged, wall_ms, s->cpu_fd, start, &out);
     long long wall_us = now_us() - start;
     int lost = 0;
-    /* the pids cgroup counts the run's processes: more than when idle, someone is left */
+    /* every case: what it left is counted (a pids count equal to the idle one proved
+     * nothing under load: a grandchild went unmeasured) */
     struct others left = {0, 0};
-    if (idle_pids < 0 || read_number(s->pids_fd) != idle_pids)
-        kill_others(server_pid, &lost, &left);
+    kill_others(server_pid, &lost, &left);
     /* a server killed by the case may not have exited yet: only an answer proves it is
      * still there (a stopped one gets the wall limit to answer) */
     char pong[8];
@@ -441,7 +441,6 @@ int serve(int judge, int server, pid_t server_pid, struct serve_setup *s) {
     s->mqueue_fd = mount_mqueues();
     for (int k = 0; k < s->n_writable; k++)
         s->writable_fd[k] = open(s->writable[k], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    long long idle_pids = s->pids_fd >= 0 ? read_number(s->pids_fd) : -1;
     tell(judge, "ready");
     for (;;) {
         char request[512];
@@ -449,7 +448,7 @@ int serve(int judge, int server, pid_t server_pid, struct serve_setup *s) {
         int with_fds = 0;
         ssize_t n = receive_case(judge, request, sizeof request, fds, &with_fds);
         if (n <= 0 || !with_fds) break;
-        if (one_case(judge, server, server_pid, s, request, fds, idle_pids) != 0) break;
+        if (one_case(judge, server, server_pid, s, request, fds) != 0) break;
     }
     kill(server_pid, SIGKILL);
     return 0; /* leaving pid 1 kills what is left in the namespace */
