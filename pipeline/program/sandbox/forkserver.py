@@ -35,7 +35,7 @@ from pipeline.program.sandbox.base import (
 )
 from pipeline.program.sandbox.errors import ForkServerUnavailable
 from pipeline.program.sandbox.launcher import fork_server_library
-from pipeline.program.sandbox.options import CPU_KILL_MARGIN_MS, ENV, NOFILE, Serve
+from pipeline.program.sandbox.options import CPU_KILL_MARGIN_MS, ENV, NOFILE, Serve, parse_report
 from pipeline.program.sandbox.remove import remove_tree
 
 __all__ = [
@@ -176,10 +176,7 @@ def parse_reply(text: str) -> dict[str, str]:
     if words and words[0] in ("ready", "unsupported"):
         reason = words[2] if len(words) > 2 else ""
         return {"kind": words[0], "status": words[1] if len(words) > 1 else "", "reason": reason}
-    out = dict(zip(words[0::2], words[1::2], strict=False))
-    if "error" in words:
-        out["error"] = " ".join(words[words.index("error") + 1 :])
-    return out
+    return parse_report(text)
 
 
 @dataclass

@@ -50,6 +50,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "rlimits.h"
+#include "run.h"
 #include "serve.h"
 #include "view.h"
 
@@ -86,15 +88,6 @@ static void set_limit(int resource, unsigned long long soft, unsigned long long 
 }
 
 static const char *steps[] = {"exec", "setrlimit", "chdir", "setgid", "setuid", "seccomp"};
-
-/* CPU time in ms from a cgroup's cpuacct.usage (ns), or -1 */
-static long long cgroup_cpu_ms(int fd) {
-    char buf[64];
-    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
-    if (n <= 0) return -1;
-    buf[n] = 0;
-    return strtoll(buf, NULL, 10) / 1000000;
-}
 
 /* Without a pid namespace: kill the run's other processes (listed by the pids cgroup,
  * when given) and reap whatever was reparented to us. */
@@ -230,11 +223,7 @@ int main(int argc, char **argv) {
         if (serving && dup2(pair[1], 3) != 3) child_fail(1);
         if (fchdir(box_fd) != 0) child_fail(2);
         if (cpu) set_limit(RLIMIT_CPU, cpu, cpu + 1);
-        if (as) set_limit(RLIMIT_AS, as, as);
-        if (stack) set_limit(RLIMIT_STACK, stack, stack);
-        if (fsize) set_limit(RLIMIT_FSIZE, fsize, fsize);
-        set_limit(RLIMIT_NOFILE, nofile, nofile);
-        set_limit(RLIMIT_CORE, 0, 0);
+        if (set_rlimits(as, stack, fsize, (unsigned long long)nofile) != 0) child_fail(1);
         if (gid >= 0 && (setgroups(0, NULL) != 0 || setgid((gid_t)gid) != 0)) child_fail(3);
         if (uid >= 0 && setuid((uid_t)uid) != 0) child_fail(4);
         prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
@@ -264,45 +253,15 @@ int main(int argc, char **argv) {
         for (int k = 0; k < n_hide; k++) setup.writable[setup.n_writable++] = hidden[k];
         return serve(3, pair[0], prog, &setup);
     }
-    int status = 0;
+    struct outcome out;
     struct rusage ru;
+    memset(&out, 0, sizeof out);
     memset(&ru, 0, sizeof ru);
-    int cpu_killed = 0, reaped = 0;
-    clockid_t prog_clock;
     int cpu_fd = cpu_file ? open(cpu_file, O_RDONLY | O_CLOEXEC) : -1;
-    if (cpu_ms && (cpu_fd >= 0 || clock_getcpuclockid(prog, &prog_clock) == 0)) {
-        /* CPU time <= wall time: sleep for the CPU time left (or until a child exits),
-         * then look again; kill PROG once it has used its CPU limit */
-        for (;;) {
-            pid_t done = wait4(prog, &status, WNOHANG, &ru);
-            if (done == prog) {
-                reaped = 1;
-                break;
-            }
-            unsigned long long used_ms;
-            if (cpu_fd >= 0) { /* every process of the run (bwrap hides the program) */
-                long long ms = cgroup_cpu_ms(cpu_fd);
-                if (ms < 0) break;
-                used_ms = (unsigned long long)ms;
-            } else {
-                struct timespec used;
-                if (clock_gettime(prog_clock, &used) != 0) break;
-                used_ms = (unsigned long long)used.tv_sec * 1000 +
-                          (unsigned long long)used.tv_nsec / 1000000;
-            }
-            if (used_ms >= cpu_ms) {
-                kill(prog, SIGKILL);
-                cpu_killed = 1;
-                break;
-            }
-            unsigned long long left = cpu_ms - used_ms + 2;
-            struct timespec wait = {(time_t)(left / 1000), (long)(left % 1000) * 1000000};
-            sigtimedwait(&chld, NULL, &wait);
-        }
-    }
-    while (!reaped && wait4(prog, &status, 0, &ru) < 0) {
-        if (errno != EINTR) report_error("wait4");
-    }
+    long long start = now_us();
+    /* with a cgroup: every process of the run (bwrap hides the program from its clock) */
+    watch(prog, cpu_ms ? (long long)cpu_ms * 1000 : -1, 0, cpu_fd, start, &out, &ru);
+    out.wall_us = now_us() - start;
     /* everything PROG started is over before the report, and counted in it: INIT reaps
      * what was left (its adoptive parent), so RUSAGE_CHILDREN holds the CPU of all of
      * them and the largest peak */
@@ -314,12 +273,13 @@ int main(int argc, char **argv) {
     }
     struct rusage all;
     if (getrusage(RUSAGE_CHILDREN, &all) != 0) all = ru;
-    long long cpu_us = (long long)all.ru_utime.tv_sec * 1000000 + all.ru_utime.tv_usec +
-                       (long long)all.ru_stime.tv_sec * 1000000 + all.ru_stime.tv_usec;
-    dprintf(report_fd, "status %d\ncpu_us %lld\nmaxrss_kb %ld\ncpu_killed %d\n", status, cpu_us,
-            all.ru_maxrss, cpu_killed);
+    out.cpu_us = rusage_cpu_us(&all);
+    out.maxrss_kb = all.ru_maxrss;
+    char error[512], line[1024];
     if (start_failed)
-        dprintf(report_fd, "error cannot start %s (%s): %s\n", prog_argv[0], steps[failed[0]],
-                strerror(failed[1]));
+        snprintf(error, sizeof error, "cannot start %s (%s): %s", prog_argv[0], steps[failed[0]],
+                 strerror(failed[1]));
+    format_report(line, sizeof line, &out, start_failed ? error : NULL);
+    dprintf(report_fd, "%s\n", line);
     return 0;
 }

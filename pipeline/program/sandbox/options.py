@@ -1,5 +1,6 @@
-"""What the launcher is told, shared by the spawning backends (rlimit.py) and the fork
-server (forkserver.py): the environment, the limits it sets for the judge, serving."""
+"""What the launcher is told and what it reports, shared by the spawning backends
+(rlimit.py) and the fork server (forkserver.py): the environment, the limits it sets for
+the judge, serving, and its one report format."""
 
 from __future__ import annotations
 
@@ -30,3 +31,18 @@ class Serve:
 
     start_ms: int
     charge_start: bool
+
+
+def parse_report(text: str) -> dict[str, str]:
+    """The launcher's report (run.c's format_report), spawned (its report file) or served
+    (a socket message): `key value` pairs on one line, `error TEXT` last."""
+    line, _, _ = text.strip().partition("\n")
+    words = line.split()
+    info: dict[str, str] = {}
+    for at in range(0, len(words), 2):  # keys sit at even places
+        if words[at] == "error":
+            info["error"] = " ".join(words[at + 1 :])
+            break
+        if at + 1 < len(words):
+            info[words[at]] = words[at + 1]
+    return info

@@ -14,7 +14,6 @@ judge.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import pwd
 import signal
@@ -40,7 +39,13 @@ from pipeline.program.sandbox.base import (
 )
 from pipeline.program.sandbox.errors import ForkServerUnavailable
 from pipeline.program.sandbox.launcher import launcher_path
-from pipeline.program.sandbox.options import CPU_KILL_MARGIN_MS, ENV, NOFILE, Serve
+from pipeline.program.sandbox.options import (
+    CPU_KILL_MARGIN_MS,
+    ENV,
+    NOFILE,
+    Serve,
+    parse_report,
+)
 
 if TYPE_CHECKING:
     from pipeline.program.sandbox.forkserver import ForkServer
@@ -59,13 +64,12 @@ def nobody_ids() -> tuple[int, int]:
         return 65534, 65534
 
 
-def parse_report(path: Path) -> dict[str, str]:
-    info: dict[str, str] = {}
-    with contextlib.suppress(OSError):
-        for line in path.read_text(errors="replace").splitlines():
-            key, _, value = line.partition(" ")
-            info.setdefault(key, value)
-    return info
+def read_report(path: Path) -> dict[str, str]:
+    """The launcher's report file, parsed; empty when it wrote none."""
+    try:
+        return parse_report(path.read_text(errors="replace"))
+    except OSError:
+        return {}
 
 
 def spawn(command: list[str], ws: Workspace) -> int:
@@ -255,7 +259,7 @@ class RlimitSandbox:
         kill_group(pid)  # whatever is left of the session (no pid namespace)
         if not group_gone(pid):
             result.judge_error = "processes of the run survived"
-        report = parse_report(ws.report)
+        report = read_report(ws.report)
         group_cpu_ms, group_peak_kb = 0.0, 0
         if slot is not None:
             slot.kill_all()

@@ -35,13 +35,8 @@
 #include <unistd.h>
 
 #include "fdpass.h"
+#include "run.h"
 #include "serve.h"
-
-static long long now_us(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long long)t.tv_sec * 1000000 + t.tv_nsec / 1000;
-}
 
 static void tell(int judge, const char *text) {
     if (send(judge, text, strlen(text), MSG_NOSIGNAL) < 0) _exit(0);
@@ -76,8 +71,7 @@ static void reap(pid_t server, int *server_lost, struct others *used) {
             *server_lost = 1;
             continue;
         }
-        used->cpu_us += (long long)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec +
-                        (long long)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
+        used->cpu_us += rusage_cpu_us(&ru);
         if (ru.ru_maxrss > used->maxrss_kb) used->maxrss_kb = ru.ru_maxrss;
     }
 }
@@ -255,14 +249,6 @@ static void wipe(const struct serve_setup *s) {
     }
 }
 
-static long long read_number(int fd) {
-    char buf[64];
-    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
-    if (n <= 0) return -1;
-    buf[n] = 0;
-    return strtoll(buf, NULL, 10);
-}
-
 #define FRESH_DIR "/tmp/case"
 
 /* The case's scratch dir: FRESH_DIR made anew (wipe() removes it), or the judge's. */
@@ -271,63 +257,6 @@ static const char *scratch_dir(const char *asked, const struct serve_setup *s) {
     if (mkdir(FRESH_DIR, 0700) != 0) return NULL;
     if (s->uid >= 0 && chown(FRESH_DIR, (uid_t)s->uid, (gid_t)s->gid) != 0) return NULL;
     return FRESH_DIR;
-}
-
-static long long cgroup_cpu_us(int fd) {
-    long long ns = read_number(fd);
-    return ns < 0 ? -1 : ns / 1000;
-}
-
-/* CPU microseconds used so far by the case: the run's cgroup (since `base`), else the
- * child's own clock; -1 when neither can be read. */
-static long long used_cpu_us(int cpu_fd, long long base, clockid_t clock, int have_clock) {
-    if (cpu_fd >= 0) {
-        long long now = cgroup_cpu_us(cpu_fd);
-        return now < 0 ? -1 : now - base;
-    }
-    struct timespec t;
-    if (!have_clock || clock_gettime(clock, &t) != 0) return -1;
-    return (long long)t.tv_sec * 1000000 + t.tv_nsec / 1000;
-}
-
-/* CPU microseconds used so far by process `pid` (its own clock), or -1 */
-static long long process_cpu_us(pid_t pid) {
-    clockid_t clock;
-    struct timespec t;
-    if (clock_getcpuclockid(pid, &clock) != 0 || clock_gettime(clock, &t) != 0) return -1;
-    return (long long)t.tv_sec * 1000000 + t.tv_nsec / 1000;
-}
-
-struct outcome {
-    int status, cpu_killed, wall_killed;
-    struct rusage ru;
-};
-
-/* Waits for case `pid` under its CPU and wall limits (SIGCHLD is blocked in INIT). */
-static void watch(pid_t pid, long long cpu_us, long long wall_ms, int cpu_fd, long long start,
-                  struct outcome *out) {
-    clockid_t clock;
-    int have_clock = clock_getcpuclockid(pid, &clock) == 0;
-    long long base = cpu_fd >= 0 ? cgroup_cpu_us(cpu_fd) : 0;
-    sigset_t chld;
-    sigemptyset(&chld);
-    sigaddset(&chld, SIGCHLD);
-    for (;;) {
-        if (wait4(pid, &out->status, WNOHANG, &out->ru) == pid) return;
-        long long used = used_cpu_us(cpu_fd, base, clock, have_clock);
-        long long wall_left = wall_ms * 1000 - (now_us() - start);
-        long long cpu_left = used < 0 ? wall_left : cpu_us - used;
-        if (cpu_left <= 0 || wall_left <= 0) {
-            out->cpu_killed = cpu_left <= 0;
-            out->wall_killed = !out->cpu_killed;
-            kill(pid, SIGKILL);
-            break;
-        }
-        long long left = (cpu_left < wall_left ? cpu_left : wall_left) + 2000;
-        struct timespec wait = {(time_t)(left / 1000000), (long)(left % 1000000) * 1000};
-        sigtimedwait(&chld, NULL, &wait);
-    }
-    while (wait4(pid, &out->status, 0, &out->ru) < 0 && errno == EINTR) {}
 }
 
 /* One case; returns 0 when the server is still there for the next one. */
@@ -367,9 +296,11 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
         return -1;
     }
     struct outcome out;
+    struct rusage ru;
     memset(&out, 0, sizeof out);
-    watch(pid, cpu_ms * 1000 - charged, wall_ms, s->cpu_fd, start, &out);
-    long long wall_us = now_us() - start;
+    memset(&ru, 0, sizeof ru);
+    watch(pid, cpu_ms * 1000 - charged, wall_ms * 1000, s->cpu_fd, start, &out, &ru);
+    out.wall_us = now_us() - start;
     int lost = 0;
     /* every case: what it left is counted (a pids count equal to the idle one proved
      * nothing under load: a grandchild went unmeasured) */
@@ -385,14 +316,10 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     wipe(s);
     remove_ipc();
     remove_mqueues(s->mqueue_fd);
-    long long cpu_us = (long long)out.ru.ru_utime.tv_sec * 1000000 + out.ru.ru_utime.tv_usec +
-                       (long long)out.ru.ru_stime.tv_sec * 1000000 + out.ru.ru_stime.tv_usec +
-                       charged + left.cpu_us;
-    long maxrss_kb = out.ru.ru_maxrss > left.maxrss_kb ? out.ru.ru_maxrss : left.maxrss_kb;
-    snprintf(report, sizeof report,
-             "status %d cpu_us %lld maxrss_kb %ld cpu_killed %d wall_killed %d wall_us %lld "
-             "lost %d",
-             out.status, cpu_us, maxrss_kb, out.cpu_killed, out.wall_killed, wall_us, lost);
+    out.cpu_us = rusage_cpu_us(&ru) + charged + left.cpu_us;
+    out.maxrss_kb = ru.ru_maxrss > left.maxrss_kb ? ru.ru_maxrss : left.maxrss_kb;
+    out.lost = lost;
+    format_report(report, sizeof report, &out, NULL);
     tell(judge, report);
     return lost ? -1 : 0;
 }
