@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import select
-import shutil
 import signal
 import socket
 import time
@@ -25,13 +24,13 @@ from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import cgroups
 from pipeline.program.sandbox.base import (
-    STDERR_HEAD_BYTES,
     FileSpec,
     Workspace,
+    collect,
     decode_status,
     group_gone,
     kill_group,
-    read_regular,
+    stage,
 )
 from pipeline.program.sandbox.errors import ForkServerUnavailable
 from pipeline.program.sandbox.launcher import fork_server_library
@@ -110,27 +109,6 @@ def inside(name: str) -> str:
     return f"{INSIDE}/{name}"
 
 
-def _stage(target: str, spec: FileSpec, owner: tuple[int, int] | None) -> None:
-    if isinstance(spec, bytes):
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
-        try:
-            if owner is not None:
-                os.fchown(fd, *owner)
-            view = memoryview(spec)
-            while view:
-                view = view[os.write(fd, view) :]
-        finally:
-            os.close(fd)
-        return
-    try:
-        os.link(spec, target)
-        return  # a hard link keeps the source's owner and mode
-    except OSError:
-        shutil.copy2(spec, target)
-    if owner is not None:
-        os.chown(target, *owner)
-
-
 def _remove_scratch(scratch: str, names: Iterable[str]) -> None:
     """The files the judge placed or reads, then the dir; whatever else a run left there
     (or a file it removed) takes the slower walk."""
@@ -140,35 +118,6 @@ def _remove_scratch(scratch: str, names: Iterable[str]) -> None:
         os.rmdir(scratch)
     except OSError:
         remove_tree(scratch)
-
-
-def _read(fd: int, limit: int) -> tuple[bytes, bool]:
-    """At most `limit` bytes of a memfd, and whether it held more."""
-    # not pread(limit + 1) at once: that allocates the whole output cap (64 MB) per run
-    data = os.pread(fd, min(limit + 1, os.fstat(fd).st_size), 0)
-    return data[:limit], len(data) > limit
-
-
-def collect(
-    stdout: int,
-    stderr: int,
-    scratch: str | None,
-    result: ExecutionResult,
-    limits: Limits,
-    output_file: str | None,
-) -> None:
-    """Fills output, output_exceeded and stderr_head (as the spawning sandbox does)."""
-    cap = limits.output_bytes
-    data, over = _read(stdout, cap)
-    stdout_over = over
-    if output_file is not None and scratch is not None:
-        written = read_regular(os.path.join(scratch, output_file), cap)
-        if written is not None:
-            data, over = written
-    result.output = data
-    killed_by_size = result.signal == signal.SIGXFSZ
-    result.output_exceeded = over or stdout_over or killed_by_size
-    result.stderr_head, _ = _read(stderr, STDERR_HEAD_BYTES)
 
 
 def parse_reply(text: str) -> dict[str, str]:
@@ -301,7 +250,9 @@ class ForkServer:
             reply = self._send_case(where, fds, limits)
             self._judge(reply, limits, result)
             if not result.judge_error:
-                collect(fds[1], fds[2], scratch, result, limits, output_file)
+                placed = scratch is not None and output_file is not None
+                written = f"{scratch}/{output_file}" if placed else None
+                collect(result, limits, fds[1], fds[2], written)
         except OSError as exc:
             result.judge_error = f"fork server failed: {exc}"
             self.close()
@@ -315,8 +266,7 @@ class ForkServer:
 
     def _prepare_scratch(self, scratch: str, files: Mapping[str, FileSpec]) -> None:
         os.mkdir(scratch, 0o700)
-        for file_name, spec in files.items():
-            _stage(os.path.join(scratch, file_name), spec, self.box.owner)
+        stage(scratch, files, self.box.owner)
         if self.box.owner is not None:
             os.chown(scratch, *self.box.owner)
 
