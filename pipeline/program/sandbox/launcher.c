@@ -2,19 +2,22 @@
  * judge for every run (no fork of the big judge process: its rusage and page tables
  * never reach the measured program).
  *
- *   launcher --report FILE --box DIR [--cpu S] [--as BYTES] [--stack BYTES]
- *            [--fsize BYTES] [--nofile N] [--uid U --gid G] [--cg DIR]...
- *            [--ns] [--hide-all] [--hide DIR]... [--conceal DIR]... [--serve [--start-ms MS] [--charge-start]]
- *            -- PROGRAM ARGS...
+ *   launcher --report FILE --box DIR [--cpu S] [--cpu-ms MS] [--cpu-file F]
+ *            [--as BYTES] [--stack BYTES] [--fsize BYTES] [--nofile N]
+ *            [--uid U --gid G] [--cg DIR]... [--procs F]
+ *            [--ns] [--hide-all] [--hide DIR]... [--conceal DIR]...
+ *            [--serve [--start-ms MS] [--charge-start]] -- PROGRAM ARGS...
  *
  * launcher: joins the cgroups, unshares net/pid/mount/ipc/uts namespaces, builds the
  * program's view (view.c: system folders read-only, the others hidden; --hide DIR: a
- * private writable tmpfs over DIR, --conceal DIR: an empty read-only one), forks INIT (pid 1 of the new pid namespace)
- * and waits for it. INIT mounts a fresh /proc, forks PROG and waits for it with wait4;
- * PROG sets the rlimits, enters the scratch dir, drops to the unprivileged uid and
- * execs the program. INIT writes the report (status, CPU time, peak RSS of PROG) and
- * exits, which kills every process left in the namespace. stdin/stdout/stderr are
- * inherited from the judge (files), so nothing here buffers the program's output.
+ * private writable tmpfs over DIR, --conceal DIR: an empty read-only one), forks INIT
+ * (pid 1 of the new pid namespace) and waits for it. INIT mounts a fresh /proc, forks
+ * PROG and waits for it (run.c's watch); PROG sets the rlimits (rlimits.h), enters the
+ * scratch dir, drops to the unprivileged uid, installs the seccomp filter and execs the
+ * program. When PROG has ended, INIT kills and reaps every other process of the
+ * namespace and writes the report (run.c's format_report: one line, the CPU of all of
+ * them, the largest peak RSS). stdin/stdout/stderr are inherited from the judge
+ * (files), so nothing here buffers the program's output.
  *
  * The CPU limit is INIT's watchdog (--cpu-ms, on PROG's CPU clock or on the run's
  * cgroup with --cpu-file), not RLIMIT_CPU: any process-wide CPU timer, RLIMIT_CPU
@@ -26,7 +29,8 @@
  * --serve (with --ns): PROGRAM is a fork server (forkserver.c) talking to INIT on fd 3,
  * and INIT serves the cases the judge sends on the launcher's fd 3 (serve.c). With
  * --charge-start the CPU the server used before it was ready (the program's own pre-main
- * code: ELF constructors, .preinit_array) is added to every case's CPU and budget.
+ * code: ELF constructors, .preinit_array) is added to every case's CPU and budget, and a
+ * server that passes --cpu-ms before it is ready is refused ("unsupported STATUS cpu").
  */
 #define _GNU_SOURCE
 #include <dirent.h>
