@@ -25,7 +25,7 @@ static int is_private(const char *path) {
 
 static int look(const char *path, const struct stat *st, int type, struct FTW *at) {
     (void)st, (void)at;
-    if (type != FTW_D || is_private(path) || found[0]) return 0;
+    if ((type != FTW_D && type != FTW_DNR) || is_private(path) || found[0]) return 0;
     if (access(path, W_OK) == 0) snprintf(found, sizeof found, "%s", path);
     return 0;
 }
