@@ -1,4 +1,4 @@
-"""A run is over when its whole process group is gone (sandbox.base.group_gone), not when
+"""A run is over when its whole process group is gone (sandbox.processes.group_gone), not when
 its leader has been reaped: real processes, a leader that exits at once and a member of
 its group that lingers."""
 

@@ -16,6 +16,7 @@ from pipeline.program import sandbox as sandbox_module
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import Sandbox, SandboxError, cgroups, get_sandbox, make
 from pipeline.program.sandbox.base import runs_root, sweep_stale_runs
+from pipeline.program.sandbox.errors import ForkServerUnavailable
 from pipeline.program.sandbox.fake import FakeSandbox
 from pipeline.program.submission import PreparedSubmission
 
@@ -175,3 +176,37 @@ def test_run_folders_of_dead_judges_are_swept() -> None:
         assert not stale.exists() and mine.exists()
     finally:
         mine.rmdir()
+
+
+def test_a_run_says_when_what_it_left_running_is_not_counted() -> None:
+    """Without a pid namespace or a cgroup, processes outliving the program are neither
+    ended by the launcher nor measured: the result says so; the full sandbox counts."""
+    command = ["sh", "-c", "sleep 0.01 & echo ok"]
+    plain = make("none").run(command, limits=LIMITS)
+    assert plain.output == b"ok\n" and plain.extra["children"] == "not counted"
+    if os.geteuid() == 0:
+        full = make("rlimit").run(command, limits=LIMITS)
+        assert full.output == b"ok\n" and "children" not in full.extra
+
+
+@pytest.mark.parametrize("name", ["none", "fake"] + (["bwrap"] if shutil.which("bwrap") else []))
+def test_backends_that_cannot_serve_say_why(name: str) -> None:
+    box: Sandbox = FakeSandbox() if name == "fake" else make(name)
+    with pytest.raises(ForkServerUnavailable, match=name):
+        box.start_server(["./prog"], {}, LIMITS)
+
+
+def test_the_full_sandbox_starts_a_fork_server(tmp_path: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("the fork server needs the full sandbox (root: namespaces)")
+    source = tmp_path / "echo.c"
+    source.write_text('#include <stdio.h>\nint main(){int n;scanf("%d",&n);printf("%d\\n",n);}\n')
+    program = tmp_path / "echo"
+    subprocess.run(["gcc", "-O2", "-o", str(program), str(source)], check=True)
+    server = make("rlimit").start_server(["./echo"], {"echo": program}, LIMITS)
+    try:
+        got = [server.run(f"{n}\n".encode(), LIMITS).output for n in (4, 5)]
+        assert got == [b"4\n", b"5\n"] and server.alive
+    finally:
+        server.close()
+    assert not server.alive

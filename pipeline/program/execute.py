@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import functools
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -29,11 +28,11 @@ from typing import Protocol
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.languages import get_language
-from pipeline.program.sandbox import FileSpec, forkserver, get_sandbox
+from pipeline.program.sandbox import FileSpec, get_sandbox
+from pipeline.program.sandbox.base import Server
 from pipeline.program.sandbox.forkserver import (
     LIBRARY,
     ZYGOTE,
-    ForkServer,
     ForkServerUnavailable,
     dynamically_linked,
     inside,
@@ -135,18 +134,11 @@ def _server_command(
     return [*argv, *args], files, env, mode != "zygote"
 
 
-def start_server(program: Program, limits: Limits, args: Sequence[str] = ()) -> ForkServer:
+def start_server(program: Program, limits: Limits, args: Sequence[str] = ()) -> Server:
     """`program args` started as a fork server in the process-wide sandbox; raises
     ForkServerUnavailable with the reason it cannot be served."""
     argv, files, env, preload = _server_command(program, limits, args)
-    box = get_sandbox()
-    starter = getattr(box, "start_server", None)
-    if starter is None:
-        if box.name != "rlimit":  # bwrap, none, a fake: nothing to fork from
-            raise ForkServerUnavailable(f"{box.name} sandbox")
-        starter = functools.partial(forkserver.start, box)  # type: ignore[arg-type]
-    server: ForkServer = starter(argv, files, limits, env=env, preload=preload)
-    return server
+    return get_sandbox().start_server(argv, files, limits, env=env, preload=preload)
 
 
 ServerKey = tuple[str, tuple[str, ...], int, int]
@@ -160,12 +152,12 @@ class Servers:
 
     fork: bool = True
     started: int = 0  # servers started so far
-    _live: OrderedDict[ServerKey, ForkServer] = field(default_factory=OrderedDict)
+    _live: OrderedDict[ServerKey, Server] = field(default_factory=OrderedDict)
     _unavailable: dict[ServerKey, str] = field(default_factory=dict)
 
     def _server(
         self, key: ServerKey, program: Program, limits: Limits, args: Sequence[str]
-    ) -> ForkServer | None:
+    ) -> Server | None:
         if key in self._unavailable:
             return None
         server = self._live.get(key)

@@ -4,15 +4,12 @@ output reading, and waiting for a process under a wall-clock limit."""
 
 from __future__ import annotations
 
-import contextlib
+import logging
 import os
-import resource
-import select
 import shutil
 import signal
 import stat
 import tempfile
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,12 +17,36 @@ from typing import BinaryIO, Protocol, runtime_checkable
 
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
+from pipeline.program.sandbox.processes import decode_status as decode_status
+from pipeline.program.sandbox.processes import group_gone as group_gone
+from pipeline.program.sandbox.processes import kill_group as kill_group
+from pipeline.program.sandbox.processes import wait_with_deadline as wait_with_deadline
+from pipeline.program.sandbox.remove import remove_tree
 
+log = logging.getLogger(__name__)
 STDERR_HEAD_BYTES = 4096
 BOX = "box"
 
 # A file placed into the scratch dir: its bytes, or a path to hard-link (else copy).
 FileSpec = bytes | str | Path
+
+
+class Server(Protocol):
+    """A running fork server (forkserver.ForkServer): one case per `run`."""
+
+    @property
+    def alive(self) -> bool: ...
+
+    def run(
+        self,
+        stdin: bytes,
+        limits: Limits,
+        files: Mapping[str, FileSpec] | None = None,
+        output_file: str | None = None,
+        read_back: Sequence[str] = (),
+    ) -> ExecutionResult: ...
+
+    def close(self) -> None: ...
 
 
 @runtime_checkable
@@ -51,6 +72,20 @@ class Sandbox(Protocol):
         output_file: str | None = None,
         read_back: Sequence[str] = (),
     ) -> ExecutionResult: ...
+
+    def start_server(
+        self,
+        argv: Sequence[str],
+        files: Mapping[str, FileSpec],
+        limits: Limits,
+        *,
+        env: Mapping[str, str] | None = None,
+        preload: bool = True,
+    ) -> Server:
+        """`argv` started as a fork server (preloaded, or the Python zygote with
+        preload=False); raises ForkServerUnavailable with the reason where this sandbox
+        cannot serve or the server did not start."""
+        ...
 
 
 def _default_runs_parent() -> Path:
@@ -120,53 +155,96 @@ class Workspace:
         ws.box.mkdir()
         with private_open(ws.stdin) as fh:
             fh.write(stdin)
-        for name, spec in (files or {}).items():
-            target = ws.box / name
-            if "/" in name or name in ("", ".", ".."):
-                raise ValueError(f"bad scratch file name {name!r}")
-            if isinstance(spec, bytes):
-                target.write_bytes(spec)
-            else:
-                # a hard link is free, but only usable when the program may read+run it
-                shared = owner is None or (os.stat(spec).st_mode & 0o005) == 0o005
-                try:
-                    if not shared:
-                        raise OSError("copy instead")
-                    os.link(spec, target)
-                    continue
-                except OSError:
-                    shutil.copy2(spec, target)
-            if owner is not None:
-                os.chown(target, *owner)
+        stage(ws.box, files or {}, owner)
         if owner is not None:
             os.chown(ws.box, *owner)
         return ws
 
-    def remove(self) -> None:
-        shutil.rmtree(self.root, ignore_errors=True)
+    def remove(self) -> bool:
+        """Removes the run folder, whatever the program built in it; False (and the
+        folder quarantined for a later sweep) when something could not be removed."""
+        if remove_tree(self.root):
+            return True
+        quarantine(self.root)
+        return False
+
+
+def stage(folder: Path | str, files: Mapping[str, FileSpec], owner: tuple[int, int] | None) -> None:
+    """Places `files` into `folder` (a run's scratch dir, or a fork-server case's): bytes
+    as new files, paths hard-linked where the program may read and run them as they are
+    (free; the link keeps the judge as owner), else copied; what is new belongs to
+    `owner`."""
+    for name, spec in files.items():
+        if "/" in name or name in ("", ".", ".."):
+            raise ValueError(f"bad scratch file name {name!r}")
+        target = os.path.join(folder, name)
+        if isinstance(spec, bytes):
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+            try:
+                if owner is not None:
+                    os.fchown(fd, *owner)
+                view = memoryview(spec)
+                while view:
+                    view = view[os.write(fd, view) :]
+            finally:
+                os.close(fd)
+            continue
+        if owner is None or (os.stat(spec).st_mode & 0o005) == 0o005:
+            try:
+                os.link(spec, target)
+                continue
+            except OSError:
+                pass
+        shutil.copy2(spec, target)
+        if owner is not None:
+            os.chown(target, *owner)
+
+
+QUARANTINE = "quarantine-"
+
+
+def quarantine(path: Path) -> None:
+    """Renames a run folder that could not be removed out of the way of its owner and
+    says so; every later sweep tries to remove it again."""
+    target = path.with_name(f"{QUARANTINE}{path.name}")
+    try:
+        os.rename(path, target)
+    except OSError as exc:
+        log.warning("cannot remove or quarantine run folder %s: %s", path, exc)
+        return
+    log.warning("run folder %s could not be removed: quarantined as %s", path, target)
+
+
+def _owner_gone(name: str) -> bool:
+    parts = name.split("-")
+    if len(parts) < 3 or parts[0] != "run" or not parts[1].isdigit():
+        return False
+    try:
+        os.kill(int(parts[1]), 0)
+    except ProcessLookupError:
+        return True
+    except (PermissionError, OverflowError):
+        return False
+    return False  # the owner still runs
 
 
 def sweep_stale_runs() -> int:
     """Removes run folders left by judge processes that died mid-run (a killed Ray
-    worker, say); their names carry the owner's pid."""
+    worker, say; their names carry the owner's pid) and quarantined ones. Never raises:
+    a folder it cannot remove is quarantined and reported."""
     removed = 0
     try:
         entries = list(runs_root().iterdir())
     except OSError:
         return 0
     for path in entries:
-        parts = path.name.split("-")
-        if len(parts) < 3 or parts[0] != "run" or not parts[1].isdigit():
+        quarantined = path.name.startswith(QUARANTINE)
+        if not (quarantined or _owner_gone(path.name)):
             continue
-        try:
-            os.kill(int(parts[1]), 0)
-            continue  # the owner still runs
-        except ProcessLookupError:
-            pass
-        except PermissionError:
-            continue
-        shutil.rmtree(path, ignore_errors=True)
-        removed += 1
+        if remove_tree(path):
+            removed += 1
+        elif not quarantined:
+            quarantine(path)
     return removed
 
 
@@ -175,14 +253,10 @@ def private_open(path: Path) -> BinaryIO:
     return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb")
 
 
-def read_capped(path: Path, limit: int) -> tuple[bytes, bool]:
-    """At most `limit` bytes of a file, and whether it held more."""
-    try:
-        with open(path, "rb") as fh:
-            # not read(limit + 1): that allocates the whole cap (64 MB) for a small file
-            data = fh.read(min(limit + 1, os.fstat(fh.fileno()).st_size + 1))
-    except OSError:
-        return b"", False
+def read_fd(fd: int, limit: int) -> tuple[bytes, bool]:
+    """At most `limit` bytes of an open file (from its start), and whether it held more."""
+    # not pread(limit + 1) at once: that allocates the whole output cap (64 MB) per run
+    data = os.pread(fd, min(limit + 1, os.fstat(fd).st_size + 1), 0)
     return data[:limit], len(data) > limit
 
 
@@ -213,6 +287,34 @@ def read_back_files(folder: Path | str, names: Sequence[str], cap: int) -> dict[
     return out
 
 
+def collect(
+    result: ExecutionResult,
+    limits: Limits,
+    stdout: int,
+    stderr: int,
+    scratch: Path | str | None,
+    output_file: str | None = None,
+    read_back: Sequence[str] = (),
+) -> None:
+    """Fills output, output_exceeded, stderr_head and files from the run's stdout and
+    stderr (open files) and, from its scratch dir when it has one, the output file the
+    program wrote and the files named in `read_back`."""
+    cap = limits.output_bytes
+    written = None if scratch is None or output_file is None else os.path.join(scratch, output_file)
+    if scratch is not None:
+        result.files = read_back_files(scratch, read_back, cap)
+    data, stdout_over = read_fd(stdout, cap)
+    over = stdout_over
+    if written is not None:
+        taken = read_regular(written, cap)
+        if taken is not None:
+            data, over = taken
+    result.output = data
+    killed_by_size = result.signal == signal.SIGXFSZ
+    result.output_exceeded = result.output_exceeded or over or stdout_over or killed_by_size
+    result.stderr_head, _ = read_fd(stderr, STDERR_HEAD_BYTES)
+
+
 def collect_output(
     ws: Workspace,
     result: ExecutionResult,
@@ -220,19 +322,9 @@ def collect_output(
     output_file: str | None,
     read_back: Sequence[str] = (),
 ) -> None:
-    """Fills output, output_exceeded, stderr_head and files from the workspace files."""
-    cap = limits.output_bytes
-    result.files = read_back_files(ws.box, read_back, cap)
-    data, stdout_over = read_capped(ws.stdout, cap)
-    over = stdout_over
-    if output_file is not None:
-        written = read_regular(ws.box / output_file, cap)
-        if written is not None:
-            data, over = written
-    result.output = data
-    killed_by_size = result.signal == signal.SIGXFSZ
-    result.output_exceeded = result.output_exceeded or over or stdout_over or killed_by_size
-    result.stderr_head, _ = read_capped(ws.stderr, STDERR_HEAD_BYTES)
+    """`collect` from a spawned run's workspace files."""
+    with open(ws.stdout, "rb") as out, open(ws.stderr, "rb") as err:
+        collect(result, limits, out.fileno(), err.fileno(), ws.box, output_file, read_back)
 
 
 SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -250,91 +342,3 @@ def missing_program(argv: Sequence[str], box: Path) -> str | None:
     else:
         ok = shutil.which(name, path=SANDBOX_PATH) is not None
     return None if ok else f"cannot start {name!r}: no such program"
-
-
-def kill_group(pid: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGKILL)
-
-
-# how long the processes of a killed group may take to be gone (a JVM's thousands of
-# threads, or a pid namespace's init killing the rest of its namespace)
-GROUP_GONE_S = 10.0
-GROUP_POLL_MAX_S = 0.02
-
-
-def group_gone(pgid: int, timeout_s: float = GROUP_GONE_S) -> bool:
-    """Waits until no process of group `pgid` (its leader already reaped) is left, so that
-    a run is over only when everything it started is. Without cgroups this is how the
-    judge sees a pid namespace's init, orphaned when the launcher was killed, finish
-    killing the namespace."""
-    deadline = time.monotonic() + timeout_s
-    pause = 0.001
-    while True:
-        try:
-            os.killpg(pgid, 0)
-        except (ProcessLookupError, PermissionError):
-            return True
-        if not _live_members(pgid):  # zombies only: their parent (not the judge) reaps them
-            return True
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(pause)
-        pause = min(2 * pause, GROUP_POLL_MAX_S)  # each look reads /proc: not too often
-
-
-def _live_members(pgid: int) -> bool:
-    """Whether a process of group `pgid` is still running (not a zombie)."""
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as fh:
-                fields = fh.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid and fields[0] != b"Z":  # state, ppid, pgrp
-            return True
-    return False
-
-
-def wait_with_deadline(pid: int, wall_ms: float) -> tuple[int, resource.struct_rusage | None, bool]:
-    """Waits for child `pid` (a session leader) at most `wall_ms` milliseconds; past that its
-    whole process group is killed. Returns (wait status, rusage, wall limit hit)."""
-    deadline = time.monotonic() + wall_ms / 1000
-    hit = False
-    try:
-        pidfd: int | None = os.pidfd_open(pid)
-    except OSError:
-        pidfd = None
-    try:
-        if pidfd is not None:
-            poller = select.poll()
-            poller.register(pidfd, select.POLLIN)
-            while True:
-                left = deadline - time.monotonic()
-                if left <= 0 or poller.poll(left * 1000):
-                    break
-        else:
-            while time.monotonic() < deadline:
-                done, status, usage = os.wait4(pid, os.WNOHANG)
-                if done:
-                    return status, usage, False
-                time.sleep(0.002)
-        got, status, usage = os.wait4(pid, os.WNOHANG)
-        if got == 0:
-            hit = True
-            kill_group(pid)
-            got, status, usage = os.wait4(pid, 0)
-        return status, usage, hit
-    finally:
-        if pidfd is not None:
-            os.close(pidfd)
-
-
-def decode_status(result: ExecutionResult, status: int) -> None:
-    if os.WIFSIGNALED(status):
-        result.signal = os.WTERMSIG(status)
-        result.exit_code = None
-    else:
-        result.exit_code = os.waitstatus_to_exitcode(status)

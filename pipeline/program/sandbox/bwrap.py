@@ -20,7 +20,7 @@ from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import cgroups
 from pipeline.program.sandbox.base import Workspace
 from pipeline.program.sandbox.errors import SandboxError
-from pipeline.program.sandbox.rlimit import RlimitSandbox
+from pipeline.program.sandbox.rlimit import RlimitSandbox, Serve
 
 SYSTEM_DIRS = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc")
 
@@ -49,10 +49,16 @@ class BwrapSandbox(RlimitSandbox):
     def _probe_namespaces(self) -> bool:
         return True
 
-    def _command(
-        self, ws: Workspace, argv: Sequence[str], limits: Limits, slot: cgroups.Slot | None
+    def command(
+        self,
+        ws: Workspace,
+        argv: Sequence[str],
+        limits: Limits,
+        slot: cgroups.Slot | None,
+        *,
+        serve: Serve | None = None,
     ) -> list[str]:
-        assert self.bwrap is not None
+        assert self.bwrap is not None and serve is None
         inner = [
             self.bwrap,
             "--unshare-all",
@@ -68,7 +74,7 @@ class BwrapSandbox(RlimitSandbox):
             *argv,
         ]  # fmt: skip
         # with a slot, the watchdog reads the cgroup (bwrap hides the program's clock)
-        return super()._command(ws, inner, limits, slot)
+        return super().command(ws, inner, limits, slot)
 
     def _measured(
         self, result: ExecutionResult, group_cpu_ms: float, group_peak_kb: int, grouped: bool

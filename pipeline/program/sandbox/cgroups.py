@@ -25,6 +25,8 @@ GROUP = "gridjudge"
 # the launcher and the namespace's init process run in the slot too
 HELPER_PROCESSES = 2
 HELPER_MEMORY = 8 << 20
+# memory a released slot may still hold (kernel bookkeeping): more, and it is replaced
+RELEASE_BOUND = 1 << 20
 
 
 def _write(path: Path, value: str) -> None:
@@ -114,6 +116,17 @@ class Slot:
         """Memory charged to the slot now, in bytes."""
         return int(_read(self.dirs["memory"] / "memory.usage_in_bytes"))
 
+    def clean(self) -> bool:
+        """Whether at most RELEASE_BOUND bytes stay charged once the page cache it holds
+        is given back (force_empty: what remains is memory nothing can reclaim)."""
+        try:
+            if self.usage() <= RELEASE_BOUND:
+                return True
+            _write(self.dirs["memory"] / "memory.force_empty", "0")
+            return self.usage() <= RELEASE_BOUND
+        except (OSError, ValueError):
+            return False
+
     def measure(self) -> tuple[int, int, bool]:
         """(peak memory bytes, CPU ns, whether the OOM killer fired) of the last run."""
         mem = self.dirs["memory"]
@@ -167,6 +180,14 @@ class SlotPool:
             return slot
 
     def release(self, slot: Slot) -> None:
+        """Hands `slot` to the next run, unless memory is still charged to it (files a
+        run left on a tmpfs, say): then it is removed and the next run gets a new one."""
+        if not slot.clean():
+            slot.remove()
+            with self._lock:
+                if slot in self._all:
+                    self._all.remove(slot)
+            return
         with self._lock:
             self._free.append(slot)
 

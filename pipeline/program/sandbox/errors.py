@@ -8,3 +8,8 @@ from pipeline.errors import GridjudgeError
 
 class SandboxError(GridjudgeError):
     """A sandbox backend cannot be used here; one line for the user."""
+
+
+class ForkServerUnavailable(Exception):
+    """This program or this sandbox cannot serve cases by forking: spawn them instead
+    (the message says why)."""

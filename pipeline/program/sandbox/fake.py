@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
-from pipeline.program.sandbox.base import FileSpec
+from pipeline.program.sandbox.base import FileSpec, Server
+from pipeline.program.sandbox.errors import ForkServerUnavailable
 
 
 @dataclass
@@ -43,3 +44,14 @@ class FakeSandbox:
         call = FakeCall(list(argv), limits, stdin, dict(files or {}), output_file)
         self.calls.append(call)
         return self.respond(call)
+
+    def start_server(
+        self,
+        argv: Sequence[str],
+        files: Mapping[str, FileSpec],
+        limits: Limits,
+        *,
+        env: Mapping[str, str] | None = None,
+        preload: bool = True,
+    ) -> Server:
+        raise ForkServerUnavailable("fake sandbox")

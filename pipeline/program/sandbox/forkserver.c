@@ -31,13 +31,9 @@
 #include <unistd.h>
 
 #include "fdpass.h"
+#include "rlimits.h"
 
 #define CONTROL_ENV "GRIDJUDGE_FORK_SERVER_FD"
-
-static void limit(int resource, unsigned long long value) {
-    struct rlimit rl = {(rlim_t)value, (rlim_t)value};
-    if (setrlimit(resource, &rl) != 0) _exit(127);
-}
 
 /* In the child: the case's files, folder and limits; then back into the program. */
 static void become_case(int sock, int fds[3], const char *dir, unsigned long long fsize,
@@ -49,10 +45,7 @@ static void become_case(int sock, int fds[3], const char *dir, unsigned long lon
     close(sock);
     setsid();
     if (chdir(dir) != 0) _exit(127);
-    if (fsize) limit(RLIMIT_FSIZE, fsize);
-    if (stack) limit(RLIMIT_STACK, stack);
-    limit(RLIMIT_NOFILE, (unsigned long long)nofile);
-    limit(RLIMIT_CORE, 0);
+    if (set_rlimits(0, stack, fsize, (unsigned long long)nofile) != 0) _exit(127);
     /* as a spawned program would be; the server and init stay undumpable */
     prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
     signal(SIGPIPE, SIG_DFL);

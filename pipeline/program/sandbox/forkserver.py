@@ -12,31 +12,41 @@ from __future__ import annotations
 
 import os
 import select
-import shutil
 import signal
 import socket
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import cgroups
 from pipeline.program.sandbox.base import (
-    STDERR_HEAD_BYTES,
     FileSpec,
     Workspace,
+    collect,
     decode_status,
     group_gone,
     kill_group,
-    private_open,
-    read_back_files,
-    read_regular,
+    stage,
 )
+from pipeline.program.sandbox.errors import ForkServerUnavailable
 from pipeline.program.sandbox.launcher import fork_server_library
-from pipeline.program.sandbox.rlimit import CPU_KILL_MARGIN_MS, ENV, NOFILE, RlimitSandbox
+from pipeline.program.sandbox.options import CPU_KILL_MARGIN_MS, ENV, NOFILE, Serve, parse_report
+from pipeline.program.sandbox.remove import remove_tree
+
+__all__ = [
+    "LIBRARY",
+    "ZYGOTE",
+    "ForkServer",
+    "ForkServerUnavailable",
+    "dynamically_linked",
+    "inside",
+    "start",
+    "zygote_script",
+]
 
 LIBRARY = ".gridjudge-fork.so"
 ZYGOTE = ".gridjudge-zygote.py"
@@ -47,8 +57,24 @@ REPORT_MARGIN_S = 5.0
 SERVER_PROCESSES = 1
 
 
-class ForkServerUnavailable(Exception):
-    """This program or this sandbox cannot serve cases by forking: spawn them instead."""
+class Launching(Protocol):
+    """The sandbox a server starts in (RlimitSandbox): its launcher command and what it
+    runs programs as."""
+
+    namespaces: bool
+    hide_fs: bool
+    owner: tuple[int, int] | None
+    pool: cgroups.SlotPool | None
+
+    def command(
+        self,
+        ws: Workspace,
+        argv: Sequence[str],
+        limits: Limits,
+        slot: cgroups.Slot | None,
+        *,
+        serve: Serve | None = None,
+    ) -> list[str]: ...
 
 
 def zygote_script() -> Path:
@@ -83,27 +109,6 @@ def inside(name: str) -> str:
     return f"{INSIDE}/{name}"
 
 
-def _stage(target: str, spec: FileSpec, owner: tuple[int, int] | None) -> None:
-    if isinstance(spec, bytes):
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
-        try:
-            if owner is not None:
-                os.fchown(fd, *owner)
-            view = memoryview(spec)
-            while view:
-                view = view[os.write(fd, view) :]
-        finally:
-            os.close(fd)
-        return
-    try:
-        os.link(spec, target)
-        return  # a hard link keeps the source's owner and mode
-    except OSError:
-        shutil.copy2(spec, target)
-    if owner is not None:
-        os.chown(target, *owner)
-
-
 def _remove_scratch(scratch: str, names: Iterable[str]) -> None:
     """The files the judge placed or reads, then the dir; whatever else a run left there
     (or a file it removed) takes the slower walk."""
@@ -112,56 +117,22 @@ def _remove_scratch(scratch: str, names: Iterable[str]) -> None:
             os.unlink(os.path.join(scratch, name))
         os.rmdir(scratch)
     except OSError:
-        shutil.rmtree(scratch, ignore_errors=True)
-
-
-def _read(fd: int, limit: int) -> tuple[bytes, bool]:
-    """At most `limit` bytes of a memfd, and whether it held more."""
-    # not pread(limit + 1) at once: that allocates the whole output cap (64 MB) per run
-    data = os.pread(fd, min(limit + 1, os.fstat(fd).st_size), 0)
-    return data[:limit], len(data) > limit
-
-
-def collect(
-    stdout: int,
-    stderr: int,
-    scratch: str | None,
-    result: ExecutionResult,
-    limits: Limits,
-    output_file: str | None,
-    read_back: Sequence[str] = (),
-) -> None:
-    """Fills output, output_exceeded, stderr_head and files (as the spawning sandbox does)."""
-    cap = limits.output_bytes
-    if scratch is not None:
-        result.files = read_back_files(scratch, read_back, cap)
-    data, over = _read(stdout, cap)
-    stdout_over = over
-    if output_file is not None and scratch is not None:
-        written = read_regular(os.path.join(scratch, output_file), cap)
-        if written is not None:
-            data, over = written
-    result.output = data
-    killed_by_size = result.signal == signal.SIGXFSZ
-    result.output_exceeded = over or stdout_over or killed_by_size
-    result.stderr_head, _ = _read(stderr, STDERR_HEAD_BYTES)
+        remove_tree(scratch)
 
 
 def parse_reply(text: str) -> dict[str, str]:
     words = text.split()
     if words and words[0] in ("ready", "unsupported"):
-        return {"kind": words[0], "status": words[1] if len(words) > 1 else ""}
-    out = dict(zip(words[0::2], words[1::2], strict=False))
-    if "error" in words:
-        out["error"] = " ".join(words[words.index("error") + 1 :])
-    return out
+        reason = words[2] if len(words) > 2 else ""
+        return {"kind": words[0], "status": words[1] if len(words) > 1 else "", "reason": reason}
+    return parse_report(text)
 
 
 @dataclass
 class ForkServer:
     """One running server for one program under one set of limits."""
 
-    box: RlimitSandbox
+    box: Launching
     argv: Sequence[str]
     files: Mapping[str, FileSpec]
     limits: Limits
@@ -186,8 +157,10 @@ class ForkServer:
             os.lchown(path, os.geteuid(), os.getegid())
         os.chmod(ws.box, 0o755)
         if self.box.pool is not None:
+            # the case's memory limit binds the server from exec on: what the program
+            # allocates before "ready" is not beyond the limits
             self._slot = self.box.pool.acquire()
-            self._slot.prepare(self.limits.processes + SERVER_PROCESSES, None)
+            self._slot.prepare(self.limits.processes + SERVER_PROCESSES, self.limits.memory_bytes)
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._sock = ours
         try:
@@ -196,9 +169,13 @@ class ForkServer:
             theirs.close()
         reply = parse_reply(self._receive(START_MS / 1000 + REPORT_MARGIN_S))
         if reply.get("kind") != "ready":
+            oom = self._slot is not None and self._slot.oom_kills() > 0
             self.close()
             status = reply.get("status") or "no answer"
-            raise ForkServerUnavailable(f"no fork server started: wait status {status}")
+            why = " (out of memory before it was ready)" if oom else ""
+            if reply.get("reason") == "cpu":
+                why = " (it used its CPU limit before it was ready)"
+            raise ForkServerUnavailable(f"no fork server started: wait status {status}{why}")
         if self._slot is not None:  # the server's own pages are charged to the slot
             self._slot.prepare(
                 self.limits.processes + SERVER_PROCESSES,
@@ -208,22 +185,19 @@ class ForkServer:
 
     def _spawn(self, theirs: socket.socket) -> None:
         assert self._ws is not None
-        argv = self.box._command(self._ws, self.argv, self.limits, self._slot)
-        # no output cap on the server: each case sets its own, which may be larger than
-        # one case's (several cases in one run) and could not exceed a cap inherited
-        cap = argv.index("--fsize")
-        del argv[cap : cap + 2]
-        at = argv.index("--")
-        argv[at:at] = ["--serve", "--start-ms", str(START_MS)]
-        if self._slot is not None:
-            argv[at:at] = ["--pids-file", str(self._slot.dirs["pids"] / "pids.current")]
+        # no output cap on the server: each case sets its own (several cases in one run
+        # may write more than one case's cap, which could not exceed an inherited one);
+        # what the server writes itself goes nowhere. The CPU a native program burns
+        # before "ready" is its own; the zygote's (the judge's imports) is not.
+        serve = Serve(start_ms=START_MS, charge_start=self.preload)
+        argv = self.box.command(self._ws, self.argv, self.limits, self._slot, serve=serve)
         env = {**ENV, **self.env, "GRIDJUDGE_FORK_SERVER_FD": "3"}
         if self.preload:
             env["LD_PRELOAD"] = inside(LIBRARY)
         with (
             open(os.devnull, "rb") as fin,
-            private_open(self._ws.stdout) as fout,
-            private_open(self._ws.stderr) as ferr,
+            open(os.devnull, "wb") as fout,
+            open(os.devnull, "wb") as ferr,
         ):
             self._pid = os.posix_spawn(
                 argv[0],
@@ -277,7 +251,7 @@ class ForkServer:
             reply = self._send_case(where, fds, limits)
             self._judge(reply, limits, result)
             if not result.judge_error:
-                collect(fds[1], fds[2], scratch, result, limits, output_file, read_back)
+                collect(result, limits, fds[1], fds[2], scratch, output_file, read_back)
         except OSError as exc:
             result.judge_error = f"fork server failed: {exc}"
             self.close()
@@ -292,8 +266,7 @@ class ForkServer:
 
     def _prepare_scratch(self, scratch: str, files: Mapping[str, FileSpec]) -> None:
         os.mkdir(scratch, 0o700)
-        for file_name, spec in files.items():
-            _stage(os.path.join(scratch, file_name), spec, self.box.owner)
+        stage(scratch, files, self.box.owner)
         if self.box.owner is not None:
             os.chown(scratch, *self.box.owner)
 
@@ -354,7 +327,7 @@ class ForkServer:
 
 
 def start(
-    box: RlimitSandbox,
+    box: Launching,
     argv: Sequence[str],
     files: Mapping[str, FileSpec],
     limits: Limits,

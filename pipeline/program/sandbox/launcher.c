@@ -2,18 +2,22 @@
  * judge for every run (no fork of the big judge process: its rusage and page tables
  * never reach the measured program).
  *
- *   launcher --report FILE --box DIR [--cpu S] [--as BYTES] [--stack BYTES]
- *            [--fsize BYTES] [--nofile N] [--uid U --gid G] [--cg DIR]...
- *            [--ns] [--hide-all] [--hide DIR]... [--serve [--start-ms MS]]
- *            -- PROGRAM ARGS...
+ *   launcher --report FILE --box DIR [--cpu S] [--cpu-ms MS] [--cpu-file F]
+ *            [--as BYTES] [--stack BYTES] [--fsize BYTES] [--nofile N]
+ *            [--uid U --gid G] [--cg DIR]... [--procs F]
+ *            [--ns] [--hide-all] [--hide DIR]... [--conceal DIR]...
+ *            [--serve [--start-ms MS] [--charge-start]] -- PROGRAM ARGS...
  *
- * launcher: joins the cgroups, unshares net/pid/mount/ipc/uts namespaces, hides
- * directories behind empty tmpfs mounts, forks INIT (pid 1 of the new pid namespace)
- * and waits for it. INIT mounts a fresh /proc, forks PROG and waits for it with wait4;
- * PROG sets the rlimits, enters the scratch dir, drops to the unprivileged uid and
- * execs the program. INIT writes the report (status, CPU time, peak RSS of PROG) and
- * exits, which kills every process left in the namespace. stdin/stdout/stderr are
- * inherited from the judge (files), so nothing here buffers the program's output.
+ * launcher: joins the cgroups, unshares net/pid/mount/ipc/uts namespaces, builds the
+ * program's view (view.c: system folders read-only, the others hidden; --hide DIR: a
+ * private writable tmpfs over DIR, --conceal DIR: an empty read-only one), forks INIT
+ * (pid 1 of the new pid namespace) and waits for it. INIT mounts a fresh /proc, forks
+ * PROG and waits for it (run.c's watch); PROG sets the rlimits (rlimits.h), enters the
+ * scratch dir, drops to the unprivileged uid, installs the seccomp filter and execs the
+ * program. When PROG has ended, INIT kills and reaps every other process of the
+ * namespace and writes the report (run.c's format_report: one line, the CPU of all of
+ * them, the largest peak RSS). stdin/stdout/stderr are inherited from the judge
+ * (files), so nothing here buffers the program's output.
  *
  * The CPU limit is INIT's watchdog (--cpu-ms, on PROG's CPU clock or on the run's
  * cgroup with --cpu-file), not RLIMIT_CPU: any process-wide CPU timer, RLIMIT_CPU
@@ -23,7 +27,10 @@
  * ms without). --cpu (RLIMIT_CPU) is still accepted, for callers without a watchdog.
  *
  * --serve (with --ns): PROGRAM is a fork server (forkserver.c) talking to INIT on fd 3,
- * and INIT serves the cases the judge sends on the launcher's fd 3 (serve.c).
+ * and INIT serves the cases the judge sends on the launcher's fd 3 (serve.c). With
+ * --charge-start the CPU the server used before it was ready (the program's own pre-main
+ * code: ELF constructors, .preinit_array) is added to every case's CPU and budget, and a
+ * server that passes --cpu-ms before it is ready is refused ("unsupported STATUS cpu").
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -47,7 +54,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "rlimits.h"
+#include "run.h"
 #include "serve.h"
+#include "view.h"
 
 #define MAX_LIST 32
 
@@ -81,16 +91,7 @@ static void set_limit(int resource, unsigned long long soft, unsigned long long 
     if (setrlimit(resource, &rl) != 0) child_fail(1);
 }
 
-static const char *steps[] = {"exec", "setrlimit", "chdir", "setgid", "setuid"};
-
-/* CPU time in ms from a cgroup's cpuacct.usage (ns), or -1 */
-static long long cgroup_cpu_ms(int fd) {
-    char buf[64];
-    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
-    if (n <= 0) return -1;
-    buf[n] = 0;
-    return strtoll(buf, NULL, 10) / 1000000;
-}
+static const char *steps[] = {"exec", "setrlimit", "chdir", "setgid", "setuid", "seccomp"};
 
 /* Without a pid namespace: kill the run's other processes (listed by the pids cgroup,
  * when given) and reap whatever was reparented to us. */
@@ -113,27 +114,11 @@ static void reap_leftovers(const char *procs_file) {
     while (waitpid(-1, NULL, procs_file ? 0 : WNOHANG) > 0) {}
 }
 
-static const char *keep_visible[] = {"bin", "sbin", "lib", "lib32", "lib64", "libx32",
-                                     "usr", "etc", "dev", "proc", "sys", "var", "opt", NULL};
-
-static int is_kept(const char *name) {
-    for (int i = 0; keep_visible[i]; i++)
-        if (strcmp(name, keep_visible[i]) == 0) return 1;
-    return 0;
-}
-
-static void hide(const char *dir, int writable) {
-    const char *opts = writable ? "size=64m,mode=1777" : "size=16k,mode=0755";
-    unsigned long flags = MS_NOSUID | MS_NODEV | (writable ? 0 : MS_RDONLY);
-    if (mount("tmpfs", dir, "tmpfs", flags, opts) != 0 && errno != ENOENT && errno != ENOTDIR)
-        report_error(dir);
-}
-
 int main(int argc, char **argv) {
     const char *report = NULL, *box = NULL, *cpu_file = NULL, *procs_file = NULL;
-    const char *pids_file = NULL;
-    const char *cgroups[MAX_LIST], *hidden[MAX_LIST];
-    int n_cg = 0, n_hide = 0, use_ns = 0, hide_all = 0, serving = 0, start_ms = 10000;
+    const char *cgroups[MAX_LIST], *hidden[MAX_LIST], *concealed[MAX_LIST];
+    int n_cg = 0, n_hide = 0, n_conceal = 0, use_ns = 0, hide_all = 0, serving = 0, start_ms = 10000;
+    int charge_start = 0;
     long uid = -1, gid = -1, nofile = 256;
     unsigned long long cpu = 0, as = 0, stack = 0, fsize = 0, cpu_ms = 0;
     int i = 1;
@@ -143,6 +128,7 @@ int main(int argc, char **argv) {
         if (strcmp(a, "--ns") == 0) { use_ns = 1; continue; }
         if (strcmp(a, "--hide-all") == 0) { hide_all = 1; continue; }
         if (strcmp(a, "--serve") == 0) { serving = 1; continue; }
+        if (strcmp(a, "--charge-start") == 0) { charge_start = 1; continue; }
         if (i + 1 >= argc) { fprintf(stderr, "launcher: %s needs a value\n", a); return 122; }
         const char *v = argv[++i];
         if (strcmp(a, "--report") == 0) report = v;
@@ -159,7 +145,7 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--gid") == 0) gid = strtol(v, NULL, 10);
         else if (strcmp(a, "--cg") == 0 && n_cg < MAX_LIST) cgroups[n_cg++] = v;
         else if (strcmp(a, "--hide") == 0 && n_hide < MAX_LIST) hidden[n_hide++] = v;
-        else if (strcmp(a, "--pids-file") == 0) pids_file = v;
+        else if (strcmp(a, "--conceal") == 0 && n_conceal < MAX_LIST) concealed[n_conceal++] = v;
         else if (strcmp(a, "--start-ms") == 0) start_ms = (int)strtol(v, NULL, 10);
         else { fprintf(stderr, "launcher: unknown option %s\n", a); return 122; }
     }
@@ -189,18 +175,9 @@ int main(int argc, char **argv) {
         close(box_fd);
         box_fd = open(box, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (box_fd < 0) report_error("open scratch dir");
+        const char *step = NULL;
         if (hide_all) {
-            DIR *root = opendir("/");
-            if (!root) report_error("opendir /");
-            struct dirent *e;
-            char path[512];
-            while ((e = readdir(root)) != NULL) {
-                if (e->d_name[0] == '.' || is_kept(e->d_name)) continue;
-                if (e->d_type != DT_DIR) continue;
-                snprintf(path, sizeof path, "/%s", e->d_name);
-                hide(path, strcmp(e->d_name, "tmp") == 0);
-            }
-            closedir(root);
+            if (build_view(&step) != 0) report_error(step);
             /* the scratch dir reappears as /tmp/box inside the private /tmp, so that
              * getcwd() and relative lookups work for the unprivileged program */
             char src[64];
@@ -212,7 +189,11 @@ int main(int argc, char **argv) {
             box_fd = open("/tmp/box", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
             if (box_fd < 0) report_error("open /tmp/box");
         }
-        for (int k = 0; k < n_hide; k++) hide(hidden[k], 1);
+        for (int k = 0; k < n_hide; k++)
+            if (hide(hidden[k], 1) != 0) report_error(hidden[k]);
+        for (int k = 0; k < n_conceal; k++)
+            if (hide(concealed[k], 0) != 0) report_error(concealed[k]);
+        if (hide_all && finish_view(&step) != 0) report_error(step);
     }
 
     pid_t init = fork();
@@ -228,8 +209,7 @@ int main(int argc, char **argv) {
     if (!use_ns) prctl(PR_SET_CHILD_SUBREAPER, 1);
     if (use_ns) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
-            report_error("mount /proc");
+        if (mount_proc() != 0) report_error("mount /proc");
     }
     int pipefd[2], pair[2] = {-1, -1};
     if (pipe2(pipefd, O_CLOEXEC) != 0) report_error("pipe");
@@ -247,14 +227,11 @@ int main(int argc, char **argv) {
         if (serving && dup2(pair[1], 3) != 3) child_fail(1);
         if (fchdir(box_fd) != 0) child_fail(2);
         if (cpu) set_limit(RLIMIT_CPU, cpu, cpu + 1);
-        if (as) set_limit(RLIMIT_AS, as, as);
-        if (stack) set_limit(RLIMIT_STACK, stack, stack);
-        if (fsize) set_limit(RLIMIT_FSIZE, fsize, fsize);
-        set_limit(RLIMIT_NOFILE, nofile, nofile);
-        set_limit(RLIMIT_CORE, 0, 0);
+        if (set_rlimits(as, stack, fsize, (unsigned long long)nofile) != 0) child_fail(1);
         if (gid >= 0 && (setgroups(0, NULL) != 0 || setgid((gid_t)gid) != 0)) child_fail(3);
         if (uid >= 0 && setuid((uid_t)uid) != 0) child_fail(4);
         prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+        if (deny_keyrings() != 0) child_fail(5);
         sigset_t none;
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);
@@ -272,61 +249,41 @@ int main(int argc, char **argv) {
             return 0;
         }
         struct serve_setup setup = {
-            .cpu_fd = -1, .start_ms = start_ms, .n_writable = 0, .pids_fd = -1,
-            .mqueue_fd = -1, .uid = uid, .gid = gid};
+            .cpu_fd = -1, .start_ms = start_ms, .n_writable = 0,
+            .mqueue_fd = -1, .uid = uid, .gid = gid, .charge_start = charge_start,
+            .start_cpu_ms = charge_start ? (long long)cpu_ms : 0};
         if (cpu_file) setup.cpu_fd = open(cpu_file, O_RDONLY | O_CLOEXEC);
-        if (pids_file) setup.pids_fd = open(pids_file, O_RDONLY | O_CLOEXEC);
         if (hide_all) setup.writable[setup.n_writable++] = "/tmp";
         for (int k = 0; k < n_hide; k++) setup.writable[setup.n_writable++] = hidden[k];
         return serve(3, pair[0], prog, &setup);
     }
-    int status = 0;
+    struct outcome out;
     struct rusage ru;
+    memset(&out, 0, sizeof out);
     memset(&ru, 0, sizeof ru);
-    int cpu_killed = 0, reaped = 0;
-    clockid_t prog_clock;
     int cpu_fd = cpu_file ? open(cpu_file, O_RDONLY | O_CLOEXEC) : -1;
-    if (cpu_ms && (cpu_fd >= 0 || clock_getcpuclockid(prog, &prog_clock) == 0)) {
-        /* CPU time <= wall time: sleep for the CPU time left (or until a child exits),
-         * then look again; kill PROG once it has used its CPU limit */
-        for (;;) {
-            pid_t done = wait4(prog, &status, WNOHANG, &ru);
-            if (done == prog) {
-                reaped = 1;
-                break;
-            }
-            unsigned long long used_ms;
-            if (cpu_fd >= 0) { /* every process of the run (bwrap hides the program) */
-                long long ms = cgroup_cpu_ms(cpu_fd);
-                if (ms < 0) break;
-                used_ms = (unsigned long long)ms;
-            } else {
-                struct timespec used;
-                if (clock_gettime(prog_clock, &used) != 0) break;
-                used_ms = (unsigned long long)used.tv_sec * 1000 +
-                          (unsigned long long)used.tv_nsec / 1000000;
-            }
-            if (used_ms >= cpu_ms) {
-                kill(prog, SIGKILL);
-                cpu_killed = 1;
-                break;
-            }
-            unsigned long long left = cpu_ms - used_ms + 2;
-            struct timespec wait = {(time_t)(left / 1000), (long)(left % 1000) * 1000000};
-            sigtimedwait(&chld, NULL, &wait);
-        }
+    long long start = now_us();
+    /* with a cgroup: every process of the run (bwrap hides the program from its clock) */
+    watch(prog, cpu_ms ? (long long)cpu_ms * 1000 : -1, 0, cpu_fd, start, &out, &ru);
+    out.wall_us = now_us() - start;
+    /* everything PROG started is over before the report, and counted in it: INIT reaps
+     * what was left (its adoptive parent), so RUSAGE_CHILDREN holds the CPU of all of
+     * them and the largest peak */
+    if (use_ns) {
+        kill(-1, SIGKILL); /* pid 1 of the namespace: every other process in it */
+        while (waitpid(-1, NULL, 0) > 0 || errno == EINTR) {}
+    } else {
+        reap_leftovers(procs_file);
     }
-    while (!reaped && wait4(prog, &status, 0, &ru) < 0) {
-        if (errno != EINTR) report_error("wait4");
-    }
-    long long cpu_us = (long long)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec +
-                       (long long)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
-    dprintf(report_fd, "status %d\ncpu_us %lld\nmaxrss_kb %ld\ncpu_killed %d\n", status, cpu_us,
-            ru.ru_maxrss, cpu_killed);
+    struct rusage all;
+    if (getrusage(RUSAGE_CHILDREN, &all) != 0) all = ru;
+    out.cpu_us = rusage_cpu_us(&all);
+    out.maxrss_kb = all.ru_maxrss;
+    char error[512], line[1024];
     if (start_failed)
-        dprintf(report_fd, "error cannot start %s (%s): %s\n", prog_argv[0], steps[failed[0]],
-                strerror(failed[1]));
-    if (use_ns) return 0; /* leaving pid 1 kills what PROG left behind in the namespace */
-    reap_leftovers(procs_file);
+        snprintf(error, sizeof error, "cannot start %s (%s): %s", prog_argv[0], steps[failed[0]],
+                 strerror(failed[1]));
+    format_report(line, sizeof line, &out, start_failed ? error : NULL);
+    dprintf(report_fd, "%s\n", line);
     return 0;
 }

@@ -18,8 +18,18 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 # static: no dynamic loading on each of the thousands of execs
-LAUNCHER = ("launcher", ("launcher.c", "serve.c"), ("-O2", "-static"), ("serve.h", "fdpass.h"))
-FORK_SERVER = ("forkserver", ("forkserver.c",), ("-O2", "-shared", "-fPIC"), ("fdpass.h",))
+LAUNCHER = (
+    "launcher",
+    ("launcher.c", "serve.c", "view.c", "run.c"),
+    ("-O2", "-static"),
+    ("serve.h", "fdpass.h", "view.h", "run.h", "rlimits.h"),
+)
+FORK_SERVER = (
+    "forkserver",
+    ("forkserver.c",),
+    ("-O2", "-shared", "-fPIC"),
+    ("fdpass.h", "rlimits.h"),
+)
 _lock = threading.Lock()
 _built: dict[str, Path] = {}
 

@@ -14,19 +14,18 @@ judge.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import pwd
 import signal
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import cgroups
 from pipeline.program.sandbox.base import (
-    SANDBOX_PATH,
     FileSpec,
     Workspace,
     collect_output,
@@ -38,20 +37,21 @@ from pipeline.program.sandbox.base import (
     sweep_stale_runs,
     wait_with_deadline,
 )
+from pipeline.program.sandbox.errors import ForkServerUnavailable
 from pipeline.program.sandbox.launcher import launcher_path
+from pipeline.program.sandbox.options import (
+    CPU_KILL_MARGIN_MS,
+    ENV,
+    NOFILE,
+    Serve,
+    parse_report,
+)
 
-ENV = {
-    "PATH": SANDBOX_PATH,
-    "HOME": "/tmp",
-    "LANG": "C.UTF-8",
-    "LC_ALL": "C.UTF-8",
-    "PYTHONDONTWRITEBYTECODE": "1",
-}
-NOFILE = 256
-# the launcher kills a program this long after it used up its CPU limit (verdicts
-# compare the measured CPU time with the limit). No RLIMIT_CPU: it would make the
-# program's own CPU clock tick-granular (launcher.c); the wall limit is the backstop.
-CPU_KILL_MARGIN_MS = 50
+if TYPE_CHECKING:
+    from pipeline.program.sandbox.forkserver import ForkServer
+
+__all__ = ["CPU_KILL_MARGIN_MS", "ENV", "NOFILE", "RlimitSandbox", "Serve"]
+
 # world-writable places other than /tmp, replaced by private tmpfs mounts as well
 EXTRA_HIDDEN = ("/var/tmp", "/dev/shm", "/var/lock", "/run/lock")
 
@@ -64,13 +64,12 @@ def nobody_ids() -> tuple[int, int]:
         return 65534, 65534
 
 
-def parse_report(path: Path) -> dict[str, str]:
-    info: dict[str, str] = {}
-    with contextlib.suppress(OSError):
-        for line in path.read_text(errors="replace").splitlines():
-            key, _, value = line.partition(" ")
-            info.setdefault(key, value)
-    return info
+def read_report(path: Path) -> dict[str, str]:
+    """The launcher's report file, parsed; empty when it wrote none."""
+    try:
+        return parse_report(path.read_text(errors="replace"))
+    except OSError:
+        return {}
 
 
 def spawn(command: list[str], ws: Workspace) -> int:
@@ -106,6 +105,7 @@ class RlimitSandbox:
         drop_uid: bool | None = None,
         use_cgroups: bool | None = None,
         hide_fs: bool = True,
+        hidden: Sequence[str] = (),
     ) -> None:
         root = os.geteuid() == 0
         self.launcher = str(launcher_path())
@@ -114,6 +114,10 @@ class RlimitSandbox:
         self.pool = cgroups.SlotPool() if want_cg and cgroups.available() else None
         self.namespaces = root if namespaces is None else namespaces
         self.hide_fs = hide_fs
+        # host folders holding judge data (corpora, packages) that the view hides
+        # besides the ones it shows no one: `hidden`, and GRIDJUDGE_HIDE (os.pathsep)
+        extra = os.environ.get("GRIDJUDGE_HIDE", "").split(os.pathsep)
+        self.concealed = [os.path.realpath(p) for p in (*hidden, *extra) if p]
         # without a memory cgroup, RLIMIT_AS is the memory limit (the `none` backend
         # sets neither)
         self.limit_address_space = True
@@ -129,19 +133,34 @@ class RlimitSandbox:
             return False
         return True
 
-    def _command(
-        self, ws: Workspace, argv: Sequence[str], limits: Limits, slot: cgroups.Slot | None
+    def command(
+        self,
+        ws: Workspace,
+        argv: Sequence[str],
+        limits: Limits,
+        slot: cgroups.Slot | None,
+        *,
+        serve: Serve | None = None,
     ) -> list[str]:
+        """The launcher's command line for one spawned run, or (`serve`) for a fork
+        server whose cases set their own CPU and output limits."""
         memory = limits.memory_bytes
         args = [
             self.launcher,
             "--report", str(ws.report),
             "--box", str(ws.box),
-            "--cpu-ms", str(int(limits.cpu_ms) + CPU_KILL_MARGIN_MS),
             "--stack", str(memory),
-            "--fsize", str(limits.output_bytes + 1),
             "--nofile", str(NOFILE),
         ]  # fmt: skip
+        # spawned: the run's CPU limit; serving, with the start charged: the most CPU the
+        # server may burn before it is ready
+        args += ["--cpu-ms", str(int(limits.cpu_ms) + CPU_KILL_MARGIN_MS)]
+        if serve is None:
+            args += ["--fsize", str(limits.output_bytes + 1)]
+        else:
+            args += ["--serve", "--start-ms", str(serve.start_ms)]
+            if serve.charge_start:
+                args.append("--charge-start")
         if slot is None and self.limit_address_space:
             args += ["--as", str(memory)]
         if slot is not None:
@@ -160,7 +179,29 @@ class RlimitSandbox:
                 for path in EXTRA_HIDDEN:
                     if os.path.isdir(path) and not os.path.islink(path):
                         args += ["--hide", path]
+                for path in self.concealed:
+                    if os.path.isdir(path):
+                        args += ["--conceal", path]
         return [*args, "--", *argv]
+
+    def start_server(
+        self,
+        argv: Sequence[str],
+        files: Mapping[str, FileSpec],
+        limits: Limits,
+        *,
+        env: Mapping[str, str] | None = None,
+        preload: bool = True,
+    ) -> ForkServer:
+        """`argv` started as a fork server in this sandbox; ForkServerUnavailable (with
+        the reason) where this sandbox cannot serve or the server did not start."""
+        if type(self) is not RlimitSandbox:
+            raise ForkServerUnavailable(f"{self.name} sandbox")
+        if not (self.namespaces and self.hide_fs):
+            raise ForkServerUnavailable("sandbox without namespaces")
+        from pipeline.program.sandbox import forkserver
+
+        return forkserver.start(self, argv, files, limits, env=env, preload=preload)
 
     def run(
         self,
@@ -193,12 +234,14 @@ class RlimitSandbox:
         except OSError as exc:
             result.judge_error = f"sandbox failed: {exc}"
         finally:
+            # the folder first: files the run left there are charged to the slot
+            if not ws.remove():
+                result.extra["cleanup"] = f"run folder quarantined: {ws.root.name}"
             if slot is not None and self.pool is not None:
                 if slot.kill_all():
                     self.pool.release(slot)
                 else:
                     result.judge_error = result.judge_error or "processes of the run survived"
-            ws.remove()
         return result
 
     def _execute(
@@ -209,7 +252,7 @@ class RlimitSandbox:
         slot: cgroups.Slot | None,
         result: ExecutionResult,
     ) -> None:
-        command = self._command(ws, argv, limits, slot)
+        command = self.command(ws, argv, limits, slot)
         start = time.monotonic()
         pid = spawn(command, ws)
         status, _, hit = wait_with_deadline(pid, limits.wall_limit_ms)
@@ -217,7 +260,7 @@ class RlimitSandbox:
         kill_group(pid)  # whatever is left of the session (no pid namespace)
         if not group_gone(pid):
             result.judge_error = "processes of the run survived"
-        report = parse_report(ws.report)
+        report = read_report(ws.report)
         group_cpu_ms, group_peak_kb = 0.0, 0
         if slot is not None:
             slot.kill_all()
@@ -249,6 +292,10 @@ class RlimitSandbox:
         if limits.memory_over(result.peak_rss_kb):
             result.memory_exceeded = True
         result.extra["backend"] = self.name
+        if not self.namespaces and slot is None:
+            # no pid namespace to end and no cgroup to list them: what the program left
+            # running past its end is neither killed by the launcher nor measured
+            result.extra["children"] = "not counted"
 
     def _measured(
         self, result: ExecutionResult, group_cpu_ms: float, group_peak_kb: int, grouped: bool

@@ -35,13 +35,8 @@
 #include <unistd.h>
 
 #include "fdpass.h"
+#include "run.h"
 #include "serve.h"
-
-static long long now_us(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long long)t.tv_sec * 1000000 + t.tv_nsec / 1000;
-}
 
 static void tell(int judge, const char *text) {
     if (send(judge, text, strlen(text), MSG_NOSIGNAL) < 0) _exit(0);
@@ -60,15 +55,29 @@ static ssize_t answer(int server, char *buf, size_t size, int ms) {
     return n;
 }
 
-/* Reaps whatever has ended; notes when that was the server. */
-static void reap(pid_t server, int *server_lost) {
+/* What the processes a case left behind used (reaped by INIT, their adoptive parent). */
+struct others {
+    long long cpu_us;
+    long maxrss_kb;
+};
+
+/* Reaps whatever has ended, adding what it used to `used`; notes when that was the
+ * server. */
+static void reap(pid_t server, int *server_lost, struct others *used) {
     pid_t pid;
-    while ((pid = waitpid(-1, NULL, WNOHANG)) > 0)
-        if (pid == server) *server_lost = 1;
+    struct rusage ru;
+    while ((pid = wait4(-1, NULL, WNOHANG, &ru)) > 0) {
+        if (pid == server) {
+            *server_lost = 1;
+            continue;
+        }
+        used->cpu_us += rusage_cpu_us(&ru);
+        if (ru.ru_maxrss > used->maxrss_kb) used->maxrss_kb = ru.ru_maxrss;
+    }
 }
 
 /* Kills every process of the namespace but INIT and the server, until none is left. */
-static void kill_others(pid_t server, int *server_lost) {
+static void kill_others(pid_t server, int *server_lost, struct others *used) {
     for (int round = 0; round < 200; round++) {
         DIR *proc = opendir("/proc");
         if (!proc) return;
@@ -82,7 +91,7 @@ static void kill_others(pid_t server, int *server_lost) {
             others++;
         }
         closedir(proc);
-        reap(server, server_lost);
+        reap(server, server_lost, used);
         if (!others) return;
         usleep(200);
     }
@@ -99,24 +108,78 @@ static int kept(const char *name, const char **keep) {
     return 0;
 }
 
-static void empty_dir(int dir, const char **keep) {
-    DIR *d = fdopendir(dir);
-    if (!d) {
-        close(dir);
-        return;
-    }
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        const char *name = e->d_name;
-        if (!strcmp(name, ".") || !strcmp(name, "..") || kept(name, keep)) continue;
-        if (unlinkat(dirfd(d), name, 0) == 0) continue;
-        int sub = openat(dirfd(d), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (sub >= 0) {
-            empty_dir(sub, NULL);
-            unlinkat(dirfd(d), name, AT_REMOVEDIR);
+/* One level of empty_dir's walk: where it came from, to go back. */
+struct level {
+    char name[256];      /* the directory's name in its parent */
+    long resume;         /* the parent's listing position after that name */
+    dev_t dev;           /* the parent's identity, checked on the way up */
+    ino_t ino;
+};
+
+/* Empties directory `dir` (and closes it) but for the names in `keep`: one loop, one
+ * open directory at a time (down by openat, up by openat ".."), so that neither depth
+ * nor the fd limit stops it. Returns the number of entries it could not remove. */
+static long empty_dir(int dir, const char **keep) {
+    struct level *path = NULL;
+    size_t depth = 0, room = 0;
+    long resume = 0, stuck = 0;
+    int fd = dir;
+    while (fd >= 0) {
+        int listing = dup(fd);
+        DIR *d = listing >= 0 ? fdopendir(listing) : NULL;
+        if (!d) {
+            if (listing >= 0) close(listing);
+            stuck++;
+            break;
         }
+        if (resume) seekdir(d, resume);
+        int sub = -1;
+        struct dirent *e;
+        while (sub < 0 && (e = readdir(d)) != NULL) {
+            const char *name = e->d_name;
+            if (!strcmp(name, ".") || !strcmp(name, "..") || (!depth && kept(name, keep)))
+                continue;
+            if (unlinkat(fd, name, 0) == 0 || unlinkat(fd, name, AT_REMOVEDIR) == 0) continue;
+            struct stat st;
+            if (fstat(fd, &st) != 0 || strlen(name) >= sizeof path->name) { stuck++; continue; }
+            sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub < 0) { stuck++; continue; }
+            if (depth == room) {
+                room = room ? 2 * room : 64;
+                struct level *grown = realloc(path, room * sizeof *path);
+                if (!grown) { close(sub); sub = -1; stuck++; break; }
+                path = grown;
+            }
+            strcpy(path[depth].name, name);
+            path[depth].resume = telldir(d);
+            path[depth].dev = st.st_dev;
+            path[depth].ino = st.st_ino;
+            depth++;
+        }
+        closedir(d);
+        resume = 0;
+        if (sub >= 0) {
+            close(fd);
+            fd = sub;
+            continue;
+        }
+        if (!depth) break;
+        int up = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        close(fd);
+        fd = up;
+        struct stat st;
+        depth--;
+        if (fd < 0 || fstat(fd, &st) != 0 || st.st_dev != path[depth].dev ||
+            st.st_ino != path[depth].ino) { /* moved while we were below: stop */
+            stuck++;
+            break;
+        }
+        if (unlinkat(fd, path[depth].name, AT_REMOVEDIR) != 0) stuck++;
+        resume = path[depth].resume;
     }
-    closedir(d);
+    if (fd >= 0) close(fd);
+    free(path);
+    return stuck;
 }
 
 /* Removes every System V object listed in /proc/sysvipc/WHAT (its id is the second
@@ -178,17 +241,12 @@ static void wipe(const struct serve_setup *s) {
         int held = s->writable_fd[k];
         if (held < 0 || fstat(held, &st) != 0) continue;
         if (st.st_size == TMPFS_EMPTY_DIR_SIZE + (is_tmp ? 40 : 0)) continue; /* nothing new */
-        int dir = openat(held, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dir >= 0) empty_dir(dir, is_tmp ? kept_in_tmp : NULL);
+        /* a listing position may shift on a filesystem without stable ones: again */
+        for (int pass = 0; pass < 3; pass++) {
+            int dir = openat(held, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            if (dir < 0 || empty_dir(dir, is_tmp ? kept_in_tmp : NULL) == 0) break;
+        }
     }
-}
-
-static long long read_number(int fd) {
-    char buf[64];
-    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
-    if (n <= 0) return -1;
-    buf[n] = 0;
-    return strtoll(buf, NULL, 10);
 }
 
 #define FRESH_DIR "/tmp/case"
@@ -201,58 +259,9 @@ static const char *scratch_dir(const char *asked, const struct serve_setup *s) {
     return FRESH_DIR;
 }
 
-static long long cgroup_cpu_us(int fd) {
-    long long ns = read_number(fd);
-    return ns < 0 ? -1 : ns / 1000;
-}
-
-/* CPU microseconds used so far by the case: the run's cgroup (since `base`), else the
- * child's own clock; -1 when neither can be read. */
-static long long used_cpu_us(int cpu_fd, long long base, clockid_t clock, int have_clock) {
-    if (cpu_fd >= 0) {
-        long long now = cgroup_cpu_us(cpu_fd);
-        return now < 0 ? -1 : now - base;
-    }
-    struct timespec t;
-    if (!have_clock || clock_gettime(clock, &t) != 0) return -1;
-    return (long long)t.tv_sec * 1000000 + t.tv_nsec / 1000;
-}
-
-struct outcome {
-    int status, cpu_killed, wall_killed;
-    struct rusage ru;
-};
-
-/* Waits for case `pid` under its CPU and wall limits (SIGCHLD is blocked in INIT). */
-static void watch(pid_t pid, long long cpu_ms, long long wall_ms, int cpu_fd, long long start,
-                  struct outcome *out) {
-    clockid_t clock;
-    int have_clock = clock_getcpuclockid(pid, &clock) == 0;
-    long long base = cpu_fd >= 0 ? cgroup_cpu_us(cpu_fd) : 0;
-    sigset_t chld;
-    sigemptyset(&chld);
-    sigaddset(&chld, SIGCHLD);
-    for (;;) {
-        if (wait4(pid, &out->status, WNOHANG, &out->ru) == pid) return;
-        long long used = used_cpu_us(cpu_fd, base, clock, have_clock);
-        long long wall_left = wall_ms * 1000 - (now_us() - start);
-        long long cpu_left = used < 0 ? wall_left : cpu_ms * 1000 - used;
-        if (cpu_left <= 0 || wall_left <= 0) {
-            out->cpu_killed = cpu_left <= 0;
-            out->wall_killed = !out->cpu_killed;
-            kill(pid, SIGKILL);
-            break;
-        }
-        long long left = (cpu_left < wall_left ? cpu_left : wall_left) + 2000;
-        struct timespec wait = {(time_t)(left / 1000000), (long)(left % 1000000) * 1000};
-        sigtimedwait(&chld, NULL, &wait);
-    }
-    while (wait4(pid, &out->status, 0, &out->ru) < 0 && errno == EINTR) {}
-}
-
 /* One case; returns 0 when the server is still there for the next one. */
 static int one_case(int judge, int server, pid_t server_pid, struct serve_setup *s,
-                    const char *request, int fds[3], long long idle_pids) {
+                    const char *request, int fds[3]) {
     char dir[256], forward[512], reply[32], report[256];
     long long cpu_ms, wall_ms, fsize, stack, nofile;
     if (sscanf(request, "%255s %lld %lld %lld %lld %lld", dir, &cpu_ms, &wall_ms, &fsize, &stack,
@@ -268,12 +277,17 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     }
     snprintf(forward, sizeof forward, "%s %lld %lld %lld", where, fsize, stack, nofile);
     long long start = now_us();
+    /* the server's CPU from receiving the case to naming its child is the case's */
+    long long server_before = process_cpu_us(server_pid);
     int sent = send_case(server, forward, fds);
     for (int k = 0; k < 3; k++) close(fds[k]);
     if (sent != 0 || !answer(server, reply, sizeof reply, (int)(wall_ms > 0 ? wall_ms : 1000))) {
         tell(judge, "lost 1 error the fork server did not answer");
         return -1;
     }
+    long long server_after = process_cpu_us(server_pid);
+    long long charged = s->start_cpu_us;
+    if (server_before >= 0 && server_after > server_before) charged += server_after - server_before;
     pid_t pid = (pid_t)strtol(reply, NULL, 10);
     siginfo_t info;
     if (pid <= 1 || pid == server_pid ||
@@ -282,12 +296,16 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
         return -1;
     }
     struct outcome out;
+    struct rusage ru;
     memset(&out, 0, sizeof out);
-    watch(pid, cpu_ms, wall_ms, s->cpu_fd, start, &out);
-    long long wall_us = now_us() - start;
+    memset(&ru, 0, sizeof ru);
+    watch(pid, cpu_ms * 1000 - charged, wall_ms * 1000, s->cpu_fd, start, &out, &ru);
+    out.wall_us = now_us() - start;
     int lost = 0;
-    /* the pids cgroup counts the run's processes: more than when idle, someone is left */
-    if (idle_pids < 0 || read_number(s->pids_fd) != idle_pids) kill_others(server_pid, &lost);
+    /* every case: what it left is counted (a pids count equal to the idle one proved
+     * nothing under load: a grandchild went unmeasured) */
+    struct others left = {0, 0};
+    kill_others(server_pid, &lost, &left);
     /* a server killed by the case may not have exited yet: only an answer proves it is
      * still there (a stopped one gets the wall limit to answer) */
     char pong[8];
@@ -298,30 +316,58 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     wipe(s);
     remove_ipc();
     remove_mqueues(s->mqueue_fd);
-    long long cpu_us = (long long)out.ru.ru_utime.tv_sec * 1000000 + out.ru.ru_utime.tv_usec +
-                       (long long)out.ru.ru_stime.tv_sec * 1000000 + out.ru.ru_stime.tv_usec;
-    snprintf(report, sizeof report,
-             "status %d cpu_us %lld maxrss_kb %ld cpu_killed %d wall_killed %d wall_us %lld "
-             "lost %d",
-             out.status, cpu_us, out.ru.ru_maxrss, out.cpu_killed, out.wall_killed, wall_us, lost);
+    out.cpu_us = rusage_cpu_us(&ru) + charged + left.cpu_us;
+    out.maxrss_kb = ru.ru_maxrss > left.maxrss_kb ? ru.ru_maxrss : left.maxrss_kb;
+    out.lost = lost;
+    format_report(report, sizeof report, &out, NULL);
     tell(judge, report);
     return lost ? -1 : 0;
 }
 
+/* Waits for the server's "ready" at most start_ms; with a start CPU budget, gives up
+ * as soon as the server's CPU passes it (every case would be over its limit). Returns
+ * 1 when ready, 0 when not, -1 when the server used up the budget. */
+static int wait_ready(int server, pid_t server_pid, const struct serve_setup *s) {
+    char buf[64];
+    long long deadline = now_us() + (long long)s->start_ms * 1000;
+    for (;;) {
+        long long left_ms = (deadline - now_us()) / 1000;
+        long long slice = left_ms;
+        if (s->start_cpu_ms > 0) {
+            long long used = process_cpu_us(server_pid);
+            long long cpu_left_ms = s->start_cpu_ms - (used < 0 ? 0 : used / 1000);
+            if (used >= 0 && cpu_left_ms <= 0) return -1;
+            if (cpu_left_ms + 2 < slice) slice = cpu_left_ms + 2; /* CPU time <= wall time */
+        }
+        if (left_ms <= 0) return 0;
+        struct pollfd p = {server, POLLIN, 0};
+        int got = poll(&p, 1, (int)slice);
+        if (got < 0 && errno != EINTR) return 0;
+        if (got > 0) return answer(server, buf, sizeof buf, 0) && strcmp(buf, "ready") == 0;
+    }
+}
+
 int serve(int judge, int server, pid_t server_pid, struct serve_setup *s) {
     char buf[64];
-    if (!answer(server, buf, sizeof buf, s->start_ms) || strcmp(buf, "ready") != 0) {
+    int ready = wait_ready(server, server_pid, s);
+    if (ready != 1) {
         kill(server_pid, SIGKILL);
         int status = 0;
         waitpid(server_pid, &status, 0);
-        snprintf(buf, sizeof buf, "unsupported %d", status);
+        snprintf(buf, sizeof buf, "unsupported %d%s", status, ready < 0 ? " cpu" : "");
         tell(judge, buf);
         return 0;
+    }
+    /* what the server burned before "ready" is the program's: charged to every case */
+    if (s->charge_start) {
+        /* its own clock (exec, loader, constructors: as a spawned program's is) */
+        long long before_ready = process_cpu_us(server_pid);
+        s->start_cpu_us = before_ready >= 0 ? before_ready : cgroup_cpu_us(s->cpu_fd);
+        if (s->start_cpu_us < 0) s->start_cpu_us = 0;
     }
     s->mqueue_fd = mount_mqueues();
     for (int k = 0; k < s->n_writable; k++)
         s->writable_fd[k] = open(s->writable[k], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    long long idle_pids = s->pids_fd >= 0 ? read_number(s->pids_fd) : -1;
     tell(judge, "ready");
     for (;;) {
         char request[512];
@@ -329,7 +375,7 @@ int serve(int judge, int server, pid_t server_pid, struct serve_setup *s) {
         int with_fds = 0;
         ssize_t n = receive_case(judge, request, sizeof request, fds, &with_fds);
         if (n <= 0 || !with_fds) break;
-        if (one_case(judge, server, server_pid, s, request, fds, idle_pids) != 0) break;
+        if (one_case(judge, server, server_pid, s, request, fds) != 0) break;
     }
     kill(server_pid, SIGKILL);
     return 0; /* leaving pid 1 kills what is left in the namespace */

@@ -11,9 +11,11 @@ struct serve_setup {
     const char *writable[SERVE_MAX_WRITABLE]; /* emptied after every case */
     int writable_fd[SERVE_MAX_WRITABLE];
     int n_writable;
-    int pids_fd;    /* the run cgroup's pids.current, or -1 */
     int mqueue_fd;  /* the namespace's POSIX message queues, mounted by init, or -1 */
     long uid, gid;  /* the cases' user, or -1 */
+    int charge_start;        /* charge the server's CPU before "ready" to every case */
+    long long start_cpu_us;  /* that CPU, measured at "ready" */
+    long long start_cpu_ms;  /* with charge_start: more before "ready" and it is refused */
 };
 
 int serve(int judge, int server, pid_t server_pid, struct serve_setup *s);

@@ -8,6 +8,14 @@ and runs SCRIPT as `__main__`, as `python SCRIPT ARGS...` would. It imports noth
 the sandbox shows it only the interpreter's own files.
 """
 
+import sys
+
+# The interpreter put the script's folder first on the path: the scratch dir, which holds
+# the submission's files. Gone before the zygote imports anything, so that a module of
+# the submission named like one imported here (random.py) never runs outside a case.
+if sys.path and not getattr(sys.flags, "safe_path", False):
+    del sys.path[0]
+
 import atexit
 import ctypes
 import gc
@@ -15,7 +23,6 @@ import importlib
 import os
 import random
 import runpy
-import sys
 import traceback
 
 # Imported once here instead of once per case; a submission importing them gets the
@@ -43,7 +50,7 @@ def run_case(script: str, args: list[str]) -> int:
     skipped: it would free every object the child inherited, copying the pages."""
     random.seed()  # each case its own seed, as in a fresh interpreter
     sys.argv = [script, *args]
-    sys.path[0] = os.path.dirname(script)
+    sys.path.insert(0, os.path.dirname(script))
     try:
         runpy.run_path(script, run_name="__main__")
         code = 0

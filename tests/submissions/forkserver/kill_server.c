@@ -1,6 +1,6 @@
-/* On an odd N, kills every other process it can see, its fork server included: that
- * case must be a runtime error and the next case must get a new server. */
-#include <dirent.h>
+/* On an odd N, kills every other process it may, its fork server included (by pid
+ * number: /proc does not list the server to it): that case must be a runtime error and
+ * the next case must get a new server. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,12 +10,8 @@ int main(void) {
     long n;
     if (scanf("%ld", &n) != 1) return 2;
     if (n % 2) {
-        DIR *proc = opendir("/proc");
-        struct dirent *e;
-        while (proc && (e = readdir(proc)) != NULL) {
-            int pid = atoi(e->d_name);
-            if (pid > 0 && pid != getpid()) kill(pid, SIGKILL);
-        }
+        for (int pid = 2; pid < 4096; pid++) /* a pid namespace of its own: small pids */
+            if (pid != getpid()) kill(pid, SIGKILL);
     }
     printf("%ld\n", n);
     return 0;

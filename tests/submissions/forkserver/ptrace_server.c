@@ -1,9 +1,11 @@
-/* Tries to take over every other process it can see (its fork server, init): attach with
- * ptrace, open its memory through /proc for writing, write it with process_vm_writev.
- * Prints N only when every attempt failed. */
+/* Tries to take over every other process of its pid namespace (its fork server, init),
+ * found by number (/proc lists neither to it): attach with ptrace, open its memory
+ * through /proc for writing, write it with process_vm_writev. Prints N only when every
+ * attempt failed. */
 #define _GNU_SOURCE
-#include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/ptrace.h>
@@ -15,11 +17,8 @@ int main(void) {
     long n;
     if (scanf("%ld", &n) != 1) return 2;
     int broke_in = 0, seen = 0;
-    DIR *proc = opendir("/proc");
-    struct dirent *e;
-    while (proc && (e = readdir(proc)) != NULL) {
-        int pid = atoi(e->d_name);
-        if (pid <= 0 || pid == getpid()) continue;
+    for (int pid = 1; pid < 4096; pid++) { /* its own pid namespace: small pids */
+        if (pid == getpid() || (kill(pid, 0) != 0 && errno != EPERM)) continue;
         seen++;
         if (ptrace(PTRACE_ATTACH, pid, NULL, NULL) == 0) {
             broke_in = 1;

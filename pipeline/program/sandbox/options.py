@@ -1,0 +1,48 @@
+"""What the launcher is told and what it reports, shared by the spawning backends
+(rlimit.py) and the fork server (forkserver.py): the environment, the limits it sets for
+the judge, serving, and its one report format."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pipeline.program.sandbox.base import SANDBOX_PATH
+
+ENV = {
+    "PATH": SANDBOX_PATH,
+    "HOME": "/tmp",
+    "LANG": "C.UTF-8",
+    "LC_ALL": "C.UTF-8",
+    "PYTHONDONTWRITEBYTECODE": "1",
+}
+
+NOFILE = 256
+# the launcher kills a program this long after it used up its CPU limit (verdicts
+# compare the measured CPU time with the limit). No RLIMIT_CPU: it would make the
+# program's own CPU clock tick-granular (launcher.c); the wall limit is the backstop.
+CPU_KILL_MARGIN_MS = 50
+
+
+@dataclass(frozen=True)
+class Serve:
+    """The launcher as a fork server's init (serve.c): how long the server may take to
+    be ready, and whether the CPU it burned until then is charged to every case (a
+    native program's pre-main code; not the Python zygote's own imports)."""
+
+    start_ms: int
+    charge_start: bool
+
+
+def parse_report(text: str) -> dict[str, str]:
+    """The launcher's report (run.c's format_report), spawned (its report file) or served
+    (a socket message): `key value` pairs on one line, `error TEXT` last."""
+    line, _, _ = text.strip().partition("\n")
+    words = line.split()
+    info: dict[str, str] = {}
+    for at in range(0, len(words), 2):  # keys sit at even places
+        if words[at] == "error":
+            info["error"] = " ".join(words[at + 1 :])
+            break
+        if at + 1 < len(words):
+            info[words[at]] = words[at + 1]
+    return info

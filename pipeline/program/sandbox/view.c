@@ -1,0 +1,192 @@
+/* The sandbox's filesystem view and system-call filter (view.h), built by the launcher
+ * in its new mount namespace before INIT is forked, so a spawned program and a fork
+ * server's cases see the same thing.
+ *
+ * Nothing writable outlives a run: the system folders are bound read-only onto
+ * themselves with every mount below them (mount_setattr AT_RECURSIVE; /proc/self/
+ * mountinfo where the kernel lacks it), so world-writable host folders (/var's session
+ * folders) cannot be written; every other top-level folder is an empty read-only tmpfs
+ * but /tmp, a private writable one. /dev is a small tmpfs with null, zero, full, random,
+ * urandom (no fuse, no tun), /sys/fs/cgroup is hidden, and the keyring system calls
+ * are refused.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "view.h"
+
+static const char *shown[] = {"bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr",
+                              "etc", "sys", "var", "opt", NULL};
+
+static int is_shown(const char *name) {
+    for (int i = 0; shown[i]; i++)
+        if (strcmp(name, shown[i]) == 0) return 1;
+    return 0;
+}
+
+int hide(const char *dir, int writable) {
+    const char *opts = writable ? "size=64m,mode=1777" : "size=16k,mode=0755";
+    unsigned long flags = MS_NOSUID | MS_NODEV | (writable ? 0 : MS_RDONLY);
+    if (mount("tmpfs", dir, "tmpfs", flags, opts) != 0 && errno != ENOENT && errno != ENOTDIR)
+        return -1;
+    return 0;
+}
+
+#ifndef SYS_mount_setattr
+#define SYS_mount_setattr 442
+#endif
+#ifndef MOUNT_ATTR_RDONLY
+#define MOUNT_ATTR_RDONLY 0x00000001
+#define MOUNT_ATTR_NOSUID 0x00000002
+#define MOUNT_ATTR_NODEV 0x00000004
+#endif
+
+struct view_mount_attr { /* struct mount_attr (linux/mount.h clashes with sys/mount.h) */
+    uint64_t attr_set, attr_clr, propagation, userns_fd;
+};
+
+/* Undoes mountinfo's octal escapes (\040 for a space) in place. */
+static void unescape(char *text) {
+    char *out = text;
+    for (char *in = text; *in; in++, out++) {
+        if (in[0] == '\\' && in[1] >= '0' && in[1] <= '3' && in[2] && in[3]) {
+            *out = (char)((in[1] - '0') * 64 + (in[2] - '0') * 8 + (in[3] - '0'));
+            in += 3;
+        } else {
+            *out = *in;
+        }
+    }
+    *out = 0;
+}
+
+/* Without mount_setattr: every mount at or below `dir`, remounted read-only. */
+static int remount_below(const char *dir) {
+    FILE *info = fopen("/proc/self/mountinfo", "re");
+    if (!info) return -1;
+    char line[8192], point[4096];
+    size_t len = strlen(dir);
+    int failed = 0;
+    while (fgets(line, sizeof line, info)) {
+        if (sscanf(line, "%*s %*s %*s %*s %4095s", point) != 1) continue;
+        unescape(point);
+        if (strncmp(point, dir, len) != 0 || (point[len] != 0 && point[len] != '/')) continue;
+        unsigned long flags = MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV;
+        if (mount(NULL, point, NULL, flags, NULL) != 0 && strcmp(point, dir) == 0) failed = 1;
+    }
+    fclose(info);
+    return failed ? -1 : 0;
+}
+
+/* `dir` bound onto itself with everything below it, all read-only. */
+static int read_only(const char *dir) {
+    if (mount(dir, dir, NULL, MS_BIND | MS_REC, NULL) != 0) return -1;
+    struct view_mount_attr attr = {MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0,
+                                   0, 0};
+    if (syscall(SYS_mount_setattr, AT_FDCWD, dir, AT_RECURSIVE, &attr, sizeof attr) == 0)
+        return 0;
+    return remount_below(dir);
+}
+
+/* A /dev of its own: the harmless character devices, the usual links, a shm folder. */
+static int build_dev(void) {
+    static const struct { const char *name; unsigned major, minor; } nodes[] = {
+        {"null", 1, 3}, {"zero", 1, 5}, {"full", 1, 7}, {"random", 1, 8}, {"urandom", 1, 9}};
+    static const char *links[][2] = {{"fd", "/proc/self/fd"}, {"stdin", "/proc/self/fd/0"},
+                                     {"stdout", "/proc/self/fd/1"},
+                                     {"stderr", "/proc/self/fd/2"}};
+    if (mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "size=64k,mode=0755") != 0)
+        return -1;
+    char path[64];
+    for (size_t i = 0; i < sizeof nodes / sizeof *nodes; i++) {
+        snprintf(path, sizeof path, "/dev/%s", nodes[i].name);
+        if (mknod(path, S_IFCHR | 0666, makedev(nodes[i].major, nodes[i].minor)) != 0 ||
+            chmod(path, 0666) != 0) /* not the judge's umask */
+            return -1;
+    }
+    for (size_t i = 0; i < sizeof links / sizeof *links; i++) {
+        snprintf(path, sizeof path, "/dev/%s", links[i][0]);
+        if (symlink(links[i][1], path) != 0) return -1;
+    }
+    if (mkdir("/dev/shm", 0755) != 0) return -1;
+    return 0;
+}
+
+int build_view(const char **what) {
+    DIR *root = opendir("/");
+    if (!root) {
+        *what = "opendir /";
+        return -1;
+    }
+    struct dirent *e;
+    char path[512];
+    int failed = 0;
+    while (!failed && (e = readdir(root)) != NULL) {
+        const char *name = e->d_name;
+        if (name[0] == '.' || e->d_type != DT_DIR || strcmp(name, "proc") == 0) continue;
+        snprintf(path, sizeof path, "/%s", name);
+        *what = path;
+        if (strcmp(name, "dev") == 0) {
+            *what = "/dev";
+            failed = build_dev() != 0;
+        } else if (is_shown(name)) {
+            failed = read_only(path) != 0;
+        } else {
+            failed = hide(path, strcmp(name, "tmp") == 0) != 0;
+        }
+    }
+    closedir(root);
+    if (failed) return -1;
+    *what = "/sys/fs/cgroup";
+    return hide("/sys/fs/cgroup", 0);
+}
+
+int finish_view(const char **what) {
+    *what = "read-only /dev";
+    return mount(NULL, "/dev", NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NOEXEC, NULL);
+}
+
+int mount_proc(void) {
+    unsigned long flags = MS_NOSUID | MS_NODEV | MS_NOEXEC;
+    if (mount("proc", "/proc", "proc", flags, "hidepid=invisible") == 0) return 0;
+    if (mount("proc", "/proc", "proc", flags, "hidepid=2") == 0) return 0;
+    return -1;
+}
+
+#define DENY (SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA))
+#define REFUSE(nr) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), BPF_STMT(BPF_RET | BPF_K, DENY)
+
+int deny_keyrings(void) {
+    struct sock_filter code[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+#if defined(__x86_64__)
+        /* the 32-bit entry points have numbers of their own */
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_I386, 0, 8),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        REFUSE(286), REFUSE(287), REFUSE(288), /* i386 add_key, request_key, keyctl */
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+#endif
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+#if defined(__x86_64__)
+        BPF_STMT(BPF_ALU | BPF_AND | BPF_K, ~0x40000000U), /* x32's numbers too */
+#endif
+        REFUSE(__NR_add_key), REFUSE(__NR_request_key), REFUSE(__NR_keyctl),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog prog = {(unsigned short)(sizeof code / sizeof *code), code};
+    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+}

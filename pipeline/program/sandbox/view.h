@@ -1,0 +1,26 @@
+/* What a sandboxed program sees and may call (view.c): one place for the spawning
+ * launcher and the fork server's init alike. */
+#ifndef GRIDJUDGE_VIEW_H
+#define GRIDJUDGE_VIEW_H
+
+/* Host folders the program sees stay read-only, the others are hidden (empty, read
+ * only) but /tmp (private, writable); a minimal /dev; /sys/fs/cgroup hidden. Returns 0,
+ * or -1 with errno set and *what naming the step. */
+int build_view(const char **what);
+
+/* An empty tmpfs over `dir`: writable (a private /tmp) or not (a hidden folder). A
+ * missing `dir` is not an error. */
+int hide(const char *dir, int writable);
+
+/* Read-only, with every mount below it (after the view's other mounts are made). */
+int finish_view(const char **what);
+
+/* /proc for the namespace's processes: an unprivileged program sees only its own user's
+ * processes (not init, whose command line names the judge's paths). */
+int mount_proc(void);
+
+/* A seccomp filter: keyctl, add_key and request_key fail with EPERM (a kernel keyring
+ * outlives the run). Needs no_new_privs. Returns 0 or -1. */
+int deny_keyrings(void);
+
+#endif
