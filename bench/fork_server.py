@@ -32,12 +32,11 @@ import pyarrow.parquet as pq
 
 from pipeline.corpus.generate import cluster_runner, generate_corpus
 from pipeline.distribute.cluster import Cluster
-from pipeline.grade.engine import Settings, grade_cases
+from pipeline.grade.engine import grade_cases
 from pipeline.grade.job import run_grade
-from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.grade.plan import GradeOptions, GradeSettings, plan_grade
 from pipeline.grade.rows import RowContext
-from pipeline.grade.runners.forkserver import ForkServerRunner
-from pipeline.grade.runners.spawn import SpawnRunner
+from pipeline.grade.runners.program import ProgramRunner
 from pipeline.limits import Limits
 from pipeline.problem.registry import get_problem
 from pipeline.program.submission import parse_spec, prepare
@@ -68,8 +67,8 @@ def graded(corpus: Path, out: Path, submission: str, fork_server: bool) -> tuple
             corpora=[corpus],
             submissions=[submission],
             out=out,
-            fork_server=fork_server,
-            use_cache=False,
+            settings=GradeSettings(fork_server=fork_server),
+            cache=False,
         )
     )
     start = time.perf_counter()
@@ -87,8 +86,8 @@ def busy_cpu(work: Path, runs: int) -> None:
     problem = get_problem("gomoku")
     sub = prepare(parse_spec(str(source)), problem)
     limits = Limits.from_seconds(5.0)
-    spawn = SpawnRunner(problem, sub, limits)
-    fork = ForkServerRunner(problem, sub, limits)
+    spawn = ProgramRunner(problem, sub, limits, fork_server=False)
+    fork = ProgramRunner(problem, sub, limits)
     cpu: dict[str, list[float]] = {"spawn": [], "fork server": []}
     try:
         for i in range(runs):  # interleaved: the machine's noise hits both alike
@@ -127,8 +126,11 @@ def golden_agreement() -> None:
         cases = golden_cases(name)
         verdicts = {}
         for mode in (False, True):
-            settings = Settings(problem.limits, fork_server=mode)
-            table = grade_cases(problem, subs, cases, settings, RowContext("b", name, 1, "b")).table
+            context = RowContext("b", name, 1, "b")
+            settings = GradeSettings(fork_server=mode)
+            table = grade_cases(
+                problem, subs, cases, problem.limits, context, settings=settings
+            ).table
             verdicts[mode] = table.column("verdict").to_pylist()
             runners = sorted(set(table.column("runner").to_pylist()))
         same = sum(a == b for a, b in zip(verdicts[False], verdicts[True], strict=True))

@@ -105,7 +105,7 @@ def graded(work: Path, name: str, n: int, custom: bool, submission: Path) -> flo
             corpora=[corpus],
             submissions=[str(submission)],
             out=work / f"{name}-run",
-            use_cache=False,
+            cache=False,
         )
     )
     start = time.perf_counter()

@@ -52,7 +52,7 @@ from pipeline.corpus.generate import cluster_runner, generate_corpus
 from pipeline.corpus.store import iter_batches
 from pipeline.distribute.cluster import Cluster
 from pipeline.grade.job import run_grade
-from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.grade.plan import GradeOptions, GradeSettings, plan_grade
 from pipeline.problem.registry import get_problem
 from pipeline.results import store as report
 
@@ -102,7 +102,7 @@ LAST_CPU = [0.0]
 def grade(corpus: Path, out: Path, submission: str, **options: Any) -> tuple[float, Counter[str]]:
     """Wall seconds of run_grade; its CPU seconds (whole process tree) go to LAST_CPU. The
     result cache is off: every round grades every case (bench/cache.py measures the cache)."""
-    options.setdefault("use_cache", False)
+    options.setdefault("cache", False)
     plan = plan_grade(GradeOptions(corpora=[corpus], submissions=[submission], out=out, **options))
     cpu0, start = tree_cpu(), time.perf_counter()
     outcome = run_grade(plan)
@@ -158,7 +158,9 @@ def main() -> None:
                 spec = f"solver:{args.problem}@{version}"
                 for revalidate, label in ((False, "default"), (True, "--revalidate")):
                     warm = work / f"warm-{version}-{revalidate}"
-                    warm_s, _ = grade(corpus, warm, spec, revalidate=revalidate)
+                    warm_s, _ = grade(
+                        corpus, warm, spec, settings=GradeSettings(revalidate=revalidate)
+                    )
                     print(
                         f"  solver {version}, {label:<12} warm-up: first grading of the "
                         f"corpus {args.n / warm_s:8,.0f} cases/s ({warm_s:.2f} s), untimed"
@@ -167,7 +169,9 @@ def main() -> None:
                     for r in range(args.rounds):
                         n, bare_s, bare_cpu = bare_loop(args.problem, version, corpus)
                         out = work / f"run-solver-{version}-{revalidate}-{r}"
-                        ray_s, verdicts = grade(corpus, out, spec, revalidate=revalidate)
+                        ray_s, verdicts = grade(
+                            corpus, out, spec, settings=GradeSettings(revalidate=revalidate)
+                        )
                         ratios.append(n / ray_s / (cores * n / bare_s))
                         cpu_ratios.append(bare_cpu / LAST_CPU[0])
                         print(
@@ -202,9 +206,8 @@ def main() -> None:
             for label, revalidate in (("default", False), ("--revalidate", True)):
                 out = work / f"run-batch-{revalidate}"
                 f0 = forks()
-                batch_s, batch_v = grade(
-                    spot, out, source, batch_k=args.batch, revalidate=revalidate
-                )
+                settings = GradeSettings(batch=args.batch, revalidate=revalidate)
+                batch_s, batch_v = grade(spot, out, source, settings=settings)
                 batch_forks = forks() - f0
                 batch_cpu = LAST_CPU[0]
                 batch_rate = args.spot_n / batch_s

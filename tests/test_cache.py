@@ -23,7 +23,7 @@ from pipeline.grade import cache as cache_mod
 from pipeline.grade import cache_key, engine
 from pipeline.grade.cache import ResultCache, reusable
 from pipeline.grade.job import run_grade
-from pipeline.grade.plan import GradeOptions, GradeOutcome, plan_grade
+from pipeline.grade.plan import GradeOptions, GradeOutcome, GradeSettings, plan_grade
 from pipeline.limits import Limits
 from pipeline.problem.registry import get_problem
 from pipeline.results import store as report
@@ -49,16 +49,20 @@ def clocks(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def runs(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
-    """Cases given to a runner, by submission label."""
+    """Cases given to a runner, by submission label; a case given again to the same
+    runner (a wall-clock TLE run again alone, grade.time_verdicts) counts once."""
     counts: Counter[str] = Counter()
     real = engine.runner_for
 
     def counting(problem: Any, submission: Any, limits: Any, **kw: Any) -> Any:
         runner = real(problem, submission, limits, **kw)
+        seen: set[str] = set()
 
         class Counting:
             def grade(self, cases: Any) -> Any:
-                counts[submission.label] += len(cases)
+                ids = set(cases.case_id.to_pylist())
+                counts[submission.label] += len(ids - seen)
+                seen.update(ids)
                 return runner.grade(cases)
 
             def close(self) -> None:
@@ -75,9 +79,9 @@ def cache_dir(tmp_path: Path) -> Path:
     return tmp_path / "cache"
 
 
-def grade(corpora: list[Path], subs: list[str], out: Path, cache: Path, **kw: Any) -> GradeOutcome:
+def grade(corpora: list[Path], subs: list[str], out: Path, at: Path, **kw: Any) -> GradeOutcome:
     options = GradeOptions(
-        corpora=corpora, submissions=subs, out=out, address="local-serial", result_cache=cache, **kw
+        corpora=corpora, submissions=subs, out=out, address="local-serial", result_cache=at, **kw
     )
     return run_grade(plan_grade(options))
 
@@ -118,7 +122,7 @@ def test_no_cache_grades_everything_again(
     spot: Path, tmp_path: Path, cache_dir: Path, runs: Counter[str]
 ) -> None:
     grade([spot], ["solver:spot"], tmp_path / "r1", cache_dir)
-    grade([spot], ["solver:spot"], tmp_path / "r2", cache_dir, use_cache=False)
+    grade([spot], ["solver:spot"], tmp_path / "r2", cache_dir, cache=False)
     assert runs["solver:spot"] == 20
 
 
@@ -172,18 +176,18 @@ def test_a_raised_time_limit_regrades_only_the_time_limit_exceeded(
     program = tmp_path / "slow.py"
     program.write_text(SLOW_OR_WRONG)
     sub = str(program)
-    grade([spot], [sub], tmp_path / "r1", cache_dir, time_limit_s=0.2)
+    grade([spot], [sub], tmp_path / "r1", cache_dir, settings=GradeSettings(time_limit=0.2))
     first = Counter(rows(tmp_path / "r1").column("verdict").to_pylist())
     assert first["TLE"] and first["WA"] and first["TLE"] + first["WA"] == 10
     runs.clear()
-    grade([spot], [sub], tmp_path / "r2", cache_dir, time_limit_s=0.3)
+    grade([spot], [sub], tmp_path / "r2", cache_dir, settings=GradeSettings(time_limit=0.3))
     assert runs[sub] == first["TLE"]  # a WA stays a WA with more time; a TLE is in doubt
     again = rows(tmp_path / "r2")
     assert Counter(again.column("verdict").to_pylist()) == first
     runs.clear()
     # lower than the limit the WA rows were graded under (0.2 s), and timed once: in
     # doubt; the TLE rows (graded under 0.3 s) still hold
-    grade([spot], [sub], tmp_path / "r3", cache_dir, time_limit_s=0.15)
+    grade([spot], [sub], tmp_path / "r3", cache_dir, settings=GradeSettings(time_limit=0.15))
     assert runs[sub] == first["WA"]
 
 

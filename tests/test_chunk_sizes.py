@@ -14,6 +14,7 @@ from pipeline.grade.chunk_sizes import (
     SUBPROCESS_CHUNK,
     chunk_size_for,
 )
+from pipeline.grade.settings import GradeSettings
 
 PROGRAM: Any = [SimpleNamespace(kind="source", compile_error=None)]
 SOLVER: Any = [SimpleNamespace(kind="solver", compile_error=None)]
@@ -21,7 +22,7 @@ SOLVER: Any = [SimpleNamespace(kind="solver", compile_error=None)]
 
 @pytest.mark.parametrize("cases", [1000, 3000, 20_000])
 def test_fork_server_chunks_leave_every_cpu_work_to_the_end(cases: int) -> None:
-    size = chunk_size_for(PROGRAM, 1, cases, 2, fork_server=True)
+    size = chunk_size_for(PROGRAM, GradeSettings(fork_server=True), cases, 2)
     assert SUBPROCESS_CHUNK <= size <= FORK_SERVER_CHUNK
     chunks = -(-cases // size)
     assert chunks >= CHUNKS_PER_CPU * 2  # a late chunk never runs alone for long
@@ -30,6 +31,6 @@ def test_fork_server_chunks_leave_every_cpu_work_to_the_end(cases: int) -> None:
 
 
 def test_spawned_and_in_process_chunks_keep_their_sizes() -> None:
-    assert chunk_size_for(PROGRAM, 1, 1000, 2, fork_server=False) == SUBPROCESS_CHUNK
-    assert chunk_size_for(PROGRAM, 1, 10, 2, fork_server=True) == SUBPROCESS_CHUNK
-    assert chunk_size_for(SOLVER, 1, 1000, 2) == IN_PROCESS_CHUNK
+    assert chunk_size_for(PROGRAM, GradeSettings(fork_server=False), 1000, 2) == SUBPROCESS_CHUNK
+    assert chunk_size_for(PROGRAM, GradeSettings(fork_server=True), 10, 2) == SUBPROCESS_CHUNK
+    assert chunk_size_for(SOLVER, GradeSettings(), 1000, 2) == IN_PROCESS_CHUNK

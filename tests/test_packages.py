@@ -79,7 +79,14 @@ def test_legacy_and_2023_problem_yaml_are_read() -> None:
         ("validator_flags: float_tolerence 1\n", "unknown default validator flag"),
         ("[1, 2\n", "not valid YAML at line"),
         ("gridjudge:\n  input_file: ../clocks.in\n", "gridjudge.input_file must be a plain"),
-        ("gridjudge:\n  stdin: no\n", "gridjudge: unknown key 'stdin'"),
+        (
+            "gridjudge:\n  stdin: no\n",
+            "gridjudge: unknown setting `stdin`",
+        ),
+        (
+            "gridjudge:\n  checkr: judge\n",
+            "gridjudge: unknown setting `checkr` - did you mean `checker`",
+        ),
     ],
 )
 def test_a_package_gridjudge_cannot_use_fails_in_one_line(

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from pipeline.cli.app import app
 from pipeline.report import gradebook_html
+from pipeline.report.gradebook_html import histogram, score_bins
 from pipeline.report.html import render_report, write_report
 from pipeline.results.store import read_summary, write_results_part, write_run_json
 from pipeline.schemas import RESULTS_SCHEMA
@@ -143,7 +144,15 @@ def test_report_has_no_external_resources(tmp_path: Path) -> None:
 
 
 def test_empty_run_renders(tmp_path: Path) -> None:
-    _parse(render_report(RESULTS_SCHEMA.empty_table(), {}))
+    """A run with no rows yet (graded nothing, or read mid-run): a well-formed page that
+    says so in every section instead of empty charts or a traceback."""
+    parsed = _parse(render_report(RESULTS_SCHEMA.empty_table(), {}))
+    text = " ".join(parsed.text)
+    assert "0 results rows, 0 submission × problem pairs" in text
+    assert text.count("no results yet") == 2  # gradebook and summary
+    for empty in ("no timings", "no timed cases", "no run.json in this run folder"):
+        assert empty in text
+    assert "svg" not in parsed.tags and "td" not in parsed.tags  # no chart, no table row
 
 
 def test_report_command(tmp_path: Path) -> None:
@@ -156,3 +165,12 @@ def test_report_command(tmp_path: Path) -> None:
     missing = CliRunner().invoke(app, ["report", str(tmp_path / "nope")])
     assert missing.exit_code == 2
     assert "does not exist" in missing.output
+
+
+def test_a_full_score_has_its_own_bar_not_the_90s() -> None:
+    bins = score_bins([100.0, 95.0, 90.0, 89.9, 0.0, 100.0], 100.0)
+    assert [label for label, _, _ in bins] == [str(10 * i) for i in range(11)]
+    counts = {label: n for label, _, n in bins}
+    assert counts["100"] == 2 and counts["90"] == 2 and counts["80"] == 1 and counts["0"] == 1
+    svg = histogram([100.0, 95.0], 100.0)
+    assert "1 with score the full 100" in svg and "1 with score 90 to under 100" in svg

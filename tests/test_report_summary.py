@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from pipeline.report.terminal import print_summary
+from pipeline.report.terminal import graded_line, print_summary
 from pipeline.results.store import (
     RunDirError,
     read_summary,
@@ -273,3 +273,52 @@ def test_summary_equals_the_row_by_row_reference(rows: list[tuple[Any, ...]]) ->
     for g, w in zip(got, want, strict=True):
         for key, value in w.items():
             assert g[key] == (pytest.approx(value) if isinstance(value, float) else value), key
+
+
+LONG = "datasets/examples/spot/a_rather_long_submission_file_name_for_a_terminal.cpp"
+
+
+def _long_summary() -> pa.Table:
+    rows = [
+        _row(LONG, f"fam{i % 3}/{i:07d}", ("AC", "WA", "TLE")[i % 3], 0.5 + i) for i in range(9)
+    ]
+    return summarize(_table([*rows, *ROWS]))
+
+
+@pytest.mark.parametrize("width", [80, 100, 120])
+def test_the_terminal_table_fits_the_width_and_names_what_it_left_out(width: int) -> None:
+    buf = io.StringIO()
+    print_summary(_long_summary(), families=True, console=Console(file=buf, width=width))
+    text = buf.getvalue()
+    assert max(len(line) for line in text.splitlines()) <= width
+    first_cells = "".join(
+        line.split("│")[1].strip() for line in text.splitlines() if line[:1] == "│"
+    )
+    assert LONG in first_cells  # folded over lines, never cut short
+    for header in ("submission", "AC", "WA", "TLE", "pass"):
+        assert header in text
+    assert "left out to fit" in text and "cpu p95 ms" in " ".join(text.split())
+
+
+def test_a_wide_terminal_shows_every_column() -> None:
+    buf = io.StringIO()
+    print_summary(_long_summary(), families=True, console=Console(file=buf, width=250))
+    text = buf.getvalue()
+    for header in ("problem", "family", "cpu p50 ms", "cpu p95 ms", "cpu max ms", "first failing"):
+        assert header in text
+    assert "left out" not in text
+
+
+def test_graded_line_reads_sensibly_in_every_case() -> None:
+    where = "embedded local Ray, 2 CPUs"
+    assert graded_line(10, 0, 0, "out/r", where) == f"graded 10 pairs into out/r on {where}"
+    assert graded_line(0, 0, 4800, "out/r", "nothing to grade") == (
+        "nothing left to grade: all 4800 pairs were already in out/r"
+    )
+    assert graded_line(0, 0, 0, "out/r", "nothing to grade") == "nothing to grade into out/r"
+    assert graded_line(10, 10, 0, "out/r", "the result cache") == (
+        "graded 10 pairs (10 from the result cache) into out/r"
+    )
+    assert graded_line(12, 2, 12, "out/r", where) == (
+        f"graded 12 pairs (2 from the result cache), 12 resumed, into out/r on {where}"
+    )

@@ -149,7 +149,7 @@ def test_run_configs_take_the_same_options(tmp_path: Path) -> None:
         "only": "failing",
         "since": Path("runs/x"),
         "family": "n*",
-        "use_cache": False,
+        "cache": False,
     }
 
 

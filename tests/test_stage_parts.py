@@ -16,9 +16,9 @@ from pipeline.corpus.generate import generate_corpus
 from pipeline.corpus.store import iter_batches
 from pipeline.distribute.cluster import Cluster
 from pipeline.grade.chunk_sizes import IN_PROCESS_CHUNK, tapered_size
-from pipeline.grade.engine import Settings
 from pipeline.grade.job import iter_chunks, run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.grade.settings import GradeSettings
 from pipeline.grade.task import GradeChunk, grade_and_stage, grade_chunk
 from pipeline.limits import Limits
 from pipeline.problem.registry import get_problem
@@ -42,7 +42,8 @@ def _chunk(run_dir: Path, stage_node: str) -> GradeChunk:
         "clocks",
         subs,
         cases,
-        Settings(Limits()),
+        Limits(),
+        GradeSettings(),
         "r",
         stage_dir=str(run_dir),
         stage_node=stage_node,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.grade.engine import Settings, grade_cases
+from pipeline.grade.engine import grade_cases
 from pipeline.grade.rows import RowContext
 from pipeline.limits import Limits
 from pipeline.problem import registry
@@ -146,7 +146,7 @@ def test_solver_in_process(cache: Path, monkeypatch) -> None:  # type: ignore[no
         {"case_id": "crash", "input": "\n", "expected": "0\n"},
     ]
     context = RowContext("r", PROBLEM.name, 1, "n")
-    graded = grade_cases(PROBLEM, [sub], cases, Settings(LIMITS, validate=False), context)
+    graded = grade_cases(PROBLEM, [sub], cases, LIMITS, context, validate=False)
     ok, crashed = graded.table.to_pylist()
     assert (ok["verdict"], ok["exit_code"], ok["output_head"]) == ("AC", 0, "6\n")
     assert crashed["verdict"] == "RE" and "nothing to add" in crashed["checker_msg"]

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from pipeline.cli.app import app
 from pipeline.corpus.generate import generate_corpus
 from pipeline.corpus.store import CorpusWriter, read_manifest, read_table, validator_fingerprint
-from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.grade.plan import GradeOptions, GradeSettings, plan_grade
 from pipeline.problem.registry import get_problem
 from pipeline.results import store as report
 
@@ -41,7 +41,12 @@ def test_generate_records_the_validator_and_grade_trusts_it(generated: Path) -> 
     assert read_manifest(generated).validated_with == validator_fingerprint(spot)
     plan = plan_grade(GradeOptions([generated], ["solver:spot"], generated.parent / "r1"))
     assert plan.corpora[0].validate is False
-    forced = GradeOptions([generated], ["solver:spot"], generated.parent / "r2", revalidate=True)
+    forced = GradeOptions(
+        [generated],
+        ["solver:spot"],
+        generated.parent / "r2",
+        settings=GradeSettings(revalidate=True),
+    )
     assert plan_grade(forced).corpora[0].validate is True
 
 

@@ -19,6 +19,7 @@ R = TypeVar("R")
 EXIT_USER_ERROR = 2
 EXIT_GATE = 1  # `compare` and `run`: the --fail-on gate tripped
 EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports SIGINT
+EXIT_TERMINATED = 143  # SIGTERM, as a shell reports it: the caller sees which signal ended it
 
 
 def fail(message: str, code: int = EXIT_USER_ERROR) -> typer.Exit:

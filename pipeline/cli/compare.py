@@ -7,18 +7,17 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from pipeline.cli.common import EXIT_GATE, user_errors
 from pipeline.compare.options import (
     DEFAULT_FAIL_ON,
     FAIL_ON_CHOICES,
+    MAX_ROWS,
     METRICS,
+    OUTPUT_FILES,
     CompareOptions,
     one_of,
 )
-from pipeline.compare.render import MAX_ROWS, OUTPUT_FILES, render, write_outputs
-from pipeline.compare.runs import compare_runs
 
 
 @user_errors
@@ -59,6 +58,12 @@ def compare(
     ] = CompareOptions.include_cached,
 ) -> None:
     """Compare verdicts and timings case by case; exit 1 when the --fail-on gate trips."""
+    # imported here: scipy and pandas cost about a second, which --help must not pay
+    from rich.console import Console
+
+    from pipeline.compare.render import render, write_outputs
+    from pipeline.compare.runs import compare_runs
+
     gate = one_of(fail_on, FAIL_ON_CHOICES, "--fail-on")
     options = CompareOptions(
         metric=one_of(metric, METRICS, "--metric"),
@@ -71,7 +76,12 @@ def compare(
     )
     comparison = compare_runs(run_a, run_b, submission_a, submission_b, options)
     console = Console()
-    render(comparison, console if console.is_terminal else Console(width=160), max_rows=max_rows)
+    render(
+        comparison,
+        console if console.is_terminal else Console(width=160),
+        max_rows=max_rows,
+        out_dir=out,
+    )
     for path in write_outputs(comparison, out, junit):
         typer.echo(f"wrote {path}")
     if comparison.verdict.trips(gate):

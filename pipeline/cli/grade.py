@@ -8,14 +8,16 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from pipeline.cli.common import EXIT_INTERRUPTED, user_errors
+from pipeline.cli.common import EXIT_INTERRUPTED, EXIT_TERMINATED, user_errors
+from pipeline.grade.interrupts import Terminated
 from pipeline.grade.job import run_grade
-from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.grade.plan import GradeOptions, GradePlan, plan_grade
+from pipeline.grade.settings import DEFAULT, GradeSettings
 from pipeline.jobs.scores import finish_run, policy_for
 from pipeline.program import submission_sets
 from pipeline.program.languages.multipliers import parse_multipliers
 from pipeline.report.progress import GradeProgress
-from pipeline.report.terminal import print_summary
+from pipeline.report.terminal import graded_line, print_summary
 from pipeline.scoring.feedback import Feedback
 
 
@@ -30,7 +32,7 @@ def grade(
         typer.Option(
             "--submission",
             "-s",
-            help="PATH, LANG:PATH, cmd:<command> or solver:<problem>\\[@<version>] (repeatable).",
+            help="PATH, LANG:PATH, cmd:<command> or solver:<problem>[@<version>] (repeatable).",
         ),
     ] = [],  # noqa: B006 (typer reads the default; never mutated)
     submission_dirs: Annotated[
@@ -41,6 +43,14 @@ def grade(
             "submission, its id the name without extension (repeatable).",
         ),
     ] = [],  # noqa: B006
+    skip_unknown: Annotated[
+        bool,
+        typer.Option(
+            "--skip-unknown",
+            help="In --submissions folders, leave out files that are not sources "
+            "(a README, notes) instead of refusing the folder.",
+        ),
+    ] = False,
     submission_lists: Annotated[
         list[Path],
         typer.Option("--submissions-list", help="A CSV of submissions: id, path[, language]."),
@@ -63,10 +73,10 @@ def grade(
     ] = GradeOptions.resume,
     batch: Annotated[
         int, typer.Option(help="Cases per process where the problem's format allows several.")
-    ] = GradeOptions.batch_k,
+    ] = DEFAULT.batch,
     repeat: Annotated[
         int, typer.Option(help="Run each case R times (interleaved); keep every timing.")
-    ] = GradeOptions.repeat,
+    ] = DEFAULT.repeat,
     fork_server: Annotated[
         bool,
         typer.Option(
@@ -74,13 +84,13 @@ def grade(
             help="Fork each case's process from a server started once per submission "
             "(docs/sandbox.md); spawn every process with --no-fork-server.",
         ),
-    ] = GradeOptions.fork_server,
+    ] = DEFAULT.fork_server,
     time_limit: Annotated[
         float | None, typer.Option(help="CPU seconds per case (default: the problem's).")
-    ] = GradeOptions.time_limit_s,
+    ] = DEFAULT.time_limit,
     memory_limit: Annotated[
         int | None, typer.Option(help="MB per case (default: the problem's).")
-    ] = GradeOptions.memory_limit_mb,
+    ] = DEFAULT.memory_limit,
     revalidate: Annotated[
         bool,
         typer.Option(
@@ -89,7 +99,14 @@ def grade(
             "validated, except in corpora whose manifest says `gridjudge generate` "
             "validated them with this gridjudge's validator.",
         ),
-    ] = GradeOptions.revalidate,
+    ] = DEFAULT.revalidate,
+    max_tle: Annotated[
+        int | None,
+        typer.Option(
+            help="After N TLEs of one submission, its remaining cases are not run "
+            "(TLE rows marked not-run; default: every case runs)."
+        ),
+    ] = DEFAULT.max_tle,
     chunk_size: Annotated[
         int | None,
         typer.Option(
@@ -114,10 +131,18 @@ def grade(
             "--cache/--no-cache",
             help="Take the rows of pairs graded before from the result cache (docs/cache.md).",
         ),
-    ] = GradeOptions.use_cache,
+    ] = GradeOptions.cache,
     cache_max_mb: Annotated[
         int | None, typer.Option(min=1, help="Size cap of the result cache in MB.")
     ] = GradeOptions.cache_max_mb,
+    trust_corpus: Annotated[
+        bool,
+        typer.Option(
+            "--trust-corpus",
+            help="Grade a corpus whose parts no longer match its manifest's content hash "
+            "(`gridjudge inspect` shows it); refused by default.",
+        ),
+    ] = GradeOptions.trust_corpus,
     only: Annotated[
         str | None,
         typer.Option(help="failing | changed | new: only those pairs of the run in --since."),
@@ -137,7 +162,22 @@ def grade(
 ) -> None:
     """Grade every --submission on every case of the CORPORA; results parquet parts are
     written as chunks complete, so a killed run can be continued with --resume."""
-    sets = submission_sets.collect(submission_dirs, submission_lists)
+    settings = GradeSettings.of_options(
+        time_limit=time_limit,
+        memory_limit=memory_limit,
+        batch=batch,
+        repeat=repeat,
+        fork_server=fork_server,
+        revalidate=revalidate,
+        time_multipliers=parse_multipliers(time_multipliers) if time_multipliers else None,
+        max_tle=max_tle,
+    )
+    sets = submission_sets.collect(
+        submission_dirs,
+        submission_lists,
+        skip_unknown,
+        on_skip=lambda path, why: typer.echo(f"skipped {path}: {why}"),
+    )
     policy = policy_for(scoring, list(corpora))
     plan = plan_grade(
         GradeOptions(
@@ -146,16 +186,11 @@ def grade(
             out=out,
             address=address,
             resume=resume,
-            batch_k=batch,
-            repeat=repeat,
-            fork_server=fork_server,
-            time_limit_s=time_limit,
-            memory_limit_mb=memory_limit,
+            settings=settings,
             chunk_size=chunk_size,
-            revalidate=revalidate,
             max_in_flight=max_in_flight,
-            time_multipliers=parse_multipliers(time_multipliers) if time_multipliers else None,
-            use_cache=cache,
+            cache=cache,
+            trust_corpus=trust_corpus,
             cache_max_mb=cache_max_mb,
             only=only,
             since=since,
@@ -165,27 +200,31 @@ def grade(
             submission_sets=sets,
         )
     )
-    for part, moved, why in plan.set_aside:
-        typer.echo(f"{part}: unreadable ({why}); moved to {moved}, its pairs are graded again")
-    if plan.cache_reset:
-        typer.echo(f"the result cache was not a database: moved to {plan.cache_reset}")
-    for label in plan.changed:
-        typer.echo(f"{label}: changed since the run in {out}; its rows are graded again")
+    _say_plan(plan, out)
     already = min(len(plan.done), plan.total_pairs)
     try:
         with GradeProgress(plan.total_pairs, already, Console(stderr=True)) as progress:
             outcome = run_grade(plan, on_rows=progress.on_rows, on_start=progress.on_start)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         typer.echo(f"interrupted: finished chunks are in {out}; continue with --resume", err=True)
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+        code = EXIT_TERMINATED if isinstance(stop, Terminated) else EXIT_INTERRUPTED
+        raise typer.Exit(code) from None
     if outcome.summary is not None:
         print_summary(outcome.summary, title=f"run {plan.run_id}")
-    resumed = f", {already} resumed" if already else ""
-    cached = f" ({outcome.cached} from the result cache)" if outcome.cached else ""
-    typer.echo(f"graded {outcome.rows} pairs{cached}{resumed} into {out} on {outcome.where}")
+    typer.echo(graded_line(outcome.rows, outcome.cached, already, out, outcome.where))
     done = finish_run(out, policy, feedback.value, outcome.summary)
     if done is None:
         typer.echo("no results: no gradebook or report")
     else:
         rows = f"{len(done.book)} gradebook row" + ("" if len(done.book) == 1 else "s")
         typer.echo(f"wrote {rows}, feedback/ and {done.report}")
+
+
+def _say_plan(plan: GradePlan, out: Path) -> None:
+    """What the plan found before any work: parts set aside, a cache reset, changes."""
+    for part, moved, why in plan.set_aside:
+        typer.echo(f"{part}: unreadable ({why}); moved to {moved}, its pairs are graded again")
+    if plan.cache_reset:
+        typer.echo(f"the result cache was not a database: moved to {plan.cache_reset}")
+    for label in plan.changed:
+        typer.echo(f"{label}: changed since the run in {out}; its rows are graded again")

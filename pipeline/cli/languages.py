@@ -6,8 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from pipeline.cli.common import user_errors
 from pipeline.program.build import default_cache_dir
@@ -17,6 +15,18 @@ from pipeline.program.toolchains import (
     prebuild,
     self_test,
     startup_ms,
+)
+from pipeline.report.fit import Column, fitted_table
+from pipeline.report.terminal import wide_console
+
+COLUMNS = (
+    Column("name"),
+    Column("language", drop=1, wraps=True),
+    Column("available", wraps=True),
+    Column("version", drop=0, wraps=True),
+    Column("compile", wraps=True),
+    Column("run", wraps=True),
+    Column("start-up ms", drop=2, justify="right"),
 )
 
 
@@ -32,24 +42,24 @@ def languages_cmd(
     measured start-up of a hello world (ms)."""
     chosen = languages(names)
     cache_dir = cache or default_cache_dir()
-    console = Console(width=200)
-    table = Table(title="gridjudge languages")
-    for column in ("name", "language", "available", "version", "compile", "run", "start-up ms"):
-        table.add_column(column, overflow="fold")
+    console = wide_console()
+    rows = []
     infos = [describe(lang) for lang in chosen]
     prebuild(chosen, cache_dir, hello_only=not self_test_)
     for lang, info in zip(chosen, infos, strict=True):
         ms = startup_ms(lang, cache_dir) if info.available else None
-        table.add_row(
-            info.name,
-            info.title,
-            "yes" if info.available else f"no: apt-get install {info.package}",
-            info.version,
-            info.compile,
-            info.run,
-            f"{ms:.0f}" if ms is not None else "-",
+        rows.append(
+            [
+                info.name,
+                info.title,
+                "yes" if info.available else f"no: apt-get install {info.package}",
+                info.version,
+                info.compile,
+                info.run,
+                f"{ms:.0f}" if ms is not None else "-",
+            ]
         )
-    console.print(table)
+    console.print(fitted_table(COLUMNS, rows, console.width, title="gridjudge languages"))
     if not self_test_:
         return
     failed = 0

@@ -10,7 +10,13 @@ import typer
 from pipeline.cli.common import user_errors
 from pipeline.report.html import REPORT_FILE, write_report
 from pipeline.report.terminal import print_summary, wide_console
-from pipeline.results.store import SUMMARY_FILE, RunDirError, unreadable_parts, write_summary
+from pipeline.results.store import (
+    SUMMARY_FILE,
+    RunDirError,
+    unfinished,
+    unreadable_parts,
+    write_summary,
+)
 
 
 @user_errors
@@ -37,6 +43,8 @@ def report(
     for part, why in unreadable_parts(run_dir):  # reported without: see `grade --resume`
         console.print(f"{part}: unreadable ({why}); reporting the other parts", highlight=False)
     summary = write_summary(run_dir, skip_unreadable=True)
+    if unfinished(run_dir):
+        console.print(unfinished(run_dir), highlight=False)
     if summary.num_rows == 0:
         console.print(f"{run_dir}: no results yet")
     else:

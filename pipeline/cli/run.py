@@ -10,7 +10,7 @@ import typer
 from pipeline.cli.common import EXIT_GATE, user_errors
 from pipeline.compare.render import render
 from pipeline.jobs.config import load_config
-from pipeline.jobs.run import run_config
+from pipeline.jobs.run import COMPARE_DIR, run_config
 from pipeline.report.terminal import print_summary, step_printer, wide_console
 
 
@@ -37,6 +37,6 @@ def run(
         if job.report is not None:
             console.print(f"report: {job.report}")
         if job.comparison is not None:
-            render(job.comparison, console, max_rows=20)
+            render(job.comparison, console, max_rows=20, out_dir=job.run_dir / COMPARE_DIR)
     if result.gate_tripped:
         raise typer.Exit(EXIT_GATE)

@@ -37,7 +37,9 @@ def score(
         raise RunDirError(f"{run_dir} has no results to score")
     table = Table("submission", "score", *(g.name for g in done.policy.groups), "compile")
     for row in done.book.to_pylist():
-        points = [f"{row[f'points_{g.name}']:.2f}" for g in done.policy.groups]
+        # a run over several problems: a row has its own problem's groups only
+        got = [row.get(f"points_{g.name}") for g in done.policy.groups]
+        points = ["" if p is None else f"{p:.2f}" for p in got]
         table.add_row(row["submission"], f"{row['score']:.2f}", *points, row["compile"])
     wide_console().print(table)
     typer.echo(f"scored {len(done.book)} submissions out of {done.policy.max_score:g} in {run_dir}")

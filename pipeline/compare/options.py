@@ -20,6 +20,12 @@ FailOn = Literal["regression", "any-change", "never"]
 FAIL_ON_CHOICES: tuple[FailOn, ...] = get_args(FailOn)
 DEFAULT_FAIL_ON: FailOn = "regression"
 
+COMPARE_FILE = "compare.parquet"
+COMPARE_SUMMARY_FILE = "compare_summary.parquet"
+COMPARE_JSON = "compare.json"
+OUTPUT_FILES = (COMPARE_FILE, COMPARE_SUMMARY_FILE, COMPARE_JSON)  # what --out holds
+MAX_ROWS = 50  # rows shown per case list on the terminal
+
 
 Choice = TypeVar("Choice", bound=str)
 

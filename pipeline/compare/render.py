@@ -18,16 +18,17 @@ from rich.table import Table
 
 from pipeline.compare.cases import CASE_COLUMNS
 from pipeline.compare.families import SUMMARY_COLUMNS
+from pipeline.compare.options import (
+    COMPARE_FILE,
+    COMPARE_JSON,
+    COMPARE_SUMMARY_FILE,
+    MAX_ROWS,
+)
 from pipeline.compare.pair import Comparison, RunVerdict
 from pipeline.errors import GridjudgeError
 from pipeline.results.store import write_table
 from pipeline.schemas import COMPARE_SCHEMA, COMPARE_SUMMARY_SCHEMA
 
-COMPARE_FILE = "compare.parquet"
-COMPARE_SUMMARY_FILE = "compare_summary.parquet"
-COMPARE_JSON = "compare.json"
-OUTPUT_FILES = (COMPARE_FILE, COMPARE_SUMMARY_FILE, COMPARE_JSON)  # what write_comparison writes
-MAX_ROWS = 50  # rows shown per case list on the terminal
 _VERDICT_STYLE = {
     "regression": "bold red",
     "too noisy to conclude": "bold yellow",
@@ -123,7 +124,7 @@ def _summary_rich(summary: pd.DataFrame) -> Table:
     return t
 
 
-def _cases_rich(title: str, rows: pd.DataFrame, max_rows: int) -> Table:
+def _cases_rich(title: str, rows: pd.DataFrame, max_rows: int, rows_file: Path | None) -> Table:
     t = Table(title=f"{title} ({len(rows)})", title_justify="left")
     for name in ("case", "family", "A", "B", "time A ms", "time B ms", "ratio", "q"):
         t.add_column(name)
@@ -139,12 +140,20 @@ def _cases_rich(title: str, rows: pd.DataFrame, max_rows: int) -> Table:
             _num(r["q_value"], "{:.2g}"),
         )
     if len(rows) > max_rows:
-        t.caption = f"... {len(rows) - max_rows} more: every row is in {COMPARE_FILE}"
+        where = f"every row is in {rows_file}" if rows_file else "--out writes every row"
+        t.caption = f"... {len(rows) - max_rows} more ({where})"
     return t
 
 
-def render(comparison: Comparison, console: Console, max_rows: int = MAX_ROWS) -> None:
-    """Summary table, the flipped / changed / slower / faster cases, then the verdict."""
+def render(
+    comparison: Comparison,
+    console: Console,
+    max_rows: int = MAX_ROWS,
+    out_dir: Path | None = None,
+) -> None:
+    """Summary table, the flipped / changed / slower / faster cases, then the verdict.
+    `out_dir`: where the rows are written, named when a list is cut (None: not written)."""
+    rows_file = None if out_dir is None else Path(out_dir) / COMPARE_FILE
     cases = comparison.cases
     console.print(_summary_rich(comparison.summary))
     sections = (
@@ -156,7 +165,7 @@ def render(comparison: Comparison, console: Console, max_rows: int = MAX_ROWS) -
     )
     for title, mask in sections:
         if mask.any():
-            console.print(_cases_rich(title, cases[mask], max_rows))
+            console.print(_cases_rich(title, cases[mask], max_rows, rows_file))
     v = comparison.verdict
     opts = comparison.options
     console.print(

@@ -25,6 +25,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.errors import GridjudgeError
+from pipeline.package.links import link_out_of
 from pipeline.problem.contract import InvalidInput, Problem
 from pipeline.schemas import CORPUS_SCHEMA, SCHEMA_VERSION
 
@@ -279,12 +280,17 @@ def _judge_cases(
 
 def import_folder(root: Path, problem: Problem, out_dir: Path) -> Manifest:
     """A judge folder tree (golden layout) or a Kattis package (its data/sample and
-    data/secret). A problem that asks for it (a package's) has every input validated:
-    one it rejects is a one-line error naming the file, and the corpus is written as
-    validated (grade trusts it, as it trusts a generated one)."""
+    data/secret). A link in the folder whose target is outside it is refused (the
+    judge, root, would read any host file through it). A problem that asks for it (a
+    package's) has every input validated: one it rejects is a one-line error naming the
+    file, and the corpus is written as validated (grade trusts it, as it trusts a
+    generated one)."""
     root = Path(root)
     if not root.is_dir():
         raise CorpusError(f"{root}: no such folder")
+    escaping = link_out_of(root)
+    if escaping is not None:
+        raise CorpusError(escaping)
     only: tuple[str, ...] = ()
     if (root / "data").is_dir():  # Kattis problem package
         root, only = root / "data", tuple(n for n in KATTIS_GRADED if (root / "data" / n).is_dir())

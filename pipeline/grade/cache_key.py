@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.corpus.store import validator_fingerprint
+from pipeline.grade.settings import GradeSettings
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
 from pipeline.program.languages.registry import get_language, toolchain_version
 from pipeline.program.submission import PreparedSubmission
 
 # Bump when a change of gridjudge's grading changes what a row says for the same inputs.
-GRADING_VERSION = 2
+GRADING_VERSION = 3
 
 
 def _source_digest(fn: Callable[..., Any]) -> str:
@@ -61,28 +62,27 @@ def runner_kind(
     problem: Problem,
     submission: PreparedSubmission,
     limits: Limits,
-    k: int,
-    fork_server: bool,
+    settings: GradeSettings,
 ) -> str:
     """The runner the engine picks for the submission (its class and batch size)."""
     from pipeline.grade.runners import runner_for
 
     if submission.compile_error is not None:
         return "none"
-    runner = runner_for(problem, submission, limits, batch_k=k, fork_server=fork_server)
+    runner = runner_for(problem, submission, limits, settings=settings)
     single = getattr(runner, "single", runner)
     return f"{type(runner).__name__}:{getattr(runner, 'k', 1)}:{type(single).__name__}"
 
 
 @dataclass(frozen=True)
 class KeyBase:
-    """What every pair of one corpus's grading shares in its key."""
+    """What every pair of one corpus's grading shares in its key: the problem, its
+    resolved limits and the run's settings (the runner they choose is keyed per
+    submission; the time multipliers are in the submission's part)."""
 
     problem: Problem
     limits: Limits
-    batch_k: int
-    repeat: int
-    fork_server: bool
+    settings: GradeSettings
 
     def digest(self) -> bytes:
         rest = asdict(self.limits)
@@ -103,8 +103,8 @@ class KeyBase:
             ],
             "limits": rest,
             "sandbox": os.environ.get("GRIDJUDGE_SANDBOX") or "default",
-            "batch_k": self.batch_k,
-            "repeat": self.repeat,
+            "batch_k": self.settings.batch,
+            "repeat": self.settings.repeat,
         }
         return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).digest()
 
@@ -117,7 +117,7 @@ class KeyBase:
         """A hasher holding the base and the submission: add a case digest for a key."""
         h = hashlib.sha256(self.digest())
         h.update(submission_key(submission, self.problem).encode())
-        kind = runner_kind(self.problem, submission, self.limits, self.batch_k, self.fork_server)
+        kind = runner_kind(self.problem, submission, self.limits, self.settings)
         h.update(kind.encode() + b"\0")
         return h
 

@@ -4,6 +4,7 @@ chunks)."""
 
 from __future__ import annotations
 
+from pipeline.grade.settings import GradeSettings
 from pipeline.program.submission import PreparedSubmission
 
 IN_PROCESS_CHUNK = 1000  # cases per Ray task when every submission is an in-process solver,
@@ -17,10 +18,9 @@ MAX_BATCHED_CHUNK = 2000
 
 def chunk_size_for(
     submissions: list[PreparedSubmission],
-    batch_k: int,
+    settings: GradeSettings,
     cases: int | None = None,
     cpus: int = 1,
-    fork_server: bool = False,
 ) -> int:
     """Cases per Ray task. In-process solvers: large chunks, since a Ray task costs
     milliseconds of CPU (its arguments and results through the object store) whatever its
@@ -34,9 +34,9 @@ def chunk_size_for(
     share = -(-(cases or 0) // (CHUNKS_PER_CPU * max(1, cpus)))
     if in_process(submissions):
         return max(IN_PROCESS_CHUNK, min(MAX_IN_PROCESS_CHUNK, share))
-    if batch_k > 1:
-        return min(MAX_BATCHED_CHUNK, max(SUBPROCESS_CHUNK, 4 * batch_k))
-    if fork_server:
+    if settings.batch > 1:
+        return min(MAX_BATCHED_CHUNK, max(SUBPROCESS_CHUNK, 4 * settings.batch))
+    if settings.fork_server:
         return max(SUBPROCESS_CHUNK, min(FORK_SERVER_CHUNK, share or FORK_SERVER_CHUNK))
     return SUBPROCESS_CHUNK
 

@@ -11,7 +11,9 @@ benches. What it does:
 - `repeat` R > 1 runs each case (each batch group) R times, the submissions interleaved
   A B, then B A, ... so that whatever the first run of a round pays (a cold cache) falls
   on every submission alike; every timing is kept (cpu_ms_runs, wall_ms_runs), the medians
-  in cpu_ms and wall_ms, and the machine's speed is probed each round (reference_ms).
+  in cpu_ms and wall_ms, and the machine's speed is probed each round (reference_ms);
+- a TLE killed by the wall clock under the CPU limit is run again alone, and with
+  `max_tle` a submission stops after that many TLEs (grade.time_verdicts).
 """
 
 from __future__ import annotations
@@ -23,27 +25,18 @@ from typing import Any, TypeVar
 import pyarrow as pa
 
 from pipeline.grade import rows
-from pipeline.grade.cases import Cases, prepare
+from pipeline.grade.cases import Cases, Rejected, prepare
 from pipeline.grade.machine_speed import reference_ms
-from pipeline.grade.runners import FORK_SERVER, Graded, Runner, runner_for
+from pipeline.grade.runners import Graded, Runner, runner_for
+from pipeline.grade.settings import DEFAULT, GradeSettings
+from pipeline.grade.time_verdicts import capped, confirm_wall_tles
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
+from pipeline.program import execute
 from pipeline.program.submission import PreparedSubmission
 from pipeline.schemas import RESULTS_SCHEMA, Verdict
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Settings:
-    """How a chunk is graded. `validate=False` skips the problem's input validator: only
-    for corpora whose manifest vouches for their inputs (grade.plan.needs_validation)."""
-
-    limits: Limits
-    batch_k: int = 1
-    repeat: int = 1
-    validate: bool = True
-    fork_server: bool = FORK_SERVER
 
 
 @dataclass
@@ -79,37 +72,76 @@ def _rounds(runners: Sequence[Runner], cases: Cases, repeat: int, unit: int) -> 
     return [Graded(pa.concat_tables(p)) for p in parts]
 
 
+def _validated(
+    problem: Problem, cases: Cases, validate: bool, fork: bool
+) -> tuple[Cases, list[int], Rejected]:
+    """The cases' preparation (cases.prepare), its validator programs served from this
+    chunk's own servers: they see the inputs only, which every submission shares."""
+    validators = execute.Servers(fork=fork)
+    try:
+        with execute.judging_with(validators):
+            return prepare(problem, cases, validate)
+    finally:
+        validators.close()
+
+
+def _graded(
+    runners: Sequence[Runner],
+    cpu_limits: Sequence[float],
+    cases: Cases,
+    settings: GradeSettings,
+    unit: int,
+    budgets: Sequence[int | None],
+) -> list[Graded]:
+    """_rounds with every wall-clock TLE confirmed; with max_tle, case group by group
+    (unit cases each), a runner stopping once its TLEs reach its budget."""
+    limit_of = dict(zip(map(id, runners), cpu_limits, strict=True))
+
+    def grade_group(active: Sequence[Runner], group: Cases) -> list[Graded]:
+        done = _rounds(active, group, settings.repeat, unit)
+        return [
+            confirm_wall_tles(r, group, g, limit_of[id(r)])
+            for r, g in zip(active, done, strict=True)
+        ]
+
+    if settings.max_tle is None or len(cases) == 0:
+        return grade_group(runners, cases)
+    return capped(runners, cases.slices(unit), budgets, settings.max_tle, grade_group)
+
+
 def grade_cases(
     problem: Problem,
     submissions: Sequence[PreparedSubmission],
     cases: pa.RecordBatch | Sequence[Mapping[str, Any]],
-    settings: Settings,
+    limits: Limits,
     context: rows.RowContext,
     *,
+    settings: GradeSettings = DEFAULT,
+    validate: bool = True,
     keep_outputs: bool = False,
+    tle_left: Mapping[str, int] | None = None,
 ) -> Outcome:
     """One RESULTS_SCHEMA row per (submission, case), case by case, each case's rows in
-    submission order."""
+    submission order. `limits`: the problem's, with the settings' applied (the plan
+    resolves them once per corpus); `validate=False` skips the problem's input validator:
+    only for corpora whose manifest vouches for their inputs (grade.plan.needs_validation).
+    `tle_left`: with max_tle, the TLEs each submission (by label) may still have (the
+    driver's count over earlier chunks; a label not in it: max_tle)."""
     every = Cases.of(cases)
     n = len(every)
     if n == 0:
         return Outcome(RESULTS_SCHEMA.empty_table(), [] if keep_outputs else None)
-    good, positions, rejected = prepare(problem, every, settings.validate)
+    good, positions, rejected = _validated(problem, every, validate, settings.fork_server)
     runnable = [s for s in submissions if s.compile_error is None]
     runners = [
-        runner_for(
-            problem,
-            s,
-            settings.limits,
-            batch_k=settings.batch_k,
-            keep_outputs=keep_outputs,
-            fork_server=settings.fork_server,
-        )
+        runner_for(problem, s, limits, settings=settings, keep_outputs=keep_outputs)
         for s in runnable
     ]
-    unit = max(1, min(settings.batch_k, problem.multi_case)) if problem.join else 1
+    unit = max(1, min(settings.batch, problem.multi_case)) if problem.join else 1
+    cpu_limits = [s.limits_for(limits).cpu_ms for s in runnable]
+    budgets = [(tle_left or {}).get(s.label) for s in runnable]
     try:
-        done = _rounds(runners, good, settings.repeat, unit)
+        done = _graded(runners, cpu_limits, good, settings, unit, budgets)
     finally:
         for runner in runners:
             runner.close()

@@ -34,7 +34,7 @@ from pipeline.grade.cache import ROW_COLUMNS, ResultCache, open_cache
 from pipeline.grade.cache_key import KeyBase, case_digest, pair_key
 from pipeline.grade.cases import CASE_COLUMNS
 from pipeline.grade.chunk_sizes import chunk_size_for, in_process, tapered_size
-from pipeline.grade.engine import Settings
+from pipeline.grade.interrupts import on_sigterm, sigterm_interrupts
 from pipeline.grade.plan import (
     CorpusPlan,
     GradeOutcome,
@@ -42,6 +42,7 @@ from pipeline.grade.plan import (
     run_info,
 )
 from pipeline.grade.task import ChunkResult, GradeChunk, grade_and_stage, verdict_counts
+from pipeline.grade.time_verdicts import NOT_CACHED
 from pipeline.results import store as report
 from pipeline.results.summary import SUMMARY_INPUT, SummaryParts, last_attempts
 from pipeline.schemas import RESULTS_SCHEMA
@@ -96,6 +97,7 @@ class _Driver:
         self.stage_node: str | None = None
         # the cache key of every row of each chunk in flight (row order), its CPU limit
         self.pending: dict[int, tuple[list[bytes], float]] = {}
+        self.tles: Counter[str] = Counter()  # TLE rows by submission label (--max-tle)
 
     def chunks(self) -> Iterator[GradeChunk]:
         for c in self.plan.corpora:
@@ -114,7 +116,7 @@ class _Driver:
         # size the chunks of in-process solvers, are known only once a first chunk needs
         # the cluster) and of READ_CASES at least: a batch is one cache lookup and one part
         # of cached rows.
-        largest = o.chunk_size or chunk_size_for(c.submissions, o.batch_k, count, 1, o.fork_server)
+        largest = o.chunk_size or chunk_size_for(c.submissions, o.settings, count)
         read = largest * -(-READ_CASES // largest)
         tapers = o.chunk_size is None and in_process(c.submissions)
         everyone = tuple(range(len(c.submissions)))
@@ -133,12 +135,12 @@ class _Driver:
                     # sized anew for each chunk: the first is made before the cluster
                     # (and its CPUs) is known
                     size = o.chunk_size or chunk_size_for(
-                        c.submissions, o.batch_k, count, self.cpus, o.fork_server
+                        c.submissions, o.settings, count, self.cpus
                     )
                     left = count - (seen + positions[start])
                     take = tapered_size(size, left, self.cpus) if tapers else size
                     piece = positions[start : start + take]
-                    chunk = _chunk(plan, c, subs, _cases(batch, piece))
+                    chunk = _chunk(plan, c, subs, _cases(batch, piece), self.tles)
                     if keys:
                         row_keys = [keys[(at, i)] for at in piece for i in subs]
                         self.pending[id(chunk)] = (row_keys, c.limits.cpu_ms)
@@ -163,8 +165,7 @@ class _Driver:
         ]
 
     def _hashers(self, c: CorpusPlan) -> list[Any]:
-        o = self.plan.options
-        base = KeyBase(c.problem, c.limits, o.batch_k, o.repeat, o.fork_server)
+        base = KeyBase(c.problem, c.limits, self.plan.options.settings)
         return [base.for_submission(s) for s in c.submissions]
 
     def _reuse(
@@ -200,9 +201,13 @@ class _Driver:
             report.write_results_part(self.out, table)
         self.summary.merge(result.summary)
         self._count(result.rows, result.verdicts)
+        self.tles.update(result.tles)
         keys, graded_ms = self.pending.pop(id(chunk), ([], 0.0))
         if self.cache is not None and table is not None and len(keys) == table.num_rows:
-            self.cache.store_table(keys, table, graded_ms)
+            keep = pc.invert(pc.is_in(table.column("tle_kind"), pa.array(NOT_CACHED)))
+            keep = pc.fill_null(keep, True).to_pylist()
+            kept = [k for k, ok in zip(keys, keep, strict=True) if ok]
+            self.cache.store_table(kept, table.filter(pa.array(keep)), graded_ms)
 
     def _add(self, table: pa.Table) -> None:
         """Rows made on the driver (from the cache): a part of the run like any other."""
@@ -245,17 +250,14 @@ def _chunk(
     c: CorpusPlan,
     sub_ids: tuple[int, ...],
     cases: list[dict[str, Any]] | pa.RecordBatch,
+    tles: Counter[str],
 ) -> GradeChunk:
-    o = plan.options
     subs = [c.submissions[i] for i in sub_ids]
-    settings = Settings(
-        c.limits,
-        batch_k=o.batch_k,
-        repeat=o.repeat,
-        validate=c.validate,
-        fork_server=o.fork_server,
-    )
-    return GradeChunk(c.problem.name, subs, cases, settings, plan.run_id)
+    settings = plan.options.settings
+    chunk = GradeChunk(c.problem.name, subs, cases, c.limits, settings, plan.run_id, c.validate)
+    if settings.max_tle is not None:  # the TLEs each may still have, after earlier chunks
+        chunk.tle_left = {s.label: max(0, settings.max_tle - tles[s.label]) for s in subs}
+    return chunk
 
 
 def run_grade(
@@ -270,10 +272,18 @@ def run_grade(
     o = plan.options
     out = Path(o.out)
     outcome = GradeOutcome(skipped=len(plan.done))
-    cache = open_cache(o.use_cache, o.result_cache, o.cache_max_mb)  # fails before any write
+    cache = open_cache(o.cache, o.result_cache, o.cache_max_mb)  # fails before any write
     report.write_run_json(out, run_info(plan, "running"))
-    status = "failed"
     driver = _Driver(plan, outcome, on_rows, cache)
+    with sigterm_interrupts():
+        _run(plan, driver, on_start)
+    return outcome
+
+
+def _run(plan: GradePlan, driver: _Driver, on_start: Callable[[str], None] | None) -> None:
+    """The run's body (see run_grade): run.json says how it ended."""
+    out, outcome, cache = Path(plan.options.out), driver.outcome, driver.cache
+    status = "failed"
     if plan.done:  # the rows a resumed run already has
         driver.summary.add(
             last_attempts(report.load_results(out, columns=[*SUMMARY_INPUT, "attempt"]))
@@ -298,7 +308,8 @@ def run_grade(
             cache.close()
             outcome.cache = cache.stats
         report.write_run_json(out, run_info(plan, status, outcome))
-    return outcome
+        if plan.lock is not None:
+            plan.lock.release()
 
 
 def _grade_on_cluster(
@@ -308,6 +319,7 @@ def _grade_on_cluster(
     on_start: Callable[[str], None] | None,
 ) -> None:
     with Cluster(plan.options.address) as cluster:
+        on_sigterm()  # ray.init replaced the handler
         driver.outcome.where = cluster.describe()
         if on_start is not None:
             on_start(driver.outcome.where)

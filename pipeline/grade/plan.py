@@ -20,11 +20,11 @@ from pipeline.corpus.store import (
     iter_batches,
     read_manifest,
     validator_fingerprint,
+    verify,
 )
-from pipeline.errors import GridjudgeError
 from pipeline.grade.cache import CacheStats, open_cache
-from pipeline.grade.runners import FORK_SERVER
 from pipeline.grade.select import Selection, make_selection
+from pipeline.grade.settings import DEFAULT, GradeError, GradeSettings, resume_conflict
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
 from pipeline.problem.registry import get_problem
@@ -32,9 +32,7 @@ from pipeline.program.languages.multipliers import checked_multipliers
 from pipeline.program.submission import PreparedSubmission, SubmissionSpec, parse_spec, prepare
 from pipeline.results import store as report
 
-
-class GradeError(GridjudgeError):
-    """The grading job cannot start (or resume) as asked; one line for the user."""
+__all__ = ["GradeError", "GradeOptions", "GradeSettings", "plan_grade"]
 
 
 @dataclass
@@ -44,21 +42,15 @@ class GradeOptions:
     out: Path
     address: str | None = None
     resume: bool = False
-    batch_k: int = 1
-    repeat: int = 1
-    fork_server: bool = FORK_SERVER
-    time_limit_s: float | None = None  # None: the problem's own limit
-    memory_limit_mb: int | None = None
+    settings: GradeSettings = DEFAULT  # how the cases are graded
     chunk_size: int | None = None  # None: chosen per runner (grade.chunk_sizes)
-    # Validate the inputs of every corpus, even one whose manifest says `gridjudge
-    # generate` validated them with this very validator (those are trusted by default).
-    revalidate: bool = False
     max_in_flight: int | None = None
-    # Per-language factors of the CPU limit (language -> factor); off by default.
-    time_multipliers: dict[str, float] | None = None
     cache_dir: Path | None = None  # of builds; None: program.build.default_cache_dir()
-    # The result cache (grade.cache): off with use_cache=False; None: its defaults.
-    use_cache: bool = True
+    # Grade corpora whose parts no longer hash to their manifest's content_sha256 (by
+    # default such a corpus is refused: `inspect`'s check, corpus.store.verify).
+    trust_corpus: bool = False
+    # The result cache (grade.cache): off with cache=False; None: its defaults.
+    cache: bool = True
     result_cache: Path | None = None
     cache_max_mb: int | None = None
     # Selective grading (grade.select): only pairs every given filter accepts.
@@ -94,6 +86,7 @@ class GradePlan:
     # --resume: submissions whose content changed since; their earlier rows were dropped
     changed: list[str] = field(default_factory=list)
     cache_reset: str = ""  # where a result cache file that was not a database went
+    lock: report.RunLock | None = None  # on the run folder, from planning to the run's end
 
 
 @dataclass
@@ -111,9 +104,10 @@ def _now() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
 
-def _check_corpus(path: Path) -> tuple[Manifest, pa.ChunkedArray]:
-    """Manifest, problem and every part's schema, plus the case ids: all before any work."""
-    manifest = read_manifest(path)
+def _check_corpus(path: Path, trust: bool) -> tuple[Manifest, pa.ChunkedArray]:
+    """Manifest, problem and every part's schema, plus the case ids: all before any work;
+    unless `trust`, the parts' content hashed against the manifest."""
+    manifest = read_manifest(path) if trust else verify(path)
     parts = sorted(Path(path).glob("part-*.parquet"))
     if not parts and manifest.count:
         raise CorpusError(f"{path}: manifest lists {manifest.count} cases but no part files")
@@ -151,14 +145,6 @@ def _require_answers(path: Path, problem: Problem) -> None:
                 f"corpus {path} has cases without an expected answer and problem "
                 f"{problem.name} has no reference solver: import the .ans files with them"
             )
-
-
-def _limits(problem: Problem, options: GradeOptions) -> Limits:
-    if (options.time_limit_s is not None and options.time_limit_s <= 0) or (
-        options.memory_limit_mb is not None and options.memory_limit_mb <= 0
-    ):
-        raise GradeError("--time-limit and --memory-limit must be positive")
-    return problem.limits.override(options.time_limit_s, options.memory_limit_mb)
 
 
 def _prepare_all(
@@ -215,10 +201,7 @@ def run_info(plan: GradePlan, status: str, outcome: GradeOutcome | None = None) 
             for c in plan.corpora
         ],
         "submissions": list(o.submissions),
-        "batch": o.batch_k,
-        "repeat": o.repeat,
-        "fork_server": o.fork_server,
-        "revalidate": o.revalidate,
+        **o.settings.model_dump(),
         "address": o.address,
         "pairs": plan.total_pairs,
         "selection": {
@@ -232,7 +215,7 @@ def run_info(plan: GradePlan, status: str, outcome: GradeOutcome | None = None) 
             )
             if v is not None
         },
-        "cache": o.use_cache,
+        "cache": o.cache,
     }
     if outcome is not None and outcome.cache is not None:
         info["cache_stats"] = asdict(outcome.cache)
@@ -251,9 +234,9 @@ def run_info(plan: GradePlan, status: str, outcome: GradeOutcome | None = None) 
 def _check_resume(previous: dict[str, Any], plan: GradePlan) -> None:
     """A resumed run must grade the same corpora under the same rules."""
     o = plan.options
-    for key, now in (("batch", o.batch_k), ("repeat", o.repeat), ("revalidate", o.revalidate)):
-        if previous.get(key, False if key == "revalidate" else None) != now:
-            raise GradeError(f"--resume: {o.out} was run with {key}={previous.get(key)}, not {now}")
+    changed = resume_conflict(previous, o.settings)
+    if changed:
+        raise GradeError(f"--resume: {o.out} was run with {changed}")
     before = {c["content_sha256"]: c for c in previous.get("corpora", [])}
     for c in plan.corpora:
         old = before.get(c.manifest.content_sha256)
@@ -270,31 +253,22 @@ def plan_grade(options: GradeOptions) -> GradePlan:
         raise GradeError("no corpus given")
     if not options.submissions and not options.submission_sets:
         raise GradeError("no --submission given")
-    if options.batch_k < 1 or options.repeat < 1:
-        raise GradeError("--batch and --repeat must be at least 1")
     specs = [parse_spec(raw) for raw in options.submissions] + list(options.submission_sets)
     if len({s.label for s in specs}) != len(specs):
         raise GradeError("the same --submission is given twice")
-    out = Path(options.out)
-    previous: dict[str, Any] | None = None
-    if (out / report.RUN_JSON).exists():
-        if not options.resume:
-            raise GradeError(f"{out} already holds a run: pass --resume, or choose another --out")
-        previous = report.read_run_json(out)
-    elif out.exists() and any(out.iterdir()) and not options.resume:
-        raise GradeError(f"output folder {out} is not empty")
-
-    checked = [(Path(path), *_check_corpus(path)) for path in options.corpora]
+    previous = _previous_run(options)
+    settings = options.settings
+    checked = [(Path(path), *_check_corpus(path, options.trust_corpus)) for path in options.corpora]
     _check_unique_ids([(path, ids) for path, _, ids in checked])  # before any compile
     corpora: list[CorpusPlan] = []
     for path, manifest, _ in checked:
         problem = get_problem(manifest.problem)
         if problem.default_solver is None:
             _require_answers(path, problem)
-        factors = checked_multipliers(options.time_multipliers or {})
+        factors = checked_multipliers(settings.time_multipliers or {})
         subs = _prepare_all(specs, problem, options.cache_dir, factors)
-        limits = _limits(problem, options)
-        validate = options.revalidate or needs_validation(manifest, problem)
+        limits = settings.limits_for(problem.limits)
+        validate = settings.revalidate or needs_validation(manifest, problem)
         corpora.append(CorpusPlan(path, manifest, problem, subs, limits, validate))
     for spec in specs:
         if spec.kind == "solver" and all(c.problem.name != spec.problem for c in corpora):
@@ -303,7 +277,7 @@ def plan_grade(options: GradeOptions) -> GradePlan:
     selection = make_selection(
         options.only, options.since, options.family, options.case, options.only_submission
     )
-    probe = open_cache(options.use_cache, options.result_cache, options.cache_max_mb)
+    probe = open_cache(options.cache, options.result_cache, options.cache_max_mb)
     if probe is not None:  # a cache that cannot be opened fails here, before any work
         probe.close()
     cache_reset = probe.stats.reset if probe is not None else ""
@@ -316,9 +290,40 @@ def plan_grade(options: GradeOptions) -> GradePlan:
     if previous is not None:
         _check_resume(previous, plan)
         plan.started_at = previous.get("started_at") or plan.started_at
+    _lock(plan, previous)
     if options.resume:
         _take_over(plan, previous or {})
     return plan
+
+
+def _previous_run(options: GradeOptions) -> dict[str, Any] | None:
+    """The run.json of the run in --out, for --resume; a folder holding anything else
+    (but the lock file) is refused."""
+    out = Path(options.out)
+    if (out / report.RUN_JSON).exists():
+        if not options.resume:
+            raise GradeError(f"{out} already holds a run: pass --resume, or choose another --out")
+        return report.read_run_json(out)
+    if (
+        out.exists()
+        and not options.resume
+        and any(p.name != report.LOCK_FILE for p in out.iterdir())
+    ):
+        raise GradeError(f"output folder {out} is not empty")
+    return None
+
+
+def _lock(plan: GradePlan, previous: dict[str, Any] | None) -> None:
+    """Lock the run folder (a second writer is refused), then look at it again: another
+    grade may have written a run there since it was first looked at."""
+    plan.lock = report.RunLock(plan.options.out)
+    try:
+        now = _previous_run(plan.options)
+        if (now or {}).get("run_id") != (previous or {}).get("run_id"):
+            raise GradeError(f"{plan.options.out}: another grade wrote a run there meanwhile")
+    except BaseException:
+        plan.lock.release()
+        raise
 
 
 def _take_over(plan: GradePlan, previous: dict[str, Any]) -> None:

@@ -4,7 +4,7 @@ and stage its rows where the driver can commit them."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -12,8 +12,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.distribute.cluster import current_attempt, current_node, current_node_id
-from pipeline.grade.engine import Settings, grade_cases
+from pipeline.grade.engine import grade_cases
 from pipeline.grade.rows import RowContext
+from pipeline.grade.settings import GradeSettings
+from pipeline.limits import Limits
 from pipeline.problem.registry import get_problem
 from pipeline.program.submission import PreparedSubmission
 from pipeline.results import store as report
@@ -27,8 +29,12 @@ class GradeChunk:
     problem: str
     submissions: list[PreparedSubmission]
     cases: list[dict[str, Any]] | pa.RecordBatch  # CASE_COLUMNS; a batch pickles cheaply
-    settings: Settings
+    limits: Limits  # the corpus's (its problem's, with the settings' applied)
+    settings: GradeSettings
     run_id: str
+    validate: bool = True  # False: the corpus's manifest vouches for its inputs
+    # with max_tle: the TLEs each submission (label) may still have (engine.grade_cases)
+    tle_left: dict[str, int] | None = None
     # Where a worker on the driver's node (Cluster.node_id) stages the chunk's results
     # part itself (RUN_DIR); the driver commits it. Elsewhere the rows travel back.
     stage_dir: str | None = None
@@ -45,6 +51,7 @@ class ChunkResult:
     summary: SummaryParts
     table: pa.Table | None = None
     staged: Path | None = None
+    tles: Counter[str] = field(default_factory=Counter)  # TLE rows by submission label
 
 
 def grade_and_stage(chunk: GradeChunk) -> ChunkResult:
@@ -56,7 +63,7 @@ def grade_and_stage(chunk: GradeChunk) -> ChunkResult:
     table = grade_chunk(chunk)
     summary = SummaryParts()
     summary.add(table)
-    result = ChunkResult(table.num_rows, verdict_counts(table), summary)
+    result = ChunkResult(table.num_rows, verdict_counts(table), summary, tles=tle_counts(table))
     if chunk.stage_dir is not None and current_node_id() == chunk.stage_node:
         result.staged = report.stage_results_part(Path(chunk.stage_dir), table)
     else:
@@ -69,7 +76,22 @@ def grade_chunk(chunk: GradeChunk) -> pa.Table:
     RESULTS_SCHEMA table, built here so the driver only writes it."""
     problem = get_problem(chunk.problem)
     context = RowContext(chunk.run_id, problem.name, current_attempt(), current_node())
-    return grade_cases(problem, chunk.submissions, chunk.cases, chunk.settings, context).table
+    return grade_cases(
+        problem,
+        chunk.submissions,
+        chunk.cases,
+        chunk.limits,
+        context,
+        settings=chunk.settings,
+        validate=chunk.validate,
+        tle_left=chunk.tle_left,
+    ).table
+
+
+def tle_counts(table: pa.Table) -> Counter[str]:
+    """TLE rows by submission label."""
+    tle = table.filter(pc.equal(table.column("verdict"), "TLE")).column("submission")
+    return Counter({c["values"]: c["counts"] for c in pc.value_counts(tle).to_pylist()})
 
 
 def verdict_counts(table: pa.Table) -> Counter[str]:

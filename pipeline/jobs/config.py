@@ -1,8 +1,9 @@
 """Run configs (YAML) for `gridjudge run`: the whole job — corpora to make or import,
 grading jobs, the cluster to use — validated with pydantic before any work starts.
 
-Grading options left out of a job keep the library's own defaults (GradeOptions), so a
-default lives in one place. Relative paths are relative to the config file's folder.
+A job's grading keys are the grading settings' own fields (GradeSettings: batch, repeat,
+time_limit, ...); options left out keep the library's defaults, so a default lives in one
+place. Relative paths are relative to the config file's folder.
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ from pydantic import (
 from pipeline.compare.options import DEFAULT_FAIL_ON, FailOn
 from pipeline.errors import GridjudgeError
 from pipeline.grade.select import Only
+from pipeline.grade.settings import GradeSettings
 from pipeline.jobs.corpus import DEFAULT_SEED
 from pipeline.scoring.feedback import Feedback
 from pipeline.scoring.policy import Policy
-from pipeline.yamlfile import field_of, first_error, read_yaml
+from pipeline.yamlfile import first_error, read_yaml
 
 
 class ConfigError(GridjudgeError):
@@ -80,8 +82,7 @@ def _nested(model: type[BaseModel], value: Any) -> Any:
     try:
         return model.model_validate(value)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        raise ValueError(f"{field_of(first)}: {first['msg']}") from None
+        raise ValueError(first_error(exc, model)) from None
 
 
 class SubmissionSetSpec(_Strict):
@@ -97,21 +98,24 @@ class SubmissionSetSpec(_Strict):
         return self
 
 
-class JobSpec(_Strict):
+# the keys of a job that set how it is graded: the settings, then GradeOptions' own
+GRADE_KEYS = {
+    *GradeSettings.model_fields,
+    *("chunk_size", "cache", "only", "since", "family", "case", "only_submission"),
+}
+
+
+class JobSpec(GradeSettings):
+    """A grading job: its corpora and submissions, the grading settings (the fields of
+    GradeSettings, as keys of the job), and how the work is cut and reused."""
+
     corpora: list[str] = Field(min_length=1)
     # specs as `-s` takes them, and submission sets; one set alone may stand without a list
     submissions: list[str | SubmissionSetSpec] = Field(min_length=1)
     scoring: Policy | Path | None = None  # a policy block, or a policy file
     feedback: Feedback = Feedback.hide_inputs
-    # Grading options; unset (None) ones keep GradeOptions' defaults.
-    batch: int | None = Field(default=None, ge=1)
-    fork_server: bool | None = None
-    repeat: int | None = Field(default=None, ge=1)
-    time_limit: float | None = Field(default=None, gt=0)
-    memory_limit: int | None = Field(default=None, gt=0)
+    # As GradeOptions' fields of the same names; unset ones keep its defaults.
     chunk_size: int | None = Field(default=None, ge=1)
-    # Per-language factors of the CPU limit, e.g. {java: 2}; none by default.
-    time_multipliers: dict[str, float] | None = None
     cache: bool | None = None
     # Selective grading (pipeline.grade.select): `since` is a run folder.
     only: Only | None = None
@@ -144,18 +148,19 @@ class JobSpec(_Strict):
         return [s for s in self.submissions if not isinstance(s, str)]
 
     def grade_kwargs(self) -> dict[str, Any]:
-        names = {
-            "batch": "batch_k",
-            "fork_server": "fork_server",
-            "time_limit": "time_limit_s",
-            "memory_limit": "memory_limit_mb",
-            "repeat": "repeat",
-            "chunk_size": "chunk_size",
-            "cache": "use_cache",
-            "time_multipliers": "time_multipliers",
-            **{k: k for k in ("only", "since", "family", "case", "only_submission")},
-        }
-        return {names[k]: v for k, v in self.model_dump(exclude_none=True).items() if k in names}
+        """The grading settings and options the job sets (GradeSettings' and
+        GradeOptions' names)."""
+        given = self.model_dump(include=GRADE_KEYS, exclude_unset=True)
+        return {k: v for k, v in given.items() if v is not None}
+
+    @property
+    def settings(self) -> GradeSettings:
+        return GradeSettings(**self.model_dump(include=set(GradeSettings.model_fields)))
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The job's keys that are GradeOptions' (besides the settings)."""
+        return {k: v for k, v in self.grade_kwargs().items() if k not in GradeSettings.model_fields}
 
 
 class RunConfig(_Strict):
@@ -192,7 +197,9 @@ def _resolve(value: Any, base: Path) -> Any:
         return value if value.is_absolute() else base / value
     if isinstance(value, BaseModel):
         updates = {k: _resolve(getattr(value, k), base) for k in type(value).model_fields}
-        return value.model_copy(update=updates)
+        # only what changed: a copy counts an updated field as set (JobSpec.grade_kwargs)
+        changed = {k: v for k, v in updates.items() if v is not getattr(value, k)}
+        return value.model_copy(update=changed)
     if isinstance(value, dict):
         return {k: _resolve(v, base) for k, v in value.items()}
     if isinstance(value, list):
@@ -208,6 +215,6 @@ def load_config(path: Path) -> RunConfig:
     try:
         config = RunConfig.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(f"{path}: {first_error(exc)}") from None
+        raise ConfigError(f"{path}: {first_error(exc, RunConfig)}") from None
     resolved: RunConfig = _resolve(config, Path(path).resolve().parent)
     return resolved

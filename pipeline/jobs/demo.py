@@ -31,7 +31,7 @@ import pyarrow.parquet as pq
 from pipeline.distribute.cluster import Cluster
 from pipeline.errors import GridjudgeError
 from pipeline.grade.job import run_grade
-from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.grade.plan import GradeOptions, GradeSettings, plan_grade
 from pipeline.jobs.corpus import generate_on
 from pipeline.problem.registry import all_problems, get_problem
 from pipeline.report.html import REPORT_FILE, render_report, write_report
@@ -153,7 +153,7 @@ def run_demo(
                 submissions=plan[p],
                 out=run_dir,
                 address=address,
-                batch_k=batch,
+                settings=GradeSettings(batch=batch),
             )
             graded = run_grade(plan_grade(options), on_rows=rows)
             write_report(run_dir, summary=graded.summary)

@@ -22,6 +22,8 @@ from pipeline.jobs.scores import finish_run, policy_for
 from pipeline.problem.registry import get_problem
 from pipeline.program.submission_sets import collect
 
+COMPARE_DIR = "compare"  # a job's comparison, inside its run folder
+
 
 @dataclass
 class JobResult:
@@ -94,7 +96,8 @@ def run_config(
                 out=run_dir,
                 address=config.address,
                 resume=config.resume,
-                **job.grade_kwargs(),
+                settings=job.settings,
+                **job.options,
             )
             policy = policy_for(job.scoring, options.corpora)
             outcome = run_grade(plan_grade(options), on_rows=on_rows)
@@ -122,6 +125,6 @@ def _compare(job: JobSpec, result: JobResult) -> None:
     assert job.compare is not None
     spec = job.compare
     comparison = compare_runs(result.run_dir, None, spec.a, spec.b, CompareOptions())
-    write_outputs(comparison, result.run_dir / "compare", spec.junit)
+    write_outputs(comparison, result.run_dir / COMPARE_DIR, spec.junit)
     result.comparison = comparison
     result.gate_tripped = comparison.verdict.trips(spec.fail_on)

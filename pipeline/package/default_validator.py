@@ -16,9 +16,16 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
-from pipeline.problem.checkers import ACCEPTED, CheckResult
+from pipeline.problem.checkers import (
+    ACCEPTED,
+    CHUNK_CHARS,
+    CheckResult,
+    first_difference,
+    token_chunks,
+)
 from pipeline.schemas import Verdict
 
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?(inf|infinity|nan)", re.I)
@@ -90,19 +97,39 @@ def _cut(text: str) -> str:
     return repr(text[:SHOWN])
 
 
+def _space_chunks(text: str) -> Iterator[list[str]]:
+    """The pieces of re.split(r"(\\s+)", text) (tokens and the whitespace runs between
+    them, alternating, a token first), a list per chunk: each chunk but the last ends
+    with a whole whitespace run, whose empty token after it the next chunk begins."""
+    pos, size = 0, len(text)
+    while True:
+        cut = _SPACES.search(text, pos + CHUNK_CHARS) if pos + CHUNK_CHARS < size else None
+        if cut is None or cut.end() == size:
+            yield _SPACES.split(text[pos:])
+            return
+        pieces = _SPACES.split(text[pos : cut.end()])
+        pieces.pop()  # the empty token after the closing run: the next chunk's first
+        yield pieces
+        pos = cut.end()
+
+
 def compare(expected: str, actual: str, options: Options) -> CheckResult:
-    """AC, or WA naming the first difference."""
-    if options.space_change_sensitive:
-        want, got = _SPACES.split(expected), _SPACES.split(actual)
-    else:
-        want, got = expected.split(), actual.split()
-    for i, (w, g) in enumerate(zip(want, got, strict=False)):
-        spaces = options.space_change_sensitive and i % 2 == 1
-        if (w != g) if spaces else not _same_token(w, g, options):
-            what = "whitespace" if spaces else "token"
-            return CheckResult(Verdict.WA, f"{what} {i + 1}: expected {_cut(w)}, got {_cut(g)}")
-    if len(got) > len(want):
-        return CheckResult(Verdict.WA, f"extra output after the answer: {_cut(got[len(want)])}")
-    if len(got) < len(want):
-        return CheckResult(Verdict.WA, f"output ends early: expected {_cut(want[len(got)])}")
-    return ACCEPTED
+    """AC, or WA naming the first difference (streamed: a chunk of tokens at a time)."""
+    spaced = options.space_change_sensitive
+
+    def same(i: int, want: str, got: str) -> bool:
+        if spaced and i % 2 == 1:
+            return want == got
+        return _same_token(want, got, options)
+
+    chunks = _space_chunks if spaced else token_chunks
+    diff = first_difference(chunks(expected), chunks(actual), same)
+    if diff is None:
+        return ACCEPTED
+    w, g = diff.expected, diff.actual
+    if w is not None and g is not None:
+        what = "whitespace" if spaced and diff.at % 2 == 1 else "token"
+        return CheckResult(Verdict.WA, f"{what} {diff.at + 1}: expected {_cut(w)}, got {_cut(g)}")
+    if g is not None:
+        return CheckResult(Verdict.WA, f"extra output after the answer: {_cut(g)}")
+    return CheckResult(Verdict.WA, f"output ends early: expected {_cut(w or '')}")

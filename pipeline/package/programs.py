@@ -25,7 +25,7 @@ from pipeline.package.protocols.kattis import ACCEPT_EXIT
 from pipeline.package.spec import PackageError
 from pipeline.problem.checkers import CheckResult
 from pipeline.problem.contract import STDIO, ValidatorUnavailable
-from pipeline.program import served
+from pipeline.program import execute
 from pipeline.program.build import default_cache_dir
 from pipeline.program.submission import PreparedSubmission, SubmissionError, parse_spec
 from pipeline.program.submission import prepare_program as _prepare
@@ -97,8 +97,14 @@ def run_checker(
     call = protocol.invocation(case)
     placed: dict[str, bytes | str | Path] = dict(call.files)
     try:
-        result = served.run(
-            program, call.args, limits, stdin=call.stdin, files=placed, read_back=call.read_back
+        result = execute.run(
+            program,
+            call.stdin,
+            limits=limits,
+            args=call.args,
+            files=placed,
+            read_back=call.read_back,
+            servers=execute.current_judge_servers(),
         )
     except Exception as exc:  # the program is missing on this node and cannot be rebuilt
         return CheckResult(Verdict.JE, f"checker: {type(exc).__name__}: {exc}"[:MESSAGE_CHARS])
@@ -114,7 +120,13 @@ def run_input_validator(
     name = Path(program.label).name
     args = () if name.endswith(CTD_SUFFIX) else flags  # checktestdata takes no arguments
     try:
-        result = served.run(program, args, CHECKER_LIMITS, stdin=input_text.encode())
+        result = execute.run(
+            program,
+            input_text.encode(),
+            limits=CHECKER_LIMITS,
+            args=args,
+            servers=execute.current_judge_servers(),
+        )
     except Exception as exc:  # the program is missing on this node and cannot be rebuilt
         raise ValidatorUnavailable(f"input validator {name}: {exc}") from None
     what = f"input validator {name}"

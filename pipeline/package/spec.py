@@ -2,10 +2,11 @@
 2023-07 and later), the `testdata.yaml` settings of each test data folder, and where the
 validators are. Nothing here runs a program.
 
-What fails loudly (PackageError, one line naming the file): a missing or unreadable
-problem.yaml or testdata.yaml, a value of the wrong type, a problem type or validation
-gridjudge does not grade (interactive, multi-pass), `validation: custom` without exactly
-one output validator. Everything else the formats hold (statements, attachments,
+What fails loudly (PackageError, one line naming the file): a symbolic link whose target
+is not inside the package (links.py), a missing or unreadable problem.yaml or
+testdata.yaml, a value of the wrong type, a problem type or validation gridjudge does not
+grade (interactive, multi-pass), `validation: custom` without exactly one output
+validator. Everything else the formats hold (statements, attachments,
 generators, author, license, uuid, keywords, ...) is ignored.
 """
 
@@ -20,6 +21,7 @@ from typing import Any
 
 from pipeline.errors import GridjudgeError
 from pipeline.limits import Limits
+from pipeline.package.links import link_out_of
 from pipeline.package.versions import (
     LEGACY,
     SETTINGS_FILE,
@@ -28,7 +30,7 @@ from pipeline.package.versions import (
     format_version,
 )
 from pipeline.problem.contract import STDIO, IOMode
-from pipeline.yamlfile import read_yaml
+from pipeline.yamlfile import read_yaml, unknown_key
 
 PROBLEM_YAML = "problem.yaml"
 TESTDATA_YAML = "testdata.yaml"
@@ -174,7 +176,7 @@ def _ours(data: Mapping[str, Any], where: str) -> Mapping[str, Any]:
         raise PackageError(f"{where}: gridjudge: expected a mapping")
     unknown = sorted(set(ours) - set(GRIDJUDGE_KEYS))
     if unknown:
-        raise PackageError(f"{where}: gridjudge: unknown key {unknown[0]!r}")
+        raise PackageError(f"{where}: {unknown_key(unknown[0], GRIDJUDGE_KEYS, 'gridjudge')}")
     return ours
 
 
@@ -229,6 +231,9 @@ def _multipliers(
 
 def _read_package(root: Path) -> Package:
     where = str(root / PROBLEM_YAML)
+    escaping = link_out_of(root)
+    if escaping is not None:
+        raise PackageError(escaping)
     data = load_yaml(root / PROBLEM_YAML)
     version = format_version(data, where)
     limits = data.get("limits") or {}

@@ -15,13 +15,15 @@ import os
 import shutil
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.limits import Limits
+from pipeline.program import execute
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.languages import BuildFailure, Language, get_language, toolchain_version
 from pipeline.program.languages.contract import stage_names
+from pipeline.text import compiler_message
 
 COMPILE_TIMEOUT_S = 120.0
 MESSAGE_LIMIT = 2000
@@ -44,7 +46,8 @@ def default_cache_dir() -> Path:
 
 
 def truncate(message: str, limit: int = MESSAGE_LIMIT) -> str:
-    return message if len(message) <= limit else message[:limit] + "\n[... truncated]"
+    """A compiler's message as kept: repeated lines folded, cut at a line end."""
+    return compiler_message(message, limit)
 
 
 @dataclass(frozen=True)
@@ -177,26 +180,19 @@ def _sandboxed(
     files: dict[str, bytes],
     output_file: str | None,
 ) -> ExecutionResult:
-    from pipeline.program.sandbox import get_sandbox
-
     sources = lang.compiled(staged.names)
     argv = lang.expand(template, sources, main=staged.main, stack_mb=COMPILE_STACK_MB)
-    box = get_sandbox()
-    limits = COMPILE_LIMITS
-    if address_space_limited(box):
-        limits = replace(limits, memory_mb=limits.memory_mb + lang.compile_reserve_mb)
     placed: dict[str, bytes | str | Path] = dict(files)
-    result = box.run(argv, limits=limits, files=placed, output_file=output_file)
+    result = execute.run_command(
+        argv,
+        limits=COMPILE_LIMITS,
+        files=placed,
+        output_file=output_file,
+        reserve_mb=lang.compile_reserve_mb,
+    )
     if result.judge_error:  # e.g. no compiler here: the judge's failure, for the caller
         raise RuntimeError(f"cannot compile {lang.name}: {result.judge_error}")
     return result
-
-
-def address_space_limited(box: object) -> bool:
-    """Whether a sandbox limits memory by RLIMIT_AS alone (sandbox.rlimit without a
-    memory cgroup slot pool): there a runtime's reserved but unused address space
-    (Language.reserve_mb) is added to the limit."""
-    return bool(getattr(box, "limit_address_space", False)) and getattr(box, "pool", 1) is None
 
 
 def _message(lang: Language, result: ExecutionResult, staged: Staged, what: str) -> str:

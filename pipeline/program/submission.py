@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,8 @@ from typing import Any
 from pipeline.errors import GridjudgeError
 from pipeline.limits import Limits
 from pipeline.problem.contract import IOMode, Problem
-from pipeline.program.build import Source, address_space_limited, build, default_cache_dir
+from pipeline.program import execute
+from pipeline.program.build import Source, build, default_cache_dir
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.languages import (
     Language,
@@ -28,16 +29,6 @@ from pipeline.program.languages import (
     missing,
 )
 from pipeline.program.languages.multipliers import multiplier
-from pipeline.program.sandbox.forkserver import (
-    LIBRARY,
-    ZYGOTE,
-    ForkServer,
-    ForkServerUnavailable,
-    dynamically_linked,
-    inside,
-    start,
-    zygote_script,
-)
 
 __all__ = [
     "Language",
@@ -195,34 +186,6 @@ class PreparedSubmission:
         argv = lang.run_command(list(files), self.entry, self.entry, memory_mb)
         return argv, files
 
-    def start_fork_server(self, limits: Limits, args: Sequence[str] = ()) -> ForkServer:
-        """This submission (run with `args`) started as a fork server in the configured
-        sandbox; raises ForkServerUnavailable with the reason it cannot be served."""
-        from pipeline.program.sandbox import get_sandbox
-        from pipeline.program.sandbox.rlimit import RlimitSandbox
-
-        box = get_sandbox()
-        if type(box) is not RlimitSandbox:
-            raise ForkServerUnavailable(f"{box.name} sandbox")
-        if self.kind not in ("source", "executable"):
-            raise ForkServerUnavailable(f"{self.kind} submission")
-        mode = get_language(self.language).fork_server if self.language else "preload"
-        if mode is None:
-            raise ForkServerUnavailable(f"{self.language}: not forked")
-        argv, files = self.command_line(limits.memory_mb)
-        env: dict[str, str] = {}
-        if argv[0] == "env":  # the variables go to the server itself
-            argv = argv[1:]
-            while argv and "=" in argv[0]:
-                name, _, value = argv.pop(0).partition("=")
-                env[name] = value
-        if mode == "zygote":
-            files[ZYGOTE] = zygote_script()
-            argv = [argv[0], inside(ZYGOTE), inside(LIBRARY), inside(argv[1]), *argv[2:]]
-        elif not dynamically_linked(files.get(argv[0].removeprefix("./"))):
-            raise ForkServerUnavailable("statically linked")
-        return start(box, [*argv, *args], files, limits, env=env, preload=mode != "zygote")
-
     def limits_for(self, limits: Limits) -> Limits:
         """The limits this submission is run and judged under: the CPU limit (and the
         wall limit with it) times its language's multiplier, when one is configured."""
@@ -231,41 +194,22 @@ class PreparedSubmission:
         wall = None if limits.wall_ms is None else limits.wall_ms * self.time_multiplier
         return replace(limits, cpu_ms=limits.cpu_ms * self.time_multiplier, wall_ms=wall)
 
-    def sandbox_limits(self, limits: Limits, box: object) -> Limits:
-        """The limits `box` applies: where RLIMIT_AS is its memory limit (no memory
-        cgroup), plus the address space the language's runtime reserves without using
-        it. The verdict still judges the peak against `limits`."""
-        reserve = get_language(self.language).reserve_mb if self.language else 0
-        if reserve and address_space_limited(box):
-            return replace(limits, memory_mb=limits.memory_mb + reserve)
-        return limits
-
-    def run(self, input_text: str, limits: Limits) -> ExecutionResult:
-        """One run on one input; never raises for anything the program does."""
-        if self.compile_error is not None:
-            return ExecutionResult(judge_error="run() of a submission that did not compile")
-        if self.kind == "solver":  # grade.runners.inprocess calls solvers in the judge itself
-            return ExecutionResult(judge_error="run() of an in-process solver")
-        if self.unavailable is not None:
-            return ExecutionResult(judge_error=self.unavailable)
-        from pipeline.program.sandbox import get_sandbox
-
-        try:
-            argv, files = self.command_line(limits.memory_mb)
-            stdin = input_text.encode()
-            placed: dict[str, bytes | str | Path] = dict(files)
-            if self.io.input_file:
-                placed[self.io.input_file] = stdin
-            box = get_sandbox()
-            return box.run(
-                argv,
-                limits=self.sandbox_limits(limits, box),
-                stdin=stdin,
-                files=placed,
-                output_file=self.io.output_file,
-            )
-        except Exception as exc:  # the judge's own failure: JE, never the program's fault
-            return ExecutionResult(judge_error=f"{type(exc).__name__}: {exc}")
+    def run(
+        self, input_text: str, limits: Limits, servers: execute.Servers | None = None
+    ) -> ExecutionResult:
+        """One run on one input (the problem's input and output files placed and read
+        back), forked from its server in `servers` where it can be, else spawned; never
+        raises for anything the program does."""
+        stdin = input_text.encode()
+        files = {self.io.input_file: stdin} if self.io.input_file else None
+        return execute.run(
+            self,
+            stdin,
+            limits=limits,
+            files=files,
+            output_file=self.io.output_file,
+            servers=servers,
+        )
 
 
 def prepare(

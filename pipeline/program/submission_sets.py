@@ -6,11 +6,13 @@ the results. A folder is one multi-file submission."""
 from __future__ import annotations
 
 import csv
+import os
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from pipeline.program.languages.registry import is_language
+from pipeline.program.languages.registry import for_extension, is_language
 from pipeline.program.submission import SubmissionError, SubmissionSpec, parse_spec
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+@-]*$")
@@ -29,15 +31,66 @@ def spec_for(sid: str, path: Path, language: str | None = None) -> SubmissionSpe
     return replace(parse_spec(raw), label=sid)
 
 
-def from_dir(folder: Path) -> list[SubmissionSpec]:
+SkipReport = Callable[[Path, str], None]
+ADVICE = (
+    "give each source its language's extension (`gridjudge languages` lists them) or "
+    "make it executable; --skip-unknown leaves out what is not a source"
+)
+
+
+def not_a_source(path: Path) -> str | None:
+    """Why `path` (a file or folder of a submissions folder) is not a source, or None."""
+    if path.is_dir():
+        if any(for_extension(p.suffix) for p in path.iterdir() if p.is_file()):
+            return None
+        return "a folder without source files of a known language"
+    if for_extension(path.suffix) is not None or os.access(path, os.X_OK):
+        return None
+    kind = f"{path.suffix} files" if path.suffix else "files without an extension"
+    return f"not a source: no language uses {kind}"
+
+
+def from_dir(
+    folder: Path, skip_unknown: bool = False, on_skip: SkipReport | None = None
+) -> list[SubmissionSpec]:
     """Each file or folder directly in `folder` (hidden ones skipped); id = name without
-    its extension."""
+    its extension. Every entry that cannot be graded is named in one error; with
+    `skip_unknown` the ones that are not sources are left out (told to `on_skip`)."""
     if not folder.is_dir():
         raise SubmissionError(f"--submissions: no such folder {str(folder)!r}")
     entries = sorted(p for p in folder.iterdir() if not p.name.startswith("."))
     if not entries:
         raise SubmissionError(f"--submissions: folder {folder} is empty")
-    return [spec_for(_check_id(p.stem if p.is_file() else p.name, str(p)), p) for p in entries]
+    specs, problems = [], []
+    for path in entries:
+        shown = f"{path.name}/" if path.is_dir() else path.name
+        why = not_a_source(path)
+        if why is not None and skip_unknown:
+            if on_skip is not None:
+                on_skip(path, why)
+            continue
+        try:
+            if why is not None:
+                raise SubmissionError(why)
+            sid = _check_id(path.stem if path.is_file() else path.name, shown)
+            specs.append(spec_for(sid, path))
+        except SubmissionError as exc:
+            problems.append(f"{shown} ({_short(str(exc), path, shown)})")
+    if problems:
+        what = "entry" if len(problems) == 1 else "entries"
+        raise SubmissionError(
+            f"--submissions {folder}: {len(problems)} {what} cannot be graded: "
+            f"{'; '.join(problems)}; {ADVICE}"
+        )
+    return specs
+
+
+def _short(message: str, path: Path, shown: str) -> str:
+    """A spec error as said of an entry of the folder: without the path it names and
+    without the advice for a command-line spec (LANG:PATH does not fit a folder)."""
+    for prefix in (f"submission {str(path)!r}: ", f"{shown}: "):
+        message = message.removeprefix(prefix)
+    return message.split("; name it as", 1)[0]
 
 
 def from_list(listing: Path) -> list[SubmissionSpec]:
@@ -68,12 +121,17 @@ def from_list(listing: Path) -> list[SubmissionSpec]:
     return specs
 
 
-def collect(folders: list[Path], listings: list[Path]) -> list[SubmissionSpec]:
+def collect(
+    folders: list[Path],
+    listings: list[Path],
+    skip_unknown: bool = False,
+    on_skip: SkipReport | None = None,
+) -> list[SubmissionSpec]:
     """Every set's specs; an id used twice is a one-line error (an id that is also a
-    `-s` label is caught with the `-s` ones)."""
+    `-s` label is caught with the `-s` ones). `skip_unknown`: see from_dir."""
     specs: list[SubmissionSpec] = []
     for folder in folders:
-        specs += from_dir(folder)
+        specs += from_dir(folder, skip_unknown, on_skip)
     for listing in listings:
         specs += from_list(listing)
     seen: set[str] = set()

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pipeline.limits import Limits
 from pipeline.problem.contract import STDIO
+from pipeline.program import execute
 from pipeline.program.build import build
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.languages.contract import Language
@@ -24,7 +25,6 @@ from pipeline.program.languages.registry import (
     missing,
     toolchain_version,
 )
-from pipeline.program.sandbox.forkserver import ForkServerUnavailable
 from pipeline.program.submission import PreparedSubmission
 
 LIMITS = Limits.from_seconds(10.0, memory_mb=256)
@@ -145,14 +145,17 @@ def fork_server_check(sub: PreparedSubmission) -> Check:
     """The accepted program run twice from one fork server; a program that cannot be
     served (statically linked, no namespaces here) passes, saying it is spawned."""
     assert sub.language is not None
+    servers = execute.Servers()
     try:
-        server = sub.start_fork_server(LIMITS)
-    except ForkServerUnavailable as exc:
-        return Check(sub.language, "fork server", True, f"spawned instead ({exc})")
-    try:
-        runs = [_ran(server.run(SUM_INPUT.encode(), LIMITS), SUM_OUTPUT) for _ in range(2)]
+        results = [
+            execute.run(sub, SUM_INPUT.encode(), limits=LIMITS, servers=servers) for _ in range(2)
+        ]
     finally:
-        server.close()
+        servers.close()
+    how = results[0].extra.get("runner", "")
+    if how != execute.FORK_SERVER and not any(r.judge_error for r in results):
+        return Check(sub.language, "fork server", True, f"spawned instead: {how}")
+    runs = [_ran(result, SUM_OUTPUT) for result in results]
     bad = [detail for ok, detail in runs if not ok]
     return Check(sub.language, "fork server", not bad, bad[0] if bad else runs[1][1])
 

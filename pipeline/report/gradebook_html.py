@@ -12,6 +12,7 @@ import pandas as pd
 import pyarrow as pa
 
 from pipeline.scoring.policy import Policy, Threshold
+from pipeline.text import TRUNCATED, compiler_message
 
 FAILING_PER_SECTION = 10
 OUTPUT_HEAD_CHARS = 200
@@ -53,26 +54,36 @@ def _fmt(x: float) -> str:
     return f"{x:.2f}".rstrip("0").rstrip(".") if x == x else "—"
 
 
-def histogram(scores: list[float], max_score: float, width: int = 640, height: int = 180) -> str:
-    """Bars of submissions per score bin (HIST_BINS equal bins of 0..max score)."""
-    counts = [0] * HIST_BINS
+def score_bins(scores: list[float], max_score: float) -> list[tuple[str, str, int]]:
+    """(axis label, tooltip range, count) per bar: HIST_BINS bins [lo, hi) of 0..max
+    score, then one bar of the full score alone (a 100 is not "in the 90s")."""
+    counts = [0] * (HIST_BINS + 1)
     for s in scores:
         share = s / max_score if max_score > 0 else 0.0
-        counts[min(HIST_BINS - 1, max(0, int(share * HIST_BINS)))] += 1
-    top = max(counts) or 1
-    bar_w = (width - 40) / HIST_BINS
+        counts[HIST_BINS if share >= 1 else max(0, int(share * HIST_BINS))] += 1
+    step = max_score / HIST_BINS
+    bins = [
+        (_fmt(step * i), f"{_fmt(step * i)} to under {_fmt(step * (i + 1))}", counts[i])
+        for i in range(HIST_BINS)
+    ]
+    return [*bins, (_fmt(max_score), f"the full {_fmt(max_score)}", counts[HIST_BINS])]
+
+
+def histogram(scores: list[float], max_score: float, width: int = 640, height: int = 180) -> str:
+    """Bars of submissions per score bin (score_bins)."""
+    bins = score_bins(scores, max_score)
+    top = max(n for _, _, n in bins) or 1
+    bar_w = (width - 40) / len(bins)
     plot_h = height - 50
     parts = []
-    for i, n in enumerate(counts):
+    for i, (label, span, n) in enumerate(bins):
         h = plot_h * n / top
         x = 30 + i * bar_w
-        lo = max_score * i / HIST_BINS
         parts.append(
             f'<rect x="{x:.1f}" y="{20 + plot_h - h:.1f}" width="{bar_w - 2:.1f}" '
-            f'height="{h:.1f}" fill="#4a7fb5"><title>{n} with score {_fmt(lo)}'
-            f"–{_fmt(lo + max_score / HIST_BINS)}</title></rect>"
+            f'height="{h:.1f}" fill="#4a7fb5"><title>{n} with score {span}</title></rect>'
             f'<text x="{x + bar_w / 2:.1f}" y="{height - 14}" text-anchor="middle">'
-            f"{_fmt(lo)}</text>"
+            f"{label}</text>"
         )
         if n:
             parts.append(
@@ -92,12 +103,22 @@ def _aggregate(policy: Policy, name: str) -> str:
     return agg if isinstance(agg, str) else f"threshold {agg.threshold}"
 
 
+def _marks(r: Mapping[str, Any]) -> str:
+    """The TLE marks cell: wall-clock TLEs / cases not run ("" when neither)."""
+    wall, skipped = int(r.get("n_TLE_wall") or 0), int(r.get("n_not_run") or 0)
+    text = f"{wall} / {skipped}" if wall or skipped else ""
+    return f'<td class="num" data-v="{wall + skipped}">{text}</td>'
+
+
 def gradebook_table(rows: list[dict[str, Any]], policy: Policy) -> str:
     groups = [g.name for g in policy.groups]
     head = (
         '<th data-key="id">submission</th><th data-key="num">score</th>'
         + "".join(f'<th data-key="num">{escape(g)}</th>' for g in groups)
         + '<th data-key="num">AC</th><th data-key="id">compile</th>'
+        + '<th data-key="num" title="TLEs killed by the wall clock under the CPU limit '
+        + '(again when run alone) / cases not run after --max-tle TLEs">'
+        + "TLE wall / not run</th>"
         + '<th data-key="num">CPU s</th>'
     )
     body = []
@@ -114,6 +135,7 @@ def gradebook_table(rows: list[dict[str, Any]], policy: Policy) -> str:
         cells += [
             f'<td class="num" data-v="{r["n_AC"]}">{r["n_AC"]}</td>',
             f'<td data-v="{escape(r["compile"])}">{escape(r["compile"])}</td>',
+            _marks(r),
             f'<td class="num" data-v="{cpu:.6f}">{cpu:.2f}</td>',
         ]
         body.append(f"<tr>{''.join(cells)}</tr>")
@@ -192,7 +214,12 @@ def section(index: int, r: Mapping[str, Any], failing: pd.DataFrame, policy: Pol
         message = failing["checker_msg"].dropna()
         parts.append(
             "<p>did not compile (CE on every case):</p>"
-            + _head(message.iat[0] if len(message) else None, COMPILE_MESSAGE_CHARS)
+            + _head(
+                compiler_message(str(message.iat[0]), COMPILE_MESSAGE_CHARS)
+                if len(message)
+                else None,
+                COMPILE_MESSAGE_CHARS + len(TRUNCATED),
+            )
         )
     elif len(failing):
         shown = failing.head(FAILING_PER_SECTION)

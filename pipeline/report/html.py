@@ -26,8 +26,8 @@ from pipeline.report.svg import timing_boxes, verdict_bars
 from pipeline.results.store import RUN_JSON, load_results, read_run_json
 from pipeline.results.summary import last_attempts, summarize
 from pipeline.schemas import PROGRAM_VERDICTS, VERDICTS
-from pipeline.scoring.gradebook import gradebook
-from pipeline.scoring.policy import Policy, default_policy
+from pipeline.scoring.gradebook import by_problem, default_policy_for, gradebook
+from pipeline.scoring.policy import Policy
 from pipeline.scoring.run import run_policy
 
 REPORT_FILE = "report.html"
@@ -159,6 +159,19 @@ def _timing_charts(df: pd.DataFrame) -> str:
     return legend + "".join(parts)
 
 
+def _gradebooks(results: pa.Table, policy: Policy | None) -> str:
+    """The gradebook; in a run over several problems one per problem, each over its
+    problem's groups only."""
+    if policy is None:
+        return '<p class="muted">no results yet</p>'
+    parts = by_problem(results, policy)
+    return "".join(
+        ("" if problem is None else f"<h3>{escape(problem)}</h3>")
+        + gradebook_html.gradebook_html(gradebook(rows, mine), _failing_rows(rows, mine), mine)
+        for problem, rows, mine in parts
+    )
+
+
 def _failing_rows(results: pa.Table, policy: Policy) -> pd.DataFrame:
     """The failing rows with their group, in natural case order (for the sections)."""
     mask = pc.invert(pc.is_in(results["verdict"], pa.array(["AC", "IE"])))
@@ -186,7 +199,7 @@ def render_report(
     overall = [r for r in srows if r["family"] is None]
     df = results.select([c for c in _COLUMNS if c not in _TEXT_COLUMNS]).to_pandas()
     if policy is None and results.num_rows:
-        policy = default_policy(pc.unique(results["family"]).to_pylist())
+        policy = default_policy_for(results)
     title = f"gridjudge report — {info.get('run_id', 'run')}"
     bars = verdict_bars(
         [
@@ -197,15 +210,14 @@ def render_report(
     h_all, r_all = _summary_rows(overall, families=False)
     h_fam, r_fam = _summary_rows(srows, families=True)
     generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
-    grades = (
-        gradebook_html.gradebook_html(
-            gradebook(results, policy), _failing_rows(results, policy), policy
-        )
-        if policy is not None
-        else '<p class="muted">no results yet</p>'
-    )
+    grades = _gradebooks(results, policy)
+    status = info.get("status")
     body = [
         f"<h1>{escape(title)}</h1>",
+        ""
+        if status in (None, "done")
+        else f"<p><strong>unfinished run ({escape(str(status))}): the figures cover the "
+        "pairs graded so far</strong></p>",
         f'<p class="muted">{len(df)} results rows, {len(overall)} submission × problem '
         f"pairs; generated {generated}.</p>",
         "<h2>Gradebook</h2>",

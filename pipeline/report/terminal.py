@@ -3,63 +3,92 @@ timestamped steps (rich markup; verdict colours from pipeline.report.palette).""
 
 from __future__ import annotations
 
+import os
 import time
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 import pyarrow as pa
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from pipeline.report.fit import Column, fitted_table
 from pipeline.report.palette import VERDICT_COLOURS, verdict_markup
 from pipeline.schemas import VERDICTS
 
-PIPED_WIDTH = 200  # columns when not on a terminal: wide tables stay whole
+PIPED_WIDTH = 200  # columns when piped and COLUMNS is not set: wide tables stay whole
+# the summary's optional columns, dropped in this order when the terminal is narrow
+SUMMARY_DROPS = ("cpu p95 ms", "cpu p50 ms", "first failing case", "problem", "cpu max ms")
 
 
 def wide_console() -> Console:
-    """The terminal's width on a terminal; PIPED_WIDTH columns when piped."""
+    """The terminal's width on a terminal, or COLUMNS when set; PIPED_WIDTH when piped."""
     probe = Console()
-    return probe if probe.is_terminal else Console(width=PIPED_WIDTH)
+    if probe.is_terminal or os.environ.get("COLUMNS", "").isdigit():
+        return probe
+    return Console(width=PIPED_WIDTH)
 
 
-def summary_table(summary: pa.Table, *, families: bool = False, title: str = "") -> Table:
+def summary_table(
+    summary: pa.Table, *, families: bool = False, title: str = "", width: int | None = None
+) -> Table:
     """A rich table of a summary: one line per submission x problem (the all-families
     rows), plus one per family when `families`. Verdict columns that are zero everywhere
-    are left out (AC is always shown)."""
+    are left out (AC is always shown), and SUMMARY_DROPS as needed to fit `width`."""
     rows = summary.to_pylist()
     if not families:
         rows = [r for r in rows if r["family"] is None]
     shown = [v for v in VERDICTS if v == "AC" or any(r[f"n_{v}"] for r in rows)]
-    table = Table(title=title or None, show_lines=False)
-    table.add_column("submission", overflow="fold")
-    table.add_column("problem")
+    columns = [_summary_column("submission", wraps=True), _summary_column("problem")]
     if families:
-        table.add_column("family")
-    table.add_column("cases", justify="right")
-    for v in shown:
-        table.add_column(v, justify="right", style=VERDICT_COLOURS.get(v, ""))
+        columns.append(_summary_column("family", wraps=True))
+    columns.append(_summary_column("cases", justify="right"))
+    columns += [
+        _summary_column(v, justify="right", style=VERDICT_COLOURS.get(v, "")) for v in shown
+    ]
     for name in ("pass", "cpu p50 ms", "cpu p95 ms", "cpu max ms"):
-        table.add_column(name, justify="right")
-    table.add_column("first failing case", overflow="fold")
+        columns.append(_summary_column(name, justify="right"))
+    columns.append(_summary_column("first failing case", wraps=True))
+    cells = []
     for r in rows:
-        cells = [escape(r["submission"]), r["problem"]]
+        row = [escape(r["submission"]), r["problem"]]
         if families:
-            cells.append("(all)" if r["family"] is None else escape(r["family"]))
-        cells.append(str(r["cases"]))
-        cells += [str(r[f"n_{v}"]) if r[f"n_{v}"] else "·" for v in shown]
-        cells.append(_pass_cell(r["pass_rate"]))
-        cells += [_ms(r["cpu_ms_p50"]), _ms(r["cpu_ms_p95"]), _ms(r["cpu_ms_max"])]
-        cells.append(escape(r["first_failing_case"] or "—"))
-        table.add_row(*cells, end_section=families and r["family"] is None)
-    return table
+            row.append("(all)" if r["family"] is None else escape(r["family"]))
+        row.append(str(r["cases"]))
+        row += [str(r[f"n_{v}"]) if r[f"n_{v}"] else "·" for v in shown]
+        row.append(_pass_cell(r["pass_rate"]))
+        row += [_ms(r["cpu_ms_p50"]), _ms(r["cpu_ms_p95"]), _ms(r["cpu_ms_max"])]
+        row.append(escape(r["first_failing_case"] or "—"))
+        cells.append(row)
+    sections = [families and r["family"] is None for r in rows]
+    return fitted_table(columns, cells, width, title=title, sections=sections)
+
+
+def _summary_column(header: str, **kwargs: Any) -> Column:
+    drop = SUMMARY_DROPS.index(header) if header in SUMMARY_DROPS else None
+    return Column(header, drop=drop, **kwargs)
 
 
 def print_summary(
     summary: pa.Table, *, families: bool = False, title: str = "", console: Console | None = None
 ) -> None:
-    (console or wide_console()).print(summary_table(summary, families=families, title=title))
+    console = console or wide_console()
+    console.print(summary_table(summary, families=families, title=title, width=console.width))
+
+
+def graded_line(rows: int, cached: int, resumed: int, out: object, where: str) -> str:
+    """The line `grade` ends with: what was graded where, and what it took from the
+    result cache or from the run it continued."""
+    if rows == 0:
+        if resumed:
+            return f"nothing left to grade: all {resumed} pairs were already in {out}"
+        return f"nothing to grade into {out}"
+    from_cache = f" ({cached} from the result cache)" if cached else ""
+    also = f", {resumed} resumed," if resumed else ""
+    on = "" if cached == rows else f" on {where}"
+    return f"graded {rows} pairs{from_cache}{also} into {out}{on}"
 
 
 def verdict_counts(counts: Counter[str]) -> str:

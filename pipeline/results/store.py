@@ -3,6 +3,7 @@
 
 Layout of RUN_DIR:
     run.json                 what was run (problem, corpora, submissions, limits, status)
+    .lock                    held (flock) by the one `grade` writing the folder
     results/part-*.parquet   RESULTS_SCHEMA rows, one file per completed chunk
     summary.parquet          SUMMARY_SCHEMA, written at the end
 
@@ -13,6 +14,7 @@ folder is a plain parquet dataset of the committed rows.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import uuid
@@ -29,6 +31,7 @@ from pipeline.results.summary import SUMMARY_INPUT, summarize
 from pipeline.schemas import RESULTS_SCHEMA, SCHEMA_VERSION, SUMMARY_SCHEMA
 
 RUN_JSON = "run.json"
+LOCK_FILE = ".lock"
 RESULTS_DIR = "results"
 SUMMARY_FILE = "summary.parquet"
 
@@ -114,7 +117,7 @@ def _result_parts(run_dir: Path) -> list[Path]:
 
 # Columns added to RESULTS_SCHEMA since parts were first written, with the value a part
 # written before them reads as.
-_ADDED_COLUMNS: dict[str, Any] = {"cached": False, "runner": None, "score": None}
+_ADDED_COLUMNS: dict[str, Any] = {"cached": False, "runner": None, "tle_kind": None, "score": None}
 
 
 def _part_batches(part: Path, columns: list[str] | None) -> Iterator[pa.RecordBatch]:
@@ -278,6 +281,53 @@ def read_run_json(run_dir: Path) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         raise RunDirError(f"{path}: unreadable ({exc})") from None
     return data
+
+
+def unfinished(run_dir: Path) -> str:
+    """One line saying the run in RUN_DIR is not finished ("" when it is, or when it
+    has no run.json): its figures are partial."""
+    try:
+        status = read_run_json(run_dir).get("status")
+    except RunDirError:
+        return ""
+    if status in (None, "done"):
+        return ""
+    hint = "still running" if status == "running" else f"{status}; continue with --resume"
+    return f"unfinished run ({hint}): the figures below cover the pairs graded so far"
+
+
+class RunLock:
+    """An exclusive flock on RUN_DIR/.lock, held by the one process writing the folder;
+    the kernel releases it when that process ends, however it ends."""
+
+    def __init__(self, run_dir: Path) -> None:
+        run_dir = Path(run_dir)
+        self.fd: int | None = None
+        try:
+            run_dir.mkdir(parents=True, exist_ok=True)
+            self.fd = os.open(run_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise RunDirError(f"{run_dir}: cannot lock ({' '.join(str(exc).split())})") from None
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(self.fd, 32, 0).decode(errors="replace").strip() or "?"
+            os.close(self.fd)
+            self.fd = None
+            raise RunDirError(
+                f"{run_dir} is being written by another gridjudge (pid {holder}): wait for "
+                "it to end, or choose another --out"
+            ) from None
+        os.ftruncate(self.fd, 0)
+        os.pwrite(self.fd, f"{os.getpid()}\n".encode(), 0)
+
+    def release(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)  # closing the only descriptor drops the lock
+            self.fd = None
+
+    def __del__(self) -> None:  # a plan that is never run does not keep its folder locked
+        self.release()
 
 
 # ---------------------------------------------------------------- summaries

@@ -1,6 +1,9 @@
 """The gradebook: one row per submission, scored under a policy from the results rows
 (so a finished run can be rescored without grading again).
 
+A run over several problems is scored per problem: one row per (submission, problem),
+each over its problem's groups only (Policy.for_problem), with a `problem` column.
+
 A case counts in its group unless its verdict is IE (the input failed validation: the
 case's fault, left out for every submission); JE counts as not passed, so a judge
 failure never earns points (rerun the run to fix it)."""
@@ -13,18 +16,20 @@ from typing import Any
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.ids import natural_ranks, natural_sorted
 from pipeline.results.store import load_results, write_table
 from pipeline.results.summary import last_attempts
 from pipeline.schemas import VERDICTS
-from pipeline.scoring.policy import Group, Policy, Threshold
+from pipeline.scoring.policy import Group, Policy, Threshold, default_policy_by_problem
 
 GRADEBOOK_CSV = "gradebook.csv"
 GRADEBOOK_PARQUET = "gradebook.parquet"
-SCORE_INPUT = [
-    "submission", "problem", "family", "case_id", "verdict", "cpu_ms", "attempt", "score",
-]  # fmt: skip
+SCORE_INPUT = ["submission", "problem", "family", "case_id", "verdict", "cpu_ms", "attempt"]
+SCORE_INPUT += ["tle_kind", "score"]
+# the TLE marks counted per submission (grade.time_verdicts): column -> tle_kind
+TLE_MARKS = {"n_TLE_wall": "wall", "n_not_run": "not-run"}
 
 
 def group_points(
@@ -66,7 +71,54 @@ def _per_sub(
     }
 
 
+def families_by_problem(results: pa.Table) -> dict[str, list[str]]:
+    pairs = results.select(["problem", "family"]).group_by(["problem", "family"]).aggregate([])
+    out: dict[str, list[str]] = {}
+    for problem, family in zip(*(c.to_pylist() for c in pairs.columns), strict=True):
+        out.setdefault(problem, []).append(family)
+    return out
+
+
+def default_policy_for(results: pa.Table) -> Policy:
+    """One group per family, each problem scored out of the same total."""
+    return default_policy_by_problem(families_by_problem(results))
+
+
+def by_problem(results: pa.Table, policy: Policy) -> list[tuple[str | None, pa.Table, Policy]]:
+    """(problem, its rows, its policy) for each problem of a run over several; one
+    (None, every row, the policy) for a run of one problem."""
+    families = families_by_problem(results) if "problem" in results.column_names else {}
+    if len(families) <= 1:
+        return [(None, results, policy)]
+    return [
+        (p, results.filter(pc.equal(results["problem"], p)), policy.for_problem(p, fams))
+        for p, fams in sorted(families.items())
+    ]
+
+
 def gradebook(results: pa.Table, policy: Policy) -> pa.Table:
+    """One row per submission (per submission and problem, with a `problem` column, in a
+    run over several problems): see _book."""
+    parts = by_problem(results, policy)
+    if len(parts) == 1:
+        return _book(results, policy)
+    books = []
+    for problem, rows, mine in parts:
+        book = _book(rows, mine)
+        books.append(book.add_column(1, "problem", pa.repeat(pa.scalar(problem), book.num_rows)))
+    return pa.concat_tables(books, promote_options="default")
+
+
+def _credited(df: pd.DataFrame) -> pd.DataFrame:
+    """The rows with `ok` (AC), `credit` (the case's score, else 1 for AC and 0) and
+    `rank` (natural case order)."""
+    ok = df["verdict"] == "AC"
+    given = df["score"] if "score" in df.columns else pd.Series(float("nan"), index=df.index)
+    credit = given.astype("float64").fillna(ok.astype("float64"))
+    return df.assign(ok=ok, credit=credit, rank=df["case_id"].map(natural_ranks(df["case_id"])))
+
+
+def _book(results: pa.Table, policy: Policy) -> pa.Table:
     """One row per submission, in natural id order: id, score, max score, points per
     group, counts by verdict, compile status, total CPU ms, then per group the cases
     passed, the cases and the first failing case (natural order)."""
@@ -76,11 +128,12 @@ def gradebook(results: pa.Table, policy: Policy) -> pa.Table:
     names = [g.name for g in policy.groups]
     subs = natural_sorted(every["submission"].unique().tolist())
     counts = _per_sub(every.groupby(["submission", "verdict"]).size().unstack(), subs, VERDICTS, 0)
-    df = every[every["verdict"] != "IE"]
-    ok = df["verdict"] == "AC"
-    given = df["score"] if "score" in df.columns else pd.Series(float("nan"), index=df.index)
-    credit = given.astype("float64").fillna(ok.astype("float64"))
-    df = df.assign(ok=ok, credit=credit, rank=df["case_id"].map(natural_ranks(df["case_id"])))
+    kinds = every["tle_kind"] if "tle_kind" in every else pd.Series(None, index=every.index)
+    marks = {
+        column: every[kinds == kind].groupby("submission").size().to_dict()
+        for column, kind in TLE_MARKS.items()
+    }
+    df = _credited(every[every["verdict"] != "IE"])
     by = df.groupby(["submission", "group"])
     passed = _per_sub(by["ok"].sum().unstack("group"), subs, names, 0)
     total = _per_sub(by["credit"].sum().unstack("group"), subs, names, 0.0)
@@ -115,6 +168,7 @@ def gradebook(results: pa.Table, policy: Policy) -> pa.Table:
                 "max_score": policy.max_score,
                 **points,
                 **{f"n_{v}": int(counts[sub][v]) for v in VERDICTS},
+                **{column: int(marks[column].get(sub, 0)) for column in TLE_MARKS},
                 "compile": "CE" if counts[sub]["CE"] else "ok",
                 "cpu_ms_total": float(cpu.get(sub, 0.0)),
                 **detail,

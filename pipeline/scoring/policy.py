@@ -52,6 +52,9 @@ class Group(_Strict):
     families: list[str] = Field(min_length=1)
     points: float = Field(ge=0)
     aggregate: Literal["all", "fraction", "sum", "min"] | Threshold = "fraction"
+    # the problem whose cases the group holds (None: any): in a run over several problems
+    # each submission is scored per problem, over its problem's groups only
+    problem: str | None = None
 
     @field_validator("name")
     @classmethod
@@ -80,6 +83,19 @@ class Policy(_Strict):
     def max_score(self) -> float:
         return sum(g.points for g in self.groups)
 
+    def for_problem(self, problem: str, families: Iterable[str]) -> Policy:
+        """The groups that score `problem`: those of no problem or of this one that take a
+        family of it (an error when none does)."""
+        names = list(families)
+        groups = [
+            g
+            for g in self.groups
+            if g.problem in (None, problem) and any(g.matches(f) for f in names)
+        ]
+        if not groups:
+            raise ScoringError(f"scoring: no group takes a family of problem {problem!r}")
+        return Policy(groups=groups)
+
     def group_of(self, family: str) -> Group | None:
         return next((g for g in self.groups if g.matches(family)), None)
 
@@ -106,7 +122,7 @@ class Policy(_Strict):
                     )
 
     def to_yaml(self) -> str:
-        return yaml.safe_dump(self.model_dump(mode="json"), sort_keys=False)
+        return yaml.safe_dump(self.model_dump(mode="json", exclude_none=True), sort_keys=False)
 
 
 def default_policy(families: Iterable[str]) -> Policy:
@@ -118,6 +134,27 @@ def default_policy(families: Iterable[str]) -> Policy:
     return Policy(groups=[Group(name=f, families=[f], points=points) for f in names])
 
 
+def default_policy_by_problem(families: Mapping[str, Iterable[str]]) -> Policy:
+    """One problem: default_policy. Several: per problem one group per family (named
+    PROBLEM/FAMILY, of that problem only), equal points summing to DEFAULT_TOTAL in each
+    problem, so every problem is scored out of DEFAULT_TOTAL."""
+    if len(families) <= 1:
+        return default_policy(next(iter(families.values()), []))
+    groups = []
+    for problem in sorted(families):
+        names = sorted(set(families[problem]))
+        groups += [
+            Group(
+                name=f"{problem}/{f}",
+                families=[f],
+                points=DEFAULT_TOTAL / len(names),
+                problem=problem,
+            )
+            for f in names
+        ]
+    return Policy(groups=groups)
+
+
 def policy_from(data: Any, where: str) -> Policy:
     """A policy from parsed YAML (a file's content or a run config's block)."""
     if not isinstance(data, dict):
@@ -125,7 +162,7 @@ def policy_from(data: Any, where: str) -> Policy:
     try:
         return Policy.model_validate(data)
     except ValidationError as exc:
-        raise ScoringError(f"{where}: {first_error(exc)}") from None
+        raise ScoringError(f"{where}: {first_error(exc, Policy)}") from None
 
 
 def load_policy(path: Path) -> Policy:

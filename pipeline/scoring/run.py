@@ -12,11 +12,15 @@ import pyarrow.compute as pc
 from pipeline.package.scoring import scoring_policy
 from pipeline.results.store import RUN_JSON, read_run_json
 from pipeline.scoring.feedback import write_feedback
-from pipeline.scoring.gradebook import gradebook, load_for_scoring, write_gradebook
+from pipeline.scoring.gradebook import (
+    default_policy_for,
+    gradebook,
+    load_for_scoring,
+    write_gradebook,
+)
 from pipeline.scoring.policy import (
     POLICY_FILE,
     Policy,
-    default_policy,
     load_policy,
     policy_from,
 )
@@ -30,8 +34,9 @@ class RunScores:
 
 def run_policy(run_dir: Path, results: pa.Table, given: Policy | None = None) -> Policy:
     """`given`, else the policy the run was last scored with, else a scoring package's
-    test groups (a run of that one problem), else one group per family; checked against
-    the run's families (an unmatched family is a one-line error)."""
+    test groups (a run of that one problem), else one group per family of each problem
+    (each problem scored out of the same total: policy.default_policy_by_problem);
+    checked against the run's families (an unmatched family is a one-line error)."""
     kept = Path(run_dir) / POLICY_FILE
     families = pc.unique(results.column("family")).to_pylist()
     if given is not None:
@@ -39,7 +44,7 @@ def run_policy(run_dir: Path, results: pa.Table, given: Policy | None = None) ->
     elif kept.is_file():
         policy = load_policy(kept)
     else:
-        policy = package_policy(results) or default_policy(families)
+        policy = package_policy(results) or default_policy_for(results)
     policy.assign(families)
     return policy
 

@@ -16,9 +16,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from pipeline.errors import GridjudgeError
-from pipeline.grade.engine import Settings, grade_cases
+from pipeline.grade.engine import grade_cases
 from pipeline.grade.rows import RowContext
-from pipeline.grade.runners.spawn import SpawnRunner
 from pipeline.grade.verdict import decide
 from pipeline.limits import Limits
 from pipeline.problem.checkers import ACCEPTED
@@ -107,8 +106,7 @@ class _Reference:
                 return self.problem.solve(input_text, self.version)
             except Exception:
                 return None
-        runner = SpawnRunner(self.problem, self.other, self.limits)
-        result = runner.execute(input_text)
+        result = self.other.run(input_text, self.limits)
         if decide(self.limits, result, lambda _: ACCEPTED).verdict != Verdict.AC:
             return None  # it crashed or went over a limit: no answer to compare with
         return result.output.decode("utf-8", "replace")
@@ -123,8 +121,9 @@ def _graded(
         problem,
         [submission],
         [case],
-        Settings(limits, validate=False),
+        limits,
         RowContext("stress", problem.name, 1, ""),
+        validate=False,
         keep_outputs=True,
     )
     row = outcome.table.to_pylist()[0]

@@ -31,7 +31,7 @@ from pipeline.distribute.cluster import Cluster
 from pipeline.errors import GridjudgeError
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
-from pipeline.grade.runners import FORK_SERVER
+from pipeline.grade.settings import DEFAULT, GradeSettings
 from pipeline.ids import natural_key
 from pipeline.package.checktestdata import unsupported
 from pipeline.package.problem import input_validator_paths, test_files
@@ -75,7 +75,7 @@ class VerifyOptions:
     package: Path
     repeat: int = 3  # runs of each case: the times are their medians
     address: str | None = None  # as grade's --address
-    fork_server: bool = FORK_SERVER
+    fork_server: bool = DEFAULT.fork_server
     work: Path | None = None  # the corpus and run folders; None: a temporary folder
     budget_s: float | None = None  # stop grading after this many seconds; None: no limit
     progress: Callable[[str], None] | None = None  # told a line as each submission is graded
@@ -170,10 +170,10 @@ def grade(
         submission_sets=specs,
         out=out,
         address=options.address,
-        repeat=options.repeat,
-        fork_server=options.fork_server,
-        time_limit_s=limit_s,
-        use_cache=False,
+        settings=GradeSettings(
+            repeat=options.repeat, fork_server=options.fork_server, time_limit=limit_s
+        ),
+        cache=False,
     )
     run_grade(plan_grade(grade_options))
     return last_attempts(load_results(out, columns=RESULT_COLUMNS))

@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import ndimage
 
 _KING = np.ones((3, 3), dtype=bool)
 NO_REGION = np.iinfo(np.uint32).max  # "no blank neighbour" in Analysis.low
@@ -40,6 +39,8 @@ class Analysis:
 def analyse(mines: np.ndarray, both_ends: bool = False) -> Analysis:
     """Labels and neighbouring region ids. `both_ends` also computes the largest id, which
     the guarantee check needs (a number cell with low + 1 != high borders two regions)."""
+    from scipy import ndimage  # here: `gridjudge problems` loads every plugin, not scipy
+
     counts = neighbour_counts(mines)
     numbers = ~mines & (counts > 0)
     blank = counts == 0  # a mine counts itself, so this is safe & no mined neighbour

@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from pipeline.grade import rows
 from pipeline.grade.cases import Cases
 from pipeline.grade.runners.base import Graded
-from pipeline.grade.runners.spawn import SpawnRunner
+from pipeline.grade.runners.program import ProgramRunner
 from pipeline.grade.verdict import decide, judge
 from pipeline.limits import Limits
 from pipeline.problem.checkers import ACCEPTED
+from pipeline.program import execute
 from pipeline.program.execution import ExecutionResult
 from pipeline.schemas import Verdict
 
@@ -36,7 +37,7 @@ def batch_limits(limits: Limits, k: int) -> Limits:
 
 @dataclass
 class BatchRunner:
-    single: SpawnRunner
+    single: ProgramRunner
     k: int
 
     def close(self) -> None:
@@ -46,9 +47,10 @@ class BatchRunner:
         texts = [t or "" for t in cases.inputs]
         expected = cases.expected.to_pylist()
         runs: list[rows.Run] = []
-        for start in range(0, len(texts), self.k):
-            stop = min(start + self.k, len(texts))
-            runs += self._group(texts[start:stop], expected[start:stop])
+        with execute.judging_with(self.single.judges):
+            for start in range(0, len(texts), self.k):
+                stop = min(start + self.k, len(texts))
+                runs += self._group(texts[start:stop], expected[start:stop])
         return self.single.graded(runs)
 
     def _group(self, texts: list[str], expected: list[str | None]) -> list[rows.Run]:

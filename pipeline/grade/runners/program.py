@@ -1,0 +1,61 @@
+"""One sandboxed process per case, through the one execution seam (program.execute):
+forked from the submission's fork server where it can be, else spawned; the rows' `runner`
+column says which and why.
+
+The runner owns two sets of fork servers, both closed with it: the submission's, and
+the judge-side programs' (a package's checkers) that judge this submission's outputs, so
+that no checker server ever sees two submissions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pipeline.grade import rows
+from pipeline.grade.cases import Cases
+from pipeline.grade.runners.base import Graded
+from pipeline.grade.verdict import judge
+from pipeline.limits import Limits
+from pipeline.problem.contract import Problem
+from pipeline.program import execute
+from pipeline.program.execution import ExecutionResult
+from pipeline.program.submission import PreparedSubmission
+
+
+@dataclass
+class ProgramRunner:
+    problem: Problem
+    submission: PreparedSubmission
+    limits: Limits
+    keep_outputs: bool = False
+    fork_server: bool = True
+    servers: execute.Servers = field(init=False, repr=False)
+    judges: execute.Servers = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.servers = execute.Servers(fork=self.fork_server)
+        self.judges = execute.Servers(fork=self.fork_server)
+
+    def execute(self, text: str, limits: Limits | None = None) -> ExecutionResult:
+        return self.submission.run(text, limits or self.limits, self.servers)
+
+    def run(self, text: str, expected: str | None) -> rows.Run:
+        result = self.execute(text)
+        return rows.Run(result, judge(self.problem, text, expected, result, self.limits))
+
+    def graded(self, runs: list[rows.Run]) -> Graded:
+        outputs = [r.result.output for r in runs] if self.keep_outputs else None
+        return Graded(rows.from_runs(runs), outputs)
+
+    def close(self) -> None:
+        self.servers.close()
+        self.judges.close()
+
+    def grade(self, cases: Cases) -> Graded:
+        expected = cases.expected.to_pylist()
+        with execute.judging_with(self.judges):
+            runs = [
+                self.run(text or "", want)
+                for text, want in zip(cases.inputs, expected, strict=True)
+            ]
+        return self.graded(runs)

@@ -1,0 +1,284 @@
+"""The one way a program runs in the sandbox: submissions, a package's validators and
+checkers, compile steps, the languages' self-tests, stress. Nothing else in the engine
+starts a sandboxed process (an import-linter contract in pyproject.toml).
+
+`run(program, ...)` forks the run from the program's fork server in `servers` where the
+program and the sandbox allow it, and spawns it otherwise; the result's
+`extra["runner"]` says which, and why a run was spawned. The rule, stated once here:
+- a server is started on a program's first run in a `Servers` (one per program,
+  arguments, memory and process limits), and kept until the `Servers` is closed;
+- a program that cannot be served (the sandbox cannot, the language is not forked, a
+  statically linked binary) is spawned from then on, saying why;
+- a server that fails before the run is over is started anew once for that run; if that
+  fails too, the run is spawned;
+- a spawned run that ends in a judge error is tried again (the infrastructure's fault, not
+  the program's) before its judge error stands.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import functools
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Protocol
+
+from pipeline.limits import Limits
+from pipeline.program.execution import ExecutionResult
+from pipeline.program.languages import get_language
+from pipeline.program.sandbox import FileSpec, forkserver, get_sandbox
+from pipeline.program.sandbox.forkserver import (
+    LIBRARY,
+    ZYGOTE,
+    ForkServer,
+    ForkServerUnavailable,
+    dynamically_linked,
+    inside,
+    zygote_script,
+)
+
+__all__ = ["Program", "Servers", "current_judge_servers", "judging_with", "run", "run_command"]
+
+FORK_SERVER = "fork-server"
+SPAWN = "spawn"
+# a server lost during a run is started anew this many times for that run
+RESTARTS = 1
+# a spawned run's judge error is tried again this many times
+JE_RETRIES = 2
+# servers one `Servers` keeps alive at once (each holds a sandbox and a cgroup slot)
+KEEP = 8
+
+
+class Program(Protocol):
+    """What the seam needs of a program (pipeline.program.submission.PreparedSubmission)."""
+
+    label: str
+    sha: str
+    kind: str
+    language: str | None
+    compile_error: str | None
+    unavailable: str | None
+
+    def command_line(self, memory_mb: int = 256) -> tuple[list[str], dict[str, Path]]: ...
+
+
+def _box_limits(box: object, limits: Limits, reserve_mb: int) -> Limits:
+    """The limits `box` applies: where RLIMIT_AS is its memory limit (no memory cgroup
+    slot pool), plus the address space a runtime reserves without using it; the verdict
+    still judges the peak against `limits`."""
+    limited = getattr(box, "limit_address_space", False) and getattr(box, "pool", 1) is None
+    if reserve_mb and limited:
+        return replace(limits, memory_mb=limits.memory_mb + reserve_mb)
+    return limits
+
+
+def run_command(
+    argv: Sequence[str],
+    *,
+    limits: Limits,
+    stdin: bytes = b"",
+    files: Mapping[str, FileSpec] | None = None,
+    output_file: str | None = None,
+    reserve_mb: int = 0,
+    read_back: Sequence[str] = (),
+) -> ExecutionResult:
+    """`argv` spawned in the process-wide sandbox (a compile step, or a program no fork
+    server serves); a judge error is tried again before it stands."""
+    box = get_sandbox()
+    applied = _box_limits(box, limits, reserve_mb)
+
+    def once() -> ExecutionResult:
+        return box.run(
+            argv,
+            limits=applied,
+            stdin=stdin,
+            files=files,
+            output_file=output_file,
+            read_back=read_back,
+        )
+
+    result = once()
+    for _ in range(JE_RETRIES):
+        if not result.judge_error:
+            break
+        result = once()
+    return result
+
+
+def _reserve_mb(program: Program) -> int:
+    return get_language(program.language).reserve_mb if program.language else 0
+
+
+def _server_command(
+    program: Program, limits: Limits, args: Sequence[str]
+) -> tuple[list[str], dict[str, FileSpec], dict[str, str], bool]:
+    """argv, files, environment and whether to preload the fork-server library, for
+    `program` started as a fork server; ForkServerUnavailable with the reason otherwise."""
+    if program.kind not in ("source", "executable"):
+        raise ForkServerUnavailable(f"{program.kind} submission")
+    mode = get_language(program.language).fork_server if program.language else "preload"
+    if mode is None:
+        raise ForkServerUnavailable(f"{program.language}: not forked")
+    argv, paths = program.command_line(limits.memory_mb)
+    files: dict[str, FileSpec] = dict(paths)
+    env: dict[str, str] = {}
+    if argv[0] == "env":  # the variables go to the server itself
+        argv = argv[1:]
+        while argv and "=" in argv[0]:
+            name, _, value = argv.pop(0).partition("=")
+            env[name] = value
+    if mode == "zygote":
+        files[ZYGOTE] = zygote_script()
+        argv = [argv[0], inside(ZYGOTE), inside(LIBRARY), inside(argv[1]), *argv[2:]]
+    elif not dynamically_linked(Path(str(files.get(argv[0].removeprefix("./"), "")))):
+        raise ForkServerUnavailable("statically linked")
+    return [*argv, *args], files, env, mode != "zygote"
+
+
+def start_server(program: Program, limits: Limits, args: Sequence[str] = ()) -> ForkServer:
+    """`program args` started as a fork server in the process-wide sandbox; raises
+    ForkServerUnavailable with the reason it cannot be served."""
+    argv, files, env, preload = _server_command(program, limits, args)
+    box = get_sandbox()
+    starter = getattr(box, "start_server", None)
+    if starter is None:
+        if box.name != "rlimit":  # bwrap, none, a fake: nothing to fork from
+            raise ForkServerUnavailable(f"{box.name} sandbox")
+        starter = functools.partial(forkserver.start, box)  # type: ignore[arg-type]
+    server: ForkServer = starter(argv, files, limits, env=env, preload=preload)
+    return server
+
+
+ServerKey = tuple[str, tuple[str, ...], int, int]
+
+
+@dataclass
+class Servers:
+    """The fork servers of one owner (a submission's runner, a chunk's validators), never
+    shared with another: a server holds what its cases sent it. `fork=False` spawns
+    every run."""
+
+    fork: bool = True
+    started: int = 0  # servers started so far
+    _live: OrderedDict[ServerKey, ForkServer] = field(default_factory=OrderedDict)
+    _unavailable: dict[ServerKey, str] = field(default_factory=dict)
+
+    def _server(
+        self, key: ServerKey, program: Program, limits: Limits, args: Sequence[str]
+    ) -> ForkServer | None:
+        if key in self._unavailable:
+            return None
+        server = self._live.get(key)
+        if server is not None and server.alive:
+            self._live.move_to_end(key)
+            return server
+        try:
+            server = start_server(program, limits, args)
+        except ForkServerUnavailable as exc:
+            self._unavailable[key] = f"{SPAWN} ({exc})"
+            return None
+        except Exception as exc:  # the judge's: spawning gives JE where the run fails too
+            self._unavailable[key] = f"{SPAWN} (no fork server: {type(exc).__name__}: {exc})"
+            return None
+        self.started += 1
+        self._live[key] = server
+        self._live.move_to_end(key)
+        while len(self._live) > KEEP:
+            _, old = self._live.popitem(last=False)
+            old.close()
+        return server
+
+    def serve(
+        self,
+        program: Program,
+        stdin: bytes,
+        limits: Limits,
+        args: Sequence[str],
+        files: Mapping[str, FileSpec] | None,
+        output_file: str | None,
+        read_back: Sequence[str] = (),
+    ) -> tuple[ExecutionResult | None, str]:
+        """The run forked from the program's server, or None and the reason to spawn."""
+        key = (program.sha, tuple(args), limits.memory_mb, limits.processes)
+        for _ in range(1 + RESTARTS):
+            server = self._server(key, program, limits, args)
+            if server is None:
+                return None, self._unavailable[key]
+            result = server.run(stdin, limits, files, output_file, read_back)
+            if not (result.judge_error and not server.alive):
+                result.extra["runner"] = FORK_SERVER
+                return result, FORK_SERVER
+        return None, f"{SPAWN} (the fork server failed)"
+
+    def close(self) -> None:
+        for server in self._live.values():
+            server.close()
+        self._live.clear()
+
+
+def run(
+    program: Program,
+    stdin: bytes = b"",
+    *,
+    limits: Limits,
+    args: Sequence[str] = (),
+    files: Mapping[str, FileSpec] | None = None,
+    output_file: str | None = None,
+    servers: Servers | None = None,
+    read_back: Sequence[str] = (),
+) -> ExecutionResult:
+    """`program args` on `stdin` with `files` in its scratch dir, under `limits`: forked
+    from its server in `servers` where it can be, else spawned (the module docstring has
+    the rule). Never raises for anything the program does; the judge's own failures are
+    judge errors."""
+    if program.compile_error is not None:
+        return ExecutionResult(judge_error="run of a program that did not compile")
+    if program.kind == "solver":  # grade.runners.inprocess calls solvers in the judge itself
+        return ExecutionResult(judge_error="run of an in-process solver")
+    if program.unavailable is not None:
+        return ExecutionResult(judge_error=program.unavailable)
+    try:
+        how = SPAWN
+        if servers is not None and servers.fork:
+            served, how = servers.serve(program, stdin, limits, args, files, output_file, read_back)
+            if served is not None:
+                return served
+        argv, paths = program.command_line(limits.memory_mb)
+        result = run_command(
+            [*argv, *args],
+            limits=limits,
+            stdin=stdin,
+            files={**paths, **(files or {})},
+            output_file=output_file,
+            reserve_mb=_reserve_mb(program),
+            read_back=read_back,
+        )
+    except Exception as exc:  # the judge's own failure: JE, never the program's fault
+        return ExecutionResult(judge_error=f"{type(exc).__name__}: {exc}")
+    result.extra["runner"] = how
+    return result
+
+
+_judge_servers: contextvars.ContextVar[Servers | None] = contextvars.ContextVar(
+    "judge_servers", default=None
+)
+
+
+@contextlib.contextmanager
+def judging_with(servers: Servers) -> Iterator[None]:
+    """The judge-side programs (a package's validators and checkers) run inside this
+    block are served from `servers`, which the caller owns and closes: each grade runner
+    has its own, so that a checker's server never sees two submissions' outputs."""
+    token = _judge_servers.set(servers)
+    try:
+        yield
+    finally:
+        _judge_servers.reset(token)
+
+
+def current_judge_servers() -> Servers | None:
+    """The `Servers` of the enclosing `judge_servers` block, if any (else: spawn)."""
+    return _judge_servers.get()

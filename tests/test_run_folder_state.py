@@ -1,0 +1,131 @@
+"""A run folder's state under concurrency and signals: one writer at a time (a flock),
+SIGTERM handled as Ctrl-C, an unfinished run reported as such, a tampered corpus
+refused unless trusted."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from pipeline.cli.app import app
+from pipeline.cli.common import EXIT_TERMINATED
+from pipeline.corpus.generate import generate_corpus
+from pipeline.distribute.cluster import Cluster
+from pipeline.problem.registry import get_problem
+from pipeline.results import store as report
+
+GRIDJUDGE = Path(sys.executable).with_name("gridjudge")
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("c") / "spot"
+    generate_corpus(get_problem("spot"), 12, 3, out, families=["n2"])
+    return out
+
+
+def grade(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, ["grade", *args, "--address", "local-serial"])
+    return result.exit_code, result.output
+
+
+def test_a_second_writer_is_refused_while_the_first_holds_the_folder(
+    corpus: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "run"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time\nfrom pipeline.results.store import RunLock\n"
+         "lock = RunLock(sys.argv[1])\nprint('locked', flush=True)\ntime.sleep(120)\n", str(out)],
+        stdout=subprocess.PIPE, text=True, cwd=REPO,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        code, output = grade(str(corpus), "-s", "solver:spot", "--out", str(out))
+        assert code == 2, output
+        lines = output.strip().splitlines()
+        assert len(lines) == 1 and "being written by another gridjudge" in lines[0], output
+        assert f"pid {holder.pid}" in lines[0]
+        assert not (out / report.RUN_JSON).exists()
+    finally:
+        holder.kill()
+        holder.wait()
+    code, output = grade(str(corpus), "-s", "solver:spot", "--out", str(out))  # lock gone
+    assert code == 0, output
+    assert report.read_run_json(out)["status"] == "done"
+
+
+def test_report_on_an_unfinished_run_says_so_above_the_table(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert grade(str(corpus), "-s", "solver:spot", "--out", str(out))[0] == 0
+    info = report.read_run_json(out)
+    report.write_run_json(out, {**info, "status": "interrupted"})
+    result = CliRunner().invoke(app, ["report", str(out)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    first = next(i for i, line in enumerate(lines) if "unfinished run" in line)
+    assert "interrupted; continue with --resume" in lines[first]
+    assert first < next(i for i, line in enumerate(lines) if "solver:spot" in line)
+    assert "unfinished run (interrupted)" in (out / "report.html").read_text()
+    report.write_run_json(out, {**info, "status": "done"})
+    done = CliRunner().invoke(app, ["report", str(out)])
+    assert "unfinished run (" not in done.output
+
+
+def test_a_tampered_corpus_is_refused_unless_trusted(corpus: Path, tmp_path: Path) -> None:
+    tampered = tmp_path / "spot"
+    tampered.mkdir()
+    for path in corpus.iterdir():
+        (tampered / path.name).write_bytes(path.read_bytes())
+    part = sorted(tampered.glob("part-*.parquet"))[0]
+    table = pq.read_table(part)
+    changed = [
+        t.replace("1", "0", 1) if i == 0 else t for i, t in enumerate(table["input"].to_pylist())
+    ]
+    at = table.schema.get_field_index("input")
+    pq.write_table(
+        table.set_column(at, table.schema.field(at), pa.array(changed, table["input"].type)), part
+    )
+    code, output = grade(str(tampered), "-s", "solver:spot", "--out", str(tmp_path / "r1"))
+    assert code == 2 and "content hash differs from the manifest" in output, output
+    assert len(output.strip().splitlines()) == 1
+    code, output = grade(
+        str(tampered), "-s", "solver:spot", "--out", str(tmp_path / "r2"), "--trust-corpus"
+    )
+    assert code == 0, output
+
+
+@pytest.mark.ray
+def test_sigterm_keeps_finished_chunks_and_says_how_to_resume(
+    ray_cluster: Cluster, corpus: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "run"
+    sub = "cmd:sleep 0.3; echo Draw"
+    argv = [str(GRIDJUDGE), "grade", str(corpus), "-s", sub, "--out", str(out)]
+    argv += ["--address", ray_cluster.gcs_address(), "--chunk-size", "1", "--max-in-flight", "1"]
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    driver = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    deadline = time.monotonic() + 60
+    while len(list(report.results_dir(out).glob("part-*.parquet"))) < 2:
+        assert driver.poll() is None, driver.communicate()[1].decode()[-2000:]
+        assert time.monotonic() < deadline, "no results parts appeared"
+        time.sleep(0.02)
+    driver.send_signal(signal.SIGTERM)
+    _, err = driver.communicate(timeout=60)
+    stderr = err.decode()
+    assert driver.returncode == EXIT_TERMINATED, stderr[-2000:]
+    assert "continue with --resume" in stderr
+    assert "Traceback" not in stderr and "***" not in stderr, stderr[-2000:]
+    info = report.read_run_json(out)
+    assert info["status"] == "interrupted"
+    kept = len(report.load_results(out))
+    assert 2 <= kept < 12
