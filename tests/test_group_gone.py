@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import time
+from pathlib import Path
 
 from pipeline.program.sandbox.base import group_gone, kill_group
 
@@ -70,3 +71,38 @@ def test_a_group_of_zombies_is_gone() -> None:
         assert group_gone(leader.pid, timeout_s=0.0)  # ...and the group is gone
     finally:
         leader.wait(timeout=10)
+
+
+LEADER_LEAVES_FIRST = r"""
+#include <pthread.h>
+#include <unistd.h>
+static void *work(void *arg) { (void)arg; usleep(800000); return 0; }
+int main(void) {
+    pthread_t t[3];
+    for (int i = 0; i < 3; i++) pthread_create(&t[i], 0, work, 0);
+    pthread_exit(0);
+}
+"""
+
+
+def test_a_zombie_leader_whose_threads_still_run_is_not_gone(tmp_path: Path) -> None:
+    """The leader thread ends first: /proc shows the process as Z while three threads
+    still run (a JVM's main thread ending before its workers looks so); the group is
+    gone only when they are."""
+    source = tmp_path / "leader.c"
+    source.write_text(LEADER_LEAVES_FIRST)
+    subprocess.run(["gcc", "-O1", "-pthread", "-o", str(tmp_path / "leader"), str(source)],
+                   check=True)  # fmt: skip
+    proc = subprocess.Popen([str(tmp_path / "leader")], start_new_session=True)
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:  # until the leader thread has ended
+            with open(f"/proc/{proc.pid}/stat", "rb") as fh:
+                if fh.read().rsplit(b")", 1)[1].split()[0] == b"Z":
+                    break
+            time.sleep(0.005)
+        assert len(os.listdir(f"/proc/{proc.pid}/task")) > 1  # its threads work on
+        assert not group_gone(proc.pid, timeout_s=0.0)
+        assert group_gone(proc.pid, timeout_s=10.0)
+    finally:
+        proc.wait(timeout=10)

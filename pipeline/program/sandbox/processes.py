@@ -45,7 +45,8 @@ def group_gone(pgid: int, timeout_s: float = GROUP_GONE_S) -> bool:
 
 
 def _live_members(pgid: int) -> bool:
-    """Whether a process of group `pgid` is still running (not a zombie)."""
+    """Whether a process of group `pgid` is still running (not a zombie, or a zombie
+    leader whose other threads still run)."""
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
@@ -54,9 +55,18 @@ def _live_members(pgid: int) -> bool:
                 fields = fh.read().rsplit(b")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[2]) == pgid and fields[0] != b"Z":  # state, ppid, pgrp
-            return True
+        if int(fields[2]) == pgid and (fields[0] != b"Z" or _threads_left(entry.name)):
+            return True  # fields: state, ppid, pgrp
     return False
+
+
+def _threads_left(pid: str) -> bool:
+    """Whether a process shown as a zombie still runs threads: a leader thread that
+    ended before the others shows its process as Z while they work on."""
+    try:
+        return len(os.listdir(f"/proc/{pid}/task")) > 1
+    except OSError:
+        return False
 
 
 def wait_with_deadline(pid: int, wall_ms: float) -> tuple[int, resource.struct_rusage | None, bool]:
