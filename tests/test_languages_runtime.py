@@ -69,6 +69,9 @@ def memory_path(
     monkeypatch.delenv("GRIDJUDGE_SANDBOX", raising=False)
     box = RlimitSandbox()
     assert (box.pool is None) == (request.param == "rlimit-only")
+    # the namespaces probe must have held: a silent fall back to no namespaces would run
+    # the whole test on another path than it names
+    assert box.notes == [] or os.geteuid() != 0, box.notes
     sandbox_module.use(box)
     yield request.param
     sandbox_module.use(None)
