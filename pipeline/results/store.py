@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline.errors import GridjudgeError
-from pipeline.private import private_dir, private_file, write_private
+from pipeline.private import FILE_MODE, private_dir, private_file, write_private
 from pipeline.results.summary import SUMMARY_INPUT, summarize
 from pipeline.schemas import RESULTS_SCHEMA, SCHEMA_VERSION, SUMMARY_SCHEMA
 
@@ -304,8 +304,8 @@ class RunLock:
         run_dir = Path(run_dir)
         self.fd: int | None = None
         try:
-            run_dir.mkdir(parents=True, exist_ok=True)
-            self.fd = os.open(run_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+            private_dir(run_dir)
+            self.fd = os.open(run_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, FILE_MODE)
         except OSError as exc:
             raise RunDirError(f"{run_dir}: cannot lock ({' '.join(str(exc).split())})") from None
         try:
