@@ -10,6 +10,7 @@ import typer
 from pipeline.cli import (
     compare,
     demo,
+    doctor,
     export,
     generate,
     grade,
@@ -49,6 +50,7 @@ app.command("validate")(validate.validate)
 app.command("stress")(stress.stress)
 app.command("compare")(compare.compare)
 app.command("verify")(verify.verify)
+app.command("doctor")(doctor.doctor)
 
 
 def main() -> None:
