@@ -21,7 +21,7 @@ LOADED_PER_CPU = 0.5  # a 1-minute load above this per CPU makes timings noisy
 GOVERNOR_FIX = f"echo performance | tee {CPU_SYS}/cpu*/cpufreq/scaling_governor"
 SMT_FIX = f"echo off > {CPU_SYS}/smt/control"
 DELEGATE_FIX = "systemd-run --user --scope -p Delegate=yes gridjudge ..."
-ROOT_FIX = "sudo gridjudge ... (or issue 24's ordinary-user mode)"
+ROOT_FIX = "sudo gridjudge ..."
 USERNS_FIXES = (  # (sysctl, value that blocks, the command that lifts it)
     (
         "kernel.apparmor_restrict_unprivileged_userns",
@@ -194,8 +194,8 @@ def _v1_row(facts: Facts) -> Row:
 def _v2_row(facts: Facts) -> Row:
     name = "cgroup v2 subtree"
     v2 = facts.v2
-    if facts.cgroup_version in ("v1", "hybrid") and facts.v1_writable:
-        return Row("isolation", name, "info", "not needed: the v1 controllers hold memory, pids")
+    if facts.cgroup_version in ("v1", "hybrid"):
+        return Row("isolation", name, "info", "none: the v1 hierarchy holds memory and pids")
     if v2.path is None:
         return Row("isolation", name, "info", v2.source)
     where = f"{v2.path} (from {v2.source})"
