@@ -168,6 +168,19 @@ def test_nothing_of_a_run_is_left_after_kill_all(slot: Slot) -> None:
     assert not slot.populated()
 
 
+def test_preparing_again_keeps_what_runs_in_the_slot(slot: Slot) -> None:
+    """A fork server's slot is prepared, the server started, then prepared again."""
+    slot.prepare(processes=8, memory_bytes=None)
+    join = f'echo $$ > "{slot.path}/cgroup.procs" && exec sleep 600'
+    server = subprocess.Popen(["sh", "-c", join])
+    while server.pid not in procs(slot.path):
+        assert server.poll() is None
+    slot.prepare(processes=8, memory_bytes=256 * MB)
+    assert procs(slot.path) == [server.pid] and server.poll() is None
+    assert slot.kill_all()
+    assert server.wait() == -9
+
+
 def test_slots_are_reused_and_removed(pool: SlotPool) -> None:
     first = pool.acquire()
     pool.release(first)

@@ -131,7 +131,7 @@ class Slot:
     _memory_limit: int = -1
     _oom_kills: int = 0
     _cpu_usec: int = 0
-    _used: bool = False
+    _measured: bool = False  # a run's peak was read: a lifetime peak is spent
     _peak_fd: int | None = None
     _peak_mode: str = "poll"  # fd | recreate | poll
     _sampled: int = 0
@@ -149,6 +149,7 @@ class Slot:
         with contextlib.suppress(FileNotFoundError):  # no swap accounting: no swap to deny
             _write(self.path / "memory.swap.max", "0")
         self._pids_max = self._memory_limit = -1
+        self._measured = False
         self._peak_mode = self._peak_support()
 
     def _peak_support(self) -> str:
@@ -182,7 +183,8 @@ class Slot:
 
     def prepare(self, processes: int, memory_bytes: int | None) -> None:
         """Sets the limits of the next run and resets its counters."""
-        if self._used and self._peak_mode == "recreate":
+        # a fork server prepares again once started: its slot cannot be replaced under it
+        if self._measured and self._peak_mode == "recreate" and not self.populated():
             self._recreate()
         pids_max = processes + HELPER_PROCESSES
         if pids_max != self._pids_max:
@@ -196,7 +198,6 @@ class Slot:
             os.pwrite(self._peak_fd, b"reset\n", 0)
         self._oom_kills = self.oom_kills()
         self._cpu_usec = self.cpu_usec()
-        self._used = True
         if self._peak_mode == "poll":
             self._start_sampling()
 
@@ -245,6 +246,7 @@ class Slot:
     def measure(self) -> tuple[int, int, bool]:
         """(peak memory bytes, CPU ns, whether the OOM killer fired) of the last run."""
         cpu_ns = (self.cpu_usec() - self._cpu_usec) * 1000
+        self._measured = True
         return self.peak(), cpu_ns, self.oom_kills() > self._oom_kills
 
     def populated(self) -> bool:
