@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: test demo lint bench clean
+.PHONY: test demo lint bench clean test-cgroup2
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,6 +20,11 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/python -m pytest -q
+
+# tests/cgroup2 in a VM booted with a cgroup v2 kernel (needs linux-image-amd64,
+# qemu-system-x86, busybox-static; see docs/sandbox.md)
+test-cgroup2: $(STAMP)
+	BIN=$(BIN) tests/cgroup2/vm.sh
 
 demo: $(STAMP)
 	$(BIN)/gridjudge demo

@@ -42,6 +42,7 @@ COMMANDS = [
     Entry("report", "report_cmd", "report", "Results"),
     Entry("score", "score", "score", "Results"),
     Entry("compare", "compare", "compare", "Results"),
+    Entry("doctor", "doctor", "doctor", "The machine"),
 ]
 _BY_NAME = {entry.name: entry for entry in COMMANDS}
 # Help sections of the commands with many options, by option name (grade's options are

@@ -1,0 +1,278 @@
+"""What isolation this machine allows a submission, probed once: root or not, user
+namespaces, the cgroup hierarchy (v1 controllers, unified cgroup2, a delegated cgroup v2
+subtree this user may write) and bubblewrap.
+
+It only reads files and runs plain commands (`unshare`, `bwrap`): it starts no sandboxed
+run. The parsers are pure functions of the files' text, tested on fixture text.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+CGROUP_MOUNT = Path("/sys/fs/cgroup")
+# the v1 controllers the sandbox's slots use, and the v2 ones (CPU comes from cpu.stat,
+# which every v2 cgroup has without the cpu controller)
+V1_CONTROLLERS = ("pids", "memory", "cpuacct")
+V2_CONTROLLERS = ("memory", "pids")
+CGROUP_ENV = "GRIDJUDGE_CGROUP"
+PROBE_TIMEOUT_S = 10.0
+# the view the bwrap backend builds, every namespace unshared
+BWRAP_CHECK = ("--unshare-all", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "true")
+# What the sandbox does with what the machine allows, today: the launcher unshares
+# namespaces only when the judge is root, and its slots are cgroup v1 ones
+# (cgroups_v2.py is not wired in yet). Flip these when it is (issue 24).
+ORDINARY_USER_NAMESPACES = False
+CGROUP_V2_SLOTS = False
+
+LEVELS = ("full", "namespaces without cgroups", "rlimits only", "none")
+
+
+@dataclass(frozen=True)
+class CgroupMounts:
+    v1: dict[str, str]  # controller -> mount point
+    unified: str | None  # where cgroup2 is mounted
+
+
+def _unescape(field_text: str) -> str:
+    """/proc/self/mounts writes a space in a path as \\040 (and tab, newline, backslash)."""
+    for code, char in (("\\040", " "), ("\\011", "\t"), ("\\012", "\n"), ("\\134", "\\")):
+        field_text = field_text.replace(code, char)
+    return field_text
+
+
+def parse_mounts(text: str) -> CgroupMounts:
+    """The cgroup mounts listed in /proc/self/mounts text."""
+    v1: dict[str, str] = {}
+    unified = None
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) < 4:
+            continue
+        where, fstype, options = _unescape(parts[1]), parts[2], parts[3].split(",")
+        if fstype == "cgroup2" and unified is None:
+            unified = where
+        elif fstype == "cgroup":
+            for option in options:
+                if option not in ("rw", "ro", "relatime", "noatime", "nosuid", "nodev", "noexec"):
+                    v1.setdefault(option, where)
+    return CgroupMounts(v1, unified)
+
+
+def parse_proc_cgroup(text: str) -> tuple[str | None, dict[str, str]]:
+    """(the cgroup v2 path, {v1 controller: path}) from /proc/PID/cgroup text: lines
+    `hierarchy-id:controllers:path`, the v2 one being `0::path`."""
+    v2 = None
+    v1: dict[str, str] = {}
+    for line in text.splitlines():
+        hierarchy, sep, rest = line.partition(":")
+        controllers, sep2, path = rest.partition(":")
+        if not sep or not sep2:
+            continue
+        if hierarchy == "0" and controllers == "":
+            v2 = path
+        else:
+            for name in controllers.split(","):
+                v1[name] = path
+    return v2, v1
+
+
+def parse_words(text: str) -> tuple[str, ...]:
+    """cgroup.controllers / cgroup.subtree_control: names separated by spaces."""
+    return tuple(text.split())
+
+
+def _read(path: Path | str) -> str | None:
+    try:
+        with open(path) as fh:
+            return fh.read()
+    except OSError:
+        return None
+
+
+def _writable(path: Path) -> bool:
+    return os.access(path, os.W_OK)
+
+
+@dataclass(frozen=True)
+class UserNamespaces:
+    usable: bool
+    detail: str  # the command's complaint, or ""
+    sysctls: dict[str, str] = field(default_factory=dict)  # name -> value, where present
+
+
+@dataclass(frozen=True)
+class CgroupV2Subtree:
+    path: str | None  # the cgroup v2 directory this process would put its slots under
+    source: str  # where it came from: root, GRIDJUDGE_CGROUP, /proc/self/cgroup
+    writable: bool
+    controllers: tuple[str, ...]  # available in it (its cgroup.controllers)
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        return tuple(c for c in V2_CONTROLLERS if c not in self.controllers)
+
+    @property
+    def usable(self) -> bool:
+        return self.path is not None and self.writable and not self.missing
+
+
+@dataclass(frozen=True)
+class Facts:
+    root: bool
+    user: str
+    userns: UserNamespaces
+    namespaces: bool  # the namespaces the launcher unshares, as this user
+    cgroup_version: str  # v1 | v2 | hybrid | none
+    v1_controllers: tuple[str, ...]  # mounted v1 controllers among the sandbox's
+    v1_writable: bool  # the sandbox's v1 controllers can take slots (needs root)
+    unified_mount: str | None
+    unified_controllers: tuple[str, ...]
+    v2: CgroupV2Subtree
+    bwrap: str  # path, or "" when absent
+    bwrap_usable: bool
+    bwrap_detail: str
+    sandbox_backend: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self) | {"isolation": isolation_level(self)[0]}
+
+
+def _run(argv: list[str]) -> tuple[bool, str]:
+    """(exit 0, first line of stderr) of a plain command; absent is (False, why)."""
+    if shutil.which(argv[0]) is None:
+        return False, f"{argv[0]} not found"
+    try:
+        done = subprocess.run(
+            argv, capture_output=True, text=True, timeout=PROBE_TIMEOUT_S, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return False, f"{type(exc).__name__}: {exc}"
+    lines = [ln.strip() for ln in done.stderr.splitlines() if ln.strip()]
+    return done.returncode == 0, (lines[0] if lines else f"exit {done.returncode}")[:200]
+
+
+USERNS_SYSCTLS = {
+    "kernel.unprivileged_userns_clone": "/proc/sys/kernel/unprivileged_userns_clone",
+    "user.max_user_namespaces": "/proc/sys/user/max_user_namespaces",
+    "kernel.apparmor_restrict_unprivileged_userns": (
+        "/proc/sys/kernel/apparmor_restrict_unprivileged_userns"
+    ),
+}
+
+
+def probe_userns() -> UserNamespaces:
+    sysctls = {}
+    for name, path in USERNS_SYSCTLS.items():
+        value = _read(path)
+        if value is not None:
+            sysctls[name] = value.strip()
+    ok, detail = _run(["unshare", "-Ur", "true"])
+    return UserNamespaces(ok, "" if ok else detail, sysctls)
+
+
+def v2_subtree(
+    root: bool, unified: str | None, own_path: str | None, env: str | None
+) -> CgroupV2Subtree:
+    """The cgroup v2 directory the slots would go under: GRIDJUDGE_CGROUP when set, the
+    unified root for root, else this process's own cgroup (systemd's `Delegate=yes`
+    hands its files to the user)."""
+    if env:
+        path, source = Path(env), CGROUP_ENV
+    elif unified is None:
+        return CgroupV2Subtree(None, "no cgroup2 mount", False, ())
+    elif root:
+        path, source = Path(unified), "unified root"
+    elif own_path is None:
+        return CgroupV2Subtree(None, "no cgroup v2 line in /proc/self/cgroup", False, ())
+    else:
+        path, source = Path(unified) / own_path.lstrip("/"), "/proc/self/cgroup"
+    writable = all(
+        _writable(p) for p in (path, path / "cgroup.procs", path / "cgroup.subtree_control")
+    )
+    controllers = parse_words(_read(path / "cgroup.controllers") or "")
+    return CgroupV2Subtree(str(path), source, writable, controllers)
+
+
+def cgroup_version(mounts: CgroupMounts, unified_controllers: tuple[str, ...]) -> str:
+    has_v1 = any(c in mounts.v1 for c in V1_CONTROLLERS)
+    if has_v1:
+        return "hybrid" if unified_controllers else "v1"
+    return "v2" if mounts.unified is not None else "none"
+
+
+def probe(env: dict[str, str] | None = None) -> Facts:
+    """Everything above, read now (the doctor; `probed()` is the once-per-process one)."""
+    env = dict(os.environ) if env is None else env
+    root = os.geteuid() == 0
+    mounts = parse_mounts(_read("/proc/self/mounts") or "")
+    unified_controllers = (
+        parse_words(_read(Path(mounts.unified) / "cgroup.controllers") or "")
+        if mounts.unified
+        else ()
+    )
+    own_v2, _ = parse_proc_cgroup(_read("/proc/self/cgroup") or "")
+    userns = probe_userns()
+    namespaces = (
+        _run(["unshare", "-mnipuf", "true"])[0]
+        if root
+        else (ORDINARY_USER_NAMESPACES and userns.usable)
+    )
+    v1 = tuple(c for c in V1_CONTROLLERS if c in mounts.v1)
+    bwrap = shutil.which("bwrap") or ""
+    bwrap_ok, bwrap_detail = _run([bwrap, *BWRAP_CHECK]) if bwrap else (False, "bwrap not found")
+    return Facts(
+        root=root,
+        user=_user_name(),
+        userns=userns,
+        namespaces=namespaces,
+        cgroup_version=cgroup_version(mounts, unified_controllers),
+        v1_controllers=v1,
+        v1_writable=root
+        and len(v1) == len(V1_CONTROLLERS)
+        and all(_writable(Path(mounts.v1[c])) for c in v1),
+        unified_mount=mounts.unified,
+        unified_controllers=unified_controllers,
+        v2=v2_subtree(root, mounts.unified, own_v2, env.get(CGROUP_ENV)),
+        bwrap=bwrap,
+        bwrap_usable=bwrap_ok,
+        bwrap_detail="" if bwrap_ok else bwrap_detail,
+        sandbox_backend=env.get("GRIDJUDGE_SANDBOX") or "rlimit",
+    )
+
+
+def _user_name() -> str:
+    try:
+        import pwd
+
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except (KeyError, ImportError):
+        return str(os.geteuid())
+
+
+@functools.cache
+def probed() -> Facts:
+    """The machine's facts, probed once per process."""
+    return probe()
+
+
+def cgroups_usable(facts: Facts) -> bool:
+    return facts.v1_writable or (CGROUP_V2_SLOTS and facts.v2.usable)
+
+
+def isolation_level(facts: Facts) -> tuple[str, str]:
+    """(one of LEVELS, why) for a submission run with the facts' backend."""
+    if facts.sandbox_backend == "none":
+        return "none", "GRIDJUDGE_SANDBOX=none: the program runs as you, unconfined"
+    cgroups = cgroups_usable(facts)
+    if facts.namespaces and cgroups:
+        return "full", "namespaces, another uid, cgroup limits and measures"
+    if facts.namespaces:
+        return "namespaces without cgroups", "memory limited by RLIMIT_AS, CPU by the launcher"
+    return "rlimits only", "the program runs as you, with your files and the network"

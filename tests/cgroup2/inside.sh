@@ -1,0 +1,81 @@
+#!/bin/sh
+# Runs inside the cgroup v2 VM as root (vm.sh boots it), from the repository root.
+# First the bare kernel interface, then tests/cgroup2 as root (slots under the unified
+# root) and as an ordinary user (uid 1000) given a delegated subtree, made as systemd's
+# Delegate=yes makes one: a cgroup whose directory and cgroup.procs, cgroup.threads and
+# cgroup.subtree_control belong to the user, the user's process already in it.
+OUT=$1
+CG=/sys/fs/cgroup
+PY=.venv/bin/python
+USER_ID=1000
+export PYTHONDONTWRITEBYTECODE=1 CI=true
+exec >"$OUT/log" 2>&1
+say() { echo "== $*"; }
+as_user() {  # as_user CGROUP CMD...: CMD as uid 1000, started inside CGROUP
+  cg=$1
+  shift
+  sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cg" \
+    setpriv --reuid=$USER_ID --regid=$USER_ID --clear-groups \
+    env HOME=/tmp/home-$USER_ID PATH=/usr/bin:/bin "$@"
+}
+delegate() {  # delegate NAME: a subtree of the root, handed to uid 1000
+  mkdir "$CG/$1"
+  chown $USER_ID:$USER_ID "$CG/$1" "$CG/$1/cgroup.procs" "$CG/$1/cgroup.threads" \
+    "$CG/$1/cgroup.subtree_control"
+}
+ALLOC='b = b"x" * (40 << 20); print("allocated 40 MB")'
+# `gridjudge doctor` without importing every other command (minutes under emulation)
+DOCTOR="$PY -c 'import typer; from pipeline.cli.doctor import doctor; typer.run(doctor)'"
+open_home_for_user() {  # the venv's interpreter may live under root's home (pyenv, mode 0700)
+  home=$(getent passwd root | cut -d: -f6)
+  setpriv --reuid=$USER_ID --regid=$USER_ID --clear-groups test -x "$(readlink -f $PY)" && return
+  mkdir -p /tmp/root-home && mount --bind "$home" /tmp/root-home
+  mount -t tmpfs -o mode=0755 tmpfs "$home"  # in the VM only: the host's stays 0700
+  for entry in /tmp/root-home/.* /tmp/root-home/*; do
+    case $entry in */.|*/..) continue ;; esac
+    [ -d "$entry" ] && mkdir "$home/${entry##*/}" && mount --bind "$entry" "$home/${entry##*/}"
+  done
+  say "uid $USER_ID cannot enter $home: a 0755 tmpfs over it here, its folders bound back"
+}
+
+say "kernel $(uname -r); $(grep cgroup /proc/self/mounts)"
+say "controllers: $(cat $CG/cgroup.controllers)"
+echo "+memory +pids" >$CG/cgroup.subtree_control
+
+say "root: a cgroup with memory.max 64M, a process allocating 40 MB in it"
+mkdir $CG/proof
+echo 64M >$CG/proof/memory.max
+sh -c 'echo $$ > "$0/cgroup.procs" && exec python3 -c "$1"' $CG/proof "$ALLOC"
+echo "memory.peak $(cat $CG/proof/memory.peak); $(grep oom_kill $CG/proof/memory.events)"
+rmdir $CG/proof
+
+say "uid $USER_ID in a delegated subtree: moves itself to a leaf, enables memory and pids, same run"
+delegate user-proof
+mkdir -p /tmp/home-$USER_ID && chown $USER_ID /tmp/home-$USER_ID
+as_user $CG/user-proof sh -c '
+  d=$0; id -u; mkdir $d/leaf && echo $$ > $d/leaf/cgroup.procs &&
+  echo "+memory +pids" > $d/cgroup.subtree_control && mkdir $d/run &&
+  echo 64M > $d/run/memory.max && echo 0 > $d/run/memory.swap.max &&
+  sh -c "echo \$\$ > $d/run/cgroup.procs && exec python3 -c \"\$0\"" "$1" &&
+  echo "memory.peak $(cat $d/run/memory.peak); $(grep oom_kill $d/run/memory.events)"' \
+  $CG/user-proof "$ALLOC"
+
+say "tests/cgroup2 as root"
+$PY -m pytest -q -p no:cacheprovider tests/cgroup2
+root_rc=$?
+
+say "tests/cgroup2 as uid $USER_ID with a delegated subtree"
+open_home_for_user
+delegate user-$USER_ID
+as_user $CG/user-$USER_ID $PY -m pytest -q -p no:cacheprovider tests/cgroup2
+user_rc=$?
+
+say "gridjudge doctor as root"
+sh -c "$DOCTOR"
+say "gridjudge doctor as uid $USER_ID in a delegated subtree"
+delegate user-doctor
+as_user $CG/user-doctor sh -c "$DOCTOR"
+
+say "pytest exit codes: root $root_rc, user $user_rc"
+[ $root_rc -eq 0 ] && [ $user_rc -eq 0 ]
+echo $? >"$OUT/rc"

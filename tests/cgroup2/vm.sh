@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# `make test-cgroup2`: boots a cgroup v2 kernel (Debian's linux-image-amd64) once under
+# QEMU through virtme-ng, with this machine's root filesystem, and runs inside.sh there.
+# Software emulation (--disable-kvm): KVM hung at boot in earlier tries.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BIN=${BIN:-.venv/bin}
+kernel=$(ls -1 /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1 || true)
+if [ -z "$kernel" ]; then
+  echo "test-cgroup2: no kernel in /boot (apt-get install linux-image-amd64)" >&2
+  exit 2
+fi
+for tool in qemu-system-x86_64:qemu-system-x86 busybox:busybox-static "$BIN/vng":virtme-ng; do
+  if ! command -v "${tool%%:*}" >/dev/null; then
+    echo "test-cgroup2: ${tool%%:*} not found (install ${tool##*:})" >&2
+    exit 2
+  fi
+done
+out=$(mktemp -d /tmp/gridjudge-cgroup2.XXXXXX)
+chmod 0777 "$out"  # the ordinary user inside the VM writes its log here too
+start=$(date +%s)
+PATH="$PWD/$BIN:$PATH" timeout 1200 "$BIN/vng" --run "$kernel" --disable-kvm --cpus 2 \
+  --memory 2G --rwdir "$out" --exec "sh tests/cgroup2/inside.sh $out" \
+  >"$out/console.log" 2>&1 || echo "test-cgroup2: vng exited $?" >&2
+cat "$out/log" 2>/dev/null || { echo "test-cgroup2: the VM wrote no log:" >&2; tail -n 30 "$out/console.log" >&2; }
+echo "test-cgroup2: $(($(date +%s) - start)) s for boot and tests ($kernel; logs in $out)"
+rc=$(cat "$out/rc" 2>/dev/null || echo 1)
+exit "$rc"
