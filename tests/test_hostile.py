@@ -3,6 +3,7 @@ sandbox and must get the verdict its name starts with, leaving the host unchange
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import resource
 import shutil
@@ -15,6 +16,7 @@ from pathlib import Path
 import psutil
 import pytest
 
+from pipeline.grade.runners.batch import BatchRunner
 from pipeline.grade.runners.program import ProgramRunner
 from pipeline.grade.verdict import judge
 from pipeline.limits import Limits
@@ -39,7 +41,7 @@ LIMITS = Limits.from_seconds(1.0, memory_mb=256, wall_ms=4000, output_kb=1024, p
 PROBLEM = make_problem()
 # (backend, how each case's process starts): the fork server serves only from the full
 # default sandbox
-MODES = [("rlimit", "spawn"), ("rlimit", "fork-server")] + (
+MODES = [("rlimit", "spawn"), ("rlimit", "fork-server"), ("rlimit", "batch")] + (
     [("bwrap", "spawn")] if shutil.which("bwrap") else []
 )
 
@@ -83,9 +85,23 @@ def hidden_corpus(port: int) -> Path:
     return Path(f"/opt/gj_corpus_{port}")
 
 
+# the problem with a multi-case format, for the batch runner: cases one after the other,
+# one output line each
+BATCHED = dataclasses.replace(
+    PROBLEM, join="".join, split=lambda out, n: out.splitlines(), multi_case=8
+)
+
+
 def run_one(sub: PreparedSubmission, text: str, mode: str) -> ExecutionResult:
     if mode == "spawn":
         return sub.run(text, LIMITS)
+    if mode == "batch":  # two cases in one process first (the attack runs there), then,
+        # the batch not passing, each case alone as the runner bisects it
+        batch = BatchRunner(ProgramRunner(BATCHED, sub, LIMITS), 2)
+        try:
+            return batch.run_group([text, text], [text, text])[0].result
+        finally:
+            batch.close()
     runner = ProgramRunner(PROBLEM, sub, LIMITS)
     try:
         return runner.execute(text)

@@ -50,17 +50,19 @@ class BatchRunner:
         with execute.judging_with(self.single.judges):
             for start in range(0, len(texts), self.k):
                 stop = min(start + self.k, len(texts))
-                runs += self._group(texts[start:stop], expected[start:stop])
+                runs += self.run_group(texts[start:stop], expected[start:stop])
         return self.single.graded(runs)
 
-    def _group(self, texts: list[str], expected: list[str | None]) -> list[rows.Run]:
+    def run_group(self, texts: list[str], expected: list[str | None]) -> list[rows.Run]:
+        """The runs of these cases: joined in one process where they pass together, else
+        bisected down to single cases."""
         if len(texts) == 1:
             return [self.single.run(texts[0], expected[0])]
         got = self._once(texts, expected)
         if got is not None:
             return got
         half = len(texts) // 2
-        return self._group(texts[:half], expected[:half]) + self._group(
+        return self.run_group(texts[:half], expected[:half]) + self.run_group(
             texts[half:], expected[half:]
         )
 
