@@ -255,6 +255,9 @@ def _chunk(
     subs = [c.submissions[i] for i in sub_ids]
     settings = plan.options.settings
     chunk = GradeChunk(c.problem.name, subs, cases, c.limits, settings, plan.run_id, c.validate)
+    package = Path(c.problem.name)  # a package's problem is named by its absolute folder
+    folders = [c.path, plan.options.out, *([package] if package.is_absolute() else [])]
+    chunk.judge_folders = tuple(str(p.resolve()) for p in folders if p.is_dir())
     if settings.max_tle is not None:  # the TLEs each may still have, after earlier chunks
         chunk.tle_left = {s.label: max(0, settings.max_tle - tles[s.label]) for s in subs}
     return chunk

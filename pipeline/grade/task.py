@@ -17,6 +17,7 @@ from pipeline.grade.rows import RowContext
 from pipeline.grade.settings import GradeSettings
 from pipeline.limits import Limits
 from pipeline.problem.registry import get_problem
+from pipeline.program import execute
 from pipeline.program.submission import PreparedSubmission
 from pipeline.results import store as run_folder
 from pipeline.results.summary import SummaryParts
@@ -38,6 +39,9 @@ class GradeChunk:
     # Where a worker on the driver's node (Cluster.node_id) stages the chunk's results
     # part itself (RUN_DIR); the driver commits it. Elsewhere the rows travel back.
     stage_dir: str | None = None
+    # the folders of judge data behind the chunk (its corpus, the run folder, a package):
+    # hidden from the programs' view on the worker
+    judge_folders: tuple[str, ...] = ()
     stage_node: str = ""
 
 
@@ -75,6 +79,7 @@ def grade_chunk(chunk: GradeChunk) -> pa.Table:
     """What runs inside a Ray task (or in-process in serial mode): the chunk's rows as a
     RESULTS_SCHEMA table, built here so the driver only writes it."""
     problem = get_problem(chunk.problem)
+    execute.conceal(chunk.judge_folders)
     context = RowContext(chunk.run_id, problem.name, current_attempt(), current_node())
     return grade_cases(
         problem,

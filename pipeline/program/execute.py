@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
@@ -39,7 +39,15 @@ from pipeline.program.sandbox.forkserver import (
     zygote_script,
 )
 
-__all__ = ["Program", "Servers", "current_judge_servers", "judging_with", "run", "run_command"]
+__all__ = [
+    "Program",
+    "Servers",
+    "conceal",
+    "current_judge_servers",
+    "judging_with",
+    "run",
+    "run_command",
+]
 
 FORK_SERVER = "fork-server"
 SPAWN = "spawn"
@@ -102,6 +110,12 @@ def run_command(
     return box.run(
         argv, limits=applied, stdin=stdin, files=files, output_file=output_file, read_back=read_back
     )
+
+
+def conceal(paths: Iterable[Path | str]) -> None:
+    """Folders of judge data this process works with (corpora, a package, the run
+    folder): hidden from the view of every program run from now on."""
+    get_sandbox().conceal(paths)
 
 
 def _reserve_mb(program: Program) -> int:

@@ -10,7 +10,7 @@ import shutil
 import signal
 import stat
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Protocol, runtime_checkable
@@ -72,6 +72,11 @@ class Sandbox(Protocol):
         output_file: str | None = None,
         read_back: Sequence[str] = (),
     ) -> ExecutionResult: ...
+
+    def conceal(self, paths: Iterable[Path | str]) -> None:
+        """Hides these folders of judge data from every later run's view (a backend
+        whose view shows no host folder but the system's has nothing to do)."""
+        ...
 
     def start_server(
         self,

@@ -3,8 +3,9 @@ started; each call is recorded and answered by `respond(call) -> ExecutionResult
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
@@ -30,6 +31,10 @@ class FakeSandbox:
     respond: Callable[[FakeCall], ExecutionResult] = _echo
     calls: list[FakeCall] = field(default_factory=list)
     name: str = "fake"
+    concealed: list[str] = field(default_factory=list)
+
+    def conceal(self, paths: Iterable[Path | str]) -> None:
+        self.concealed.extend(str(p) for p in paths)
 
     def run(
         self,

@@ -18,7 +18,7 @@ import os
 import pwd
 import signal
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -54,6 +54,12 @@ __all__ = ["CPU_KILL_MARGIN_MS", "ENV", "NOFILE", "RlimitSandbox", "Serve"]
 
 # world-writable places other than /tmp, replaced by private tmpfs mounts as well
 EXTRA_HIDDEN = ("/var/tmp", "/dev/shm", "/var/lock", "/run/lock")
+# the top-level host folders the view shows (view.c's `shown`): judge data elsewhere is
+# hidden with the rest of the host
+VISIBLE_TOP = frozenset(("bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr", "etc", "sys",
+                         "var", "opt"))  # fmt: skip
+# folders concealed on request (the launcher takes 32 of --conceal; GRIDJUDGE_HIDE's count)
+MAX_CONCEALED = 24
 
 
 def nobody_ids() -> tuple[int, int]:
@@ -183,6 +189,21 @@ class RlimitSandbox:
                     if os.path.isdir(path):
                         args += ["--conceal", path]
         return [*args, "--", *argv]
+
+    def conceal(self, paths: Iterable[Path | str]) -> None:
+        """Hides these folders of judge data (corpora, packages, run folders) from every
+        later run's view. Only folders the view shows need it (the rest of the host is
+        hidden already), and a folder inside one already hidden adds nothing; past
+        MAX_CONCEALED the judge files' own modes (0600/0700) are what keeps them."""
+        for raw in paths:
+            path = os.path.realpath(raw)
+            top = path.strip("/").split("/", 1)[0]
+            if top not in VISIBLE_TOP or path == f"/{top}":
+                continue
+            if any(path == c or path.startswith(c + "/") for c in self.concealed):
+                continue
+            if len(self.concealed) < MAX_CONCEALED:
+                self.concealed.append(path)
 
     def start_server(
         self,
