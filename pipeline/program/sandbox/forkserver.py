@@ -27,14 +27,20 @@ from pipeline.program.sandbox.base import (
     FileSpec,
     Workspace,
     collect,
-    decode_status,
     group_gone,
     kill_group,
     stage,
 )
 from pipeline.program.sandbox.errors import ForkServerUnavailable
 from pipeline.program.sandbox.launcher import fork_server_library
-from pipeline.program.sandbox.options import CPU_KILL_MARGIN_MS, ENV, NOFILE, Serve, parse_report
+from pipeline.program.sandbox.options import (
+    CPU_KILL_MARGIN_MS,
+    ENV,
+    NOFILE,
+    Serve,
+    apply_report,
+    parse_report,
+)
 from pipeline.program.sandbox.remove import remove_tree
 
 __all__ = [
@@ -284,12 +290,8 @@ class ForkServer:
             self.close()
             result.judge_error = f"fork server: {reply.get('error') or 'no report from init'}"
             return
-        decode_status(result, int(reply["status"]))
-        result.cpu_ms = int(reply["cpu_us"]) / 1000
+        apply_report(result, reply, limits)
         result.wall_ms = int(reply["wall_us"]) / 1000
-        result.peak_rss_kb = int(reply["maxrss_kb"])
-        result.wall_exceeded = reply["wall_killed"] == "1"
-        result.cpu_exceeded = reply["cpu_killed"] == "1" or limits.cpu_over(result.cpu_ms)
         # the OOM killer's kill is a SIGKILL: only then is its counter worth reading
         oom = False
         if result.signal == signal.SIGKILL and self._slot is not None:

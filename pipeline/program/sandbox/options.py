@@ -4,9 +4,14 @@ the judge, serving, and its one report format."""
 
 from __future__ import annotations
 
+import signal
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from pipeline.limits import Limits
+from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox.base import SANDBOX_PATH
+from pipeline.program.sandbox.processes import decode_status
 
 ENV = {
     "PATH": SANDBOX_PATH,
@@ -46,3 +51,18 @@ def parse_report(text: str) -> dict[str, str]:
         if at + 1 < len(words):
             info[words[at]] = words[at + 1]
     return info
+
+
+def apply_report(result: ExecutionResult, report: Mapping[str, str], limits: Limits) -> None:
+    """A launcher report holding a status (spawned or served) onto `result`: how the
+    program ended, its CPU time and peak (of every process it started), what the watchdog
+    killed it for, and the CPU limit compared with what it used."""
+    decode_status(result, int(report["status"]))
+    result.cpu_ms = int(report["cpu_us"]) / 1000
+    result.peak_rss_kb = int(report["maxrss_kb"])
+    result.wall_exceeded = result.wall_exceeded or report.get("wall_killed") == "1"
+    result.cpu_exceeded = (
+        report.get("cpu_killed") == "1"
+        or limits.cpu_over(result.cpu_ms)
+        or result.signal == signal.SIGXCPU
+    )

@@ -29,7 +29,6 @@ from pipeline.program.sandbox.base import (
     FileSpec,
     Workspace,
     collect_output,
-    decode_status,
     group_gone,
     kill_group,
     missing_program,
@@ -44,6 +43,7 @@ from pipeline.program.sandbox.options import (
     ENV,
     NOFILE,
     Serve,
+    apply_report,
     parse_report,
 )
 
@@ -291,9 +291,7 @@ class RlimitSandbox:
             result.memory_exceeded = oom
         result.wall_exceeded = hit
         if "status" in report:
-            decode_status(result, int(report["status"]))
-            result.cpu_ms = int(report["cpu_us"]) / 1000
-            result.peak_rss_kb = int(report["maxrss_kb"])
+            apply_report(result, report, limits)
         elif hit:
             result.cpu_ms = group_cpu_ms
             result.signal = signal.SIGKILL
@@ -304,11 +302,9 @@ class RlimitSandbox:
             result.judge_error = f"launcher failed (wait status {status})"
             return
         self._measured(result, group_cpu_ms, group_peak_kb, slot is not None)
+        # bwrap's figures are the cgroup's (_measured), and the cgroup counts every process
         result.cpu_exceeded = (
-            limits.cpu_over(result.cpu_ms)
-            or limits.cpu_over(group_cpu_ms)
-            or result.signal == signal.SIGXCPU
-            or report.get("cpu_killed") == "1"
+            result.cpu_exceeded or limits.cpu_over(result.cpu_ms) or limits.cpu_over(group_cpu_ms)
         )
         if limits.memory_over(result.peak_rss_kb):
             result.memory_exceeded = True
