@@ -1,6 +1,8 @@
 // tetris, right answers but SLOW on purpose: plain game-tree backtracking with no
 // memoisation that also counts every winning move instead of stopping at the first one,
-// exponential on boards with many free cells (TLE at 1 s on some 40-zero boards).
+// exponential on boards with many free cells, and each board searched twice: its slow
+// 40-zero boards take over 1.5x the 1 s limit (a time_limit_exceeded submission of a
+// package must exceed the limit by the format's margin), its other boards stay under it.
 #include <iostream>
 #include <string>
 #include <vector>
@@ -35,7 +37,8 @@ int main() {
     while (std::cin >> rows >> cols) {
         grid.assign(rows, "");
         for (auto &row : grid) std::cin >> row;
-        std::cout << (wins() ? "Yes" : "No") << "\n";
+        bool first = wins();
+        std::cout << (wins() && first ? "Yes" : "No") << "\n";
     }
     return 0;
 }
