@@ -49,3 +49,16 @@ def read_text_arg(path: Path | None) -> str:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise GridjudgeError(f"{path}: cannot read ({exc})") from None
+
+
+def warn_isolation() -> None:
+    """One line on stderr when a submission would run with less than full isolation here
+    (the level and why, and where to look), before any work."""
+    from pipeline.program.isolation import isolation_level, probed
+
+    level, why = isolation_level(probed())
+    if level != "full":
+        typer.echo(
+            f"isolation: {level} ({why}); `gridjudge doctor` says what would close the gap",
+            err=True,
+        )

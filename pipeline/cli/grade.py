@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from pipeline.cli.common import EXIT_INTERRUPTED, EXIT_TERMINATED, user_errors
+from pipeline.cli.common import EXIT_INTERRUPTED, EXIT_TERMINATED, user_errors, warn_isolation
 from pipeline.grade.interrupts import Terminated
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, GradePlan, plan_grade
@@ -225,7 +225,9 @@ def grade(
 
 
 def _say_plan(plan: GradePlan, out: Path) -> None:
-    """What the plan found before any work: parts set aside, a cache reset, changes."""
+    """What the plan found before any work: parts set aside, a cache reset, changes, and
+    isolation below full."""
+    warn_isolation()
     for part, moved, why in plan.set_aside:
         typer.echo(f"{part}: unreadable ({why}); moved to {moved}, its pairs are graded again")
     if plan.cache_reset:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import EXIT_GATE, user_errors
+from pipeline.cli.common import EXIT_GATE, user_errors, warn_isolation
 
 
 @user_errors
@@ -22,6 +22,7 @@ def run(
 
     Rerunning the same config resumes its runs (unless it sets `resume: false`). Exit
     code 1 when a job's `compare` gate trips, as `gridjudge compare` does."""
+    warn_isolation()
     # imported here: `run --help` must not load Ray, scipy and pandas
     from pipeline.compare.render import render
     from pipeline.jobs.config import load_config

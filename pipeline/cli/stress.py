@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import user_errors
+from pipeline.cli.common import user_errors, warn_isolation
 from pipeline.jobs.stress import stress_programs, write_failure
 from pipeline.stress import search
 from pipeline.stress.search import Failure, StressResult
@@ -81,6 +81,7 @@ def stress(
 ) -> None:
     """Random cases until the submission fails one, then shrink it to a small
     counterexample (exit 1), or none found within the budget (exit 0)."""
+    warn_isolation()
     result = stress_programs(
         problem,
         submission,

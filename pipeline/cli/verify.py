@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import EXIT_GATE, user_errors
+from pipeline.cli.common import EXIT_GATE, user_errors, warn_isolation
 from pipeline.verify.junit import write_junit
 from pipeline.verify.run import VerifyOptions, verify_package
 
@@ -49,6 +49,7 @@ def verify(
     limit (given, or derived from the slowest accepted submission) keeps its margins.
     Exit 1 when any expectation fails. Progress goes out as each submission is graded
     (`... ` lines: its verdicts so far, the time limit derived)."""
+    warn_isolation()
     options = VerifyOptions(
         package,
         repeat=repeat,

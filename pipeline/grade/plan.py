@@ -28,6 +28,7 @@ from pipeline.grade.settings import DEFAULT, GradeError, GradeSettings, resume_c
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
 from pipeline.problem.registry import get_problem
+from pipeline.program.isolation import isolation_level, probed
 from pipeline.program.languages.multipliers import checked_multipliers
 from pipeline.program.submission import PreparedSubmission, SubmissionSpec, parse_spec, prepare
 from pipeline.results import store as run_folder
@@ -180,6 +181,8 @@ def run_info(plan: GradePlan, status: str, outcome: GradeOutcome | None = None) 
         "status": status,
         "started_at": plan.started_at,
         "command": " ".join(sys.argv),
+        # what isolation a submission of this run got on the driver's machine
+        "isolation": isolation_level(probed())[0],
         "corpora": [
             {
                 "path": str(Path(c.path).resolve()),
