@@ -17,7 +17,7 @@ from pipeline.jobs.scores import finish_run, policy_for
 from pipeline.program import submission_sets
 from pipeline.program.languages.multipliers import parse_multipliers
 from pipeline.report.progress import GradeProgress
-from pipeline.report.terminal import graded_line, print_summary
+from pipeline.report.terminal import graded_line, print_summary, tle_marks
 from pipeline.scoring.feedback import Feedback
 
 
@@ -213,10 +213,11 @@ def grade(
         typer.echo(f"interrupted: finished chunks are in {out}; continue with --resume", err=True)
         code = EXIT_TERMINATED if isinstance(stop, Terminated) else EXIT_INTERRUPTED
         raise typer.Exit(code) from None
-    if outcome.summary is not None:
-        print_summary(outcome.summary, title=f"run {plan.run_id}")
-    typer.echo(graded_line(outcome.rows, outcome.cached, already, out, outcome.where))
     done = finish_run(out, policy, feedback.value, outcome.summary)
+    if outcome.summary is not None:
+        marks = tle_marks(done.book) if done is not None else None
+        print_summary(outcome.summary, title=f"run {plan.run_id}", marks=marks)
+    typer.echo(graded_line(outcome.rows, outcome.cached, already, out, outcome.where))
     if done is None:
         typer.echo("no results: no gradebook or report")
     else:
