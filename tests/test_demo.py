@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,14 @@ def test_demo_grades_solvers_and_examples(
     # one gradebook per problem, each scored out of 100 over its own problem's groups
     assert "<h3>spot</h3>" in page and "<h3>clocks</h3>" in page
     assert page.count("scored out of 100 in") == 2
+    # each reference solver scores the full 100 in its problem's gradebook
+    for p in ("spot", "clocks"):
+        score = re.findall(
+            rf'<td data-v="solver:{p}"><a href="#sub-\d+">solver:{p}</a></td>'
+            r'<td class="num" data-v="([\d.]+)">',
+            page,
+        )
+        assert score == ["100.000000"], (p, score)
     assert any(s.startswith("graded spot") for s in steps)
     # an earlier demo is replaced; any other non-empty folder is refused
     again = run_demo(out, problems=("clocks",), counts={"clocks": 8})

@@ -73,6 +73,7 @@ UNCHECKED = {
     "python -c": "pandas / json one-liners over run folders of timed runs",
     "mkdir -p out && cat > out/job.yaml": "writes a config for `gridjudge run`",
     ".venv/bin/python bench/": "a benchmark",
+    "gridjudge doctor": "the isolation the machine it ran on offers; tests/test_doctor.py",
 }
 # progress lines (on stderr, every few seconds: as many as the machine's speed makes)
 PROGRESS = re.compile(r"^\S[^:]*: \d+/\d+ \(\d+%\) |^stress \S+: \d+ cases \(.*\) in [\d.]+ s$")

@@ -4,11 +4,13 @@ refused unless trusted."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pyarrow as pa
@@ -104,28 +106,80 @@ def test_a_tampered_corpus_is_refused_unless_trusted(corpus: Path, tmp_path: Pat
     assert code == 0, output
 
 
+def parts(run_dir: Path) -> list[Path]:
+    return list(report.results_dir(run_dir).glob("part-*.parquet"))
+
+
+def terminate_when(argv: list[str], ready: Callable[[], bool]) -> str:
+    """Run gridjudge ARGV, send it SIGTERM once `ready()`; its stderr, after checking it
+    ended as a SIGTERM should: exit 143, without a traceback or Ray's crash dump."""
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    driver = subprocess.Popen(
+        [str(GRIDJUDGE), *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    )
+    deadline = time.monotonic() + 120
+    while not ready():
+        assert driver.poll() is None, driver.communicate()[1].decode()[-2000:]
+        assert time.monotonic() < deadline, "the run never got ready to be stopped"
+        time.sleep(0.02)
+    driver.send_signal(signal.SIGTERM)
+    _, err = driver.communicate(timeout=60)
+    stderr = err.decode()
+    assert driver.returncode == EXIT_TERMINATED, stderr[-2000:]
+    assert "Traceback" not in stderr and "***" not in stderr, stderr[-2000:]
+    return stderr
+
+
 @pytest.mark.ray
 def test_sigterm_keeps_finished_chunks_and_says_how_to_resume(
     ray_cluster: Cluster, corpus: Path, tmp_path: Path
 ) -> None:
     out = tmp_path / "run"
     sub = "cmd:sleep 0.3; echo Draw"
-    argv = [str(GRIDJUDGE), "grade", str(corpus), "-s", sub, "--out", str(out)]
+    argv = ["grade", str(corpus), "-s", sub, "--out", str(out)]
     argv += ["--address", ray_cluster.gcs_address(), "--chunk-size", "1", "--max-in-flight", "1"]
-    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
-    driver = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    deadline = time.monotonic() + 60
-    while len(list(report.results_dir(out).glob("part-*.parquet"))) < 2:
-        assert driver.poll() is None, driver.communicate()[1].decode()[-2000:]
-        assert time.monotonic() < deadline, "no results parts appeared"
-        time.sleep(0.02)
-    driver.send_signal(signal.SIGTERM)
-    _, err = driver.communicate(timeout=60)
-    stderr = err.decode()
-    assert driver.returncode == EXIT_TERMINATED, stderr[-2000:]
+    stderr = terminate_when(argv, lambda: len(parts(out)) >= 2)
     assert "continue with --resume" in stderr
-    assert "Traceback" not in stderr and "***" not in stderr, stderr[-2000:]
     info = report.read_run_json(out)
     assert info["status"] == "interrupted"
     kept = len(report.load_results(out))
     assert 2 <= kept < 12
+
+
+@pytest.mark.ray
+def test_sigterm_stops_a_config_run_as_it_stops_grade(
+    ray_cluster: Cluster, corpus: Path, tmp_path: Path
+) -> None:
+    config = tmp_path / "nightly.yaml"
+    config.write_text(
+        f"out: {tmp_path / 'out'}\naddress: {ray_cluster.gcs_address()}\n"
+        f"corpora:\n  spot: {{path: {corpus}}}\n"
+        "jobs:\n  slow:\n    corpora: [spot]\n"
+        '    submissions: ["cmd:sleep 0.3; echo Draw"]\n    chunk_size: 1\n'
+    )
+    run_dir = tmp_path / "out" / "runs" / "slow"
+    stderr = terminate_when(["run", str(config)], lambda: len(parts(run_dir)) >= 2)
+    assert "run the same config again to resume" in stderr
+    assert report.read_run_json(run_dir)["status"] == "interrupted"
+    assert 2 <= len(report.load_results(run_dir)) < 12
+
+
+@pytest.mark.ray
+def test_sigterm_stops_the_demo_and_the_next_demo_replaces_it(
+    ray_cluster: Cluster, tmp_path: Path
+) -> None:
+    out = tmp_path / "demo-out"
+    argv = ["demo", "--out", str(out), "--problem", "tetris", "--cases", "60"]
+    argv += ["--address", ray_cluster.gcs_address()]
+    run_dir = out / "runs" / "tetris"
+    stderr = terminate_when(argv, lambda: (run_dir / "run.json").is_file())
+    assert "`gridjudge demo` again starts over" in stderr
+    assert json.loads((out / "demo.json").read_text())["status"] == "interrupted"
+    assert report.read_run_json(run_dir)["status"] == "interrupted"
+    # not refused as a folder of something else: the next demo replaces it
+    again = CliRunner().invoke(
+        app, ["demo", "--out", str(out), "--problem", "clocks", "--cases", "4"]
+    )
+    assert again.exit_code == 0, again.output
+    assert json.loads((out / "demo.json").read_text())["status"] == "done"
+    assert not run_dir.exists()

@@ -29,18 +29,25 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def grade(corpus: Path, program: Path, out: Path, *args: str) -> list[dict]:
+def invoke(corpus: Path, program: Path, out: Path, *args: str) -> str:
+    """`grade` at 80 columns (as COLUMNS=80 on a terminal); its output."""
     argv = ["grade", str(corpus), "-s", f"py3:{program}", "--out", str(out)]
     argv += ["--address", "local-serial", "--no-cache", "--time-limit", "0.2", *args]
-    result = CliRunner().invoke(app, argv)
+    result = CliRunner().invoke(app, argv, env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
+    return result.output
+
+
+def grade(corpus: Path, program: Path, out: Path, *args: str) -> list[dict]:
+    invoke(corpus, program, out, *args)
     return sorted(report.load_results(out).to_pylist(), key=lambda r: r["case_id"])
 
 
 def test_a_sleeping_program_is_a_wall_tle_marked_as_such(corpus: Path, tmp_path: Path) -> None:
     sleeper = tmp_path / "sleeper.py"
     sleeper.write_text("import time\ntime.sleep(60)\n")
-    rows = grade(corpus, sleeper, tmp_path / "run", "--case", "*1")  # one case: its id ends in 1
+    output = invoke(corpus, sleeper, tmp_path / "run", "--case", "*1")  # one case: id ends in 1
+    rows = report.load_results(tmp_path / "run").to_pylist()
     assert rows and {r["verdict"] for r in rows} == {"TLE"}
     assert {r["tle_kind"] for r in rows} == {"wall"}
     assert all(r["cpu_ms"] <= 200 for r in rows)
@@ -48,6 +55,14 @@ def test_a_sleeping_program_is_a_wall_tle_marked_as_such(corpus: Path, tmp_path:
     book = pq.read_table(tmp_path / "run" / GRADEBOOK_PARQUET).to_pylist()
     assert book[0]["n_TLE_wall"] == len(rows) and book[0]["n_not_run"] == 0
     assert "TLE wall / not run" in (tmp_path / "run" / "report.html").read_text()
+    # the terminal summary marks it too, within 80 columns: the TLE and TLE-wall counts
+    header = next(line for line in output.splitlines() if "TLE wall" in line)
+    assert "not run" not in header  # a mark no row has gets no column
+    mine = next(line for line in output.splitlines() if "│ spot " in line)  # the row's 1st line
+    cells = [c.strip() for c in mine.split("│")]
+    heads = [c.strip() for c in header.split("┃")]
+    assert cells[heads.index("TLE")] == cells[heads.index("TLE wall")] == str(len(rows))
+    assert max(len(line) for line in output.splitlines() if line[:1] in "┏┃┡│└") <= 80
 
 
 def test_max_tle_stops_an_infinite_loop_after_n_tles(corpus: Path, tmp_path: Path) -> None:

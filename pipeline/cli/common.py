@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import ParamSpec, TypeVar
 
 import typer
 
 from pipeline.errors import GridjudgeError
+from pipeline.grade.interrupts import Terminated
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -26,6 +28,18 @@ def fail(message: str, code: int = EXIT_USER_ERROR) -> typer.Exit:
     """Print `error: message` on stderr; return the Exit to raise."""
     typer.echo(f"error: {message}", err=True)
     return typer.Exit(code)
+
+
+@contextmanager
+def interrupts_end(hint: str) -> Iterator[None]:
+    """Ctrl-C or SIGTERM (grade.interrupts: raised as KeyboardInterrupt once the library
+    has kept what finished) in the body: `interrupted: HINT` on stderr, exit 130 / 143."""
+    try:
+        yield
+    except KeyboardInterrupt as stop:
+        typer.echo(f"interrupted: {hint}", err=True)
+        code = EXIT_TERMINATED if isinstance(stop, Terminated) else EXIT_INTERRUPTED
+        raise typer.Exit(code) from None
 
 
 def user_errors(func: Callable[P, R]) -> Callable[P, R]:

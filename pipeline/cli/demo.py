@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import user_errors
+from pipeline.cli.common import interrupts_end, user_errors
 from pipeline.jobs.demo import DEMO_CASES_PER_FAMILY, DEMO_SEED, run_demo
 from pipeline.report.terminal import print_summary, step_printer, wide_console
 from pipeline.results.store import SUMMARY_FILE
@@ -44,14 +44,16 @@ def demo(
     folder per problem, summary.parquet and report.html into OUT.
     """
     console = wide_console()
-    result = run_demo(
-        out,
-        address=address,
-        seed=seed,
-        problems=problem,
-        counts=cases,
-        on_step=step_printer(console),
-    )
+    hint = f"finished runs are in {out / 'runs'}; `gridjudge demo` again starts over"
+    with interrupts_end(hint):
+        result = run_demo(
+            out,
+            address=address,
+            seed=seed,
+            problems=problem,
+            counts=cases,
+            on_step=step_printer(console),
+        )
     print_summary(result.summary, title="gridjudge demo", console=console)
     shown = ", ".join(f"{v} {n}" for v, n in result.verdicts.most_common())
     total = result.verdicts.total()

@@ -8,8 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from pipeline.cli.common import EXIT_INTERRUPTED, EXIT_TERMINATED, user_errors, warn_isolation
-from pipeline.grade.interrupts import Terminated
+from pipeline.cli.common import interrupts_end, user_errors, warn_isolation
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, GradePlan, plan_grade
 from pipeline.grade.settings import DEFAULT, GradeSettings
@@ -17,7 +16,7 @@ from pipeline.jobs.scores import finish_run, policy_for
 from pipeline.program import submission_sets
 from pipeline.program.languages.multipliers import parse_multipliers
 from pipeline.report.progress import GradeProgress
-from pipeline.report.terminal import graded_line, print_summary
+from pipeline.report.terminal import graded_line, print_summary, tle_marks
 from pipeline.scoring.feedback import Feedback
 
 
@@ -206,17 +205,16 @@ def grade(
     )
     _say_plan(plan, out)
     already = min(len(plan.done), plan.total_pairs)
-    try:
-        with GradeProgress(plan.total_pairs, already, Console(stderr=True)) as progress:
-            outcome = run_grade(plan, on_rows=progress.on_rows, on_start=progress.on_start)
-    except KeyboardInterrupt as stop:
-        typer.echo(f"interrupted: finished chunks are in {out}; continue with --resume", err=True)
-        code = EXIT_TERMINATED if isinstance(stop, Terminated) else EXIT_INTERRUPTED
-        raise typer.Exit(code) from None
-    if outcome.summary is not None:
-        print_summary(outcome.summary, title=f"run {plan.run_id}")
-    typer.echo(graded_line(outcome.rows, outcome.cached, already, out, outcome.where))
+    with (
+        interrupts_end(f"finished chunks are in {out}; continue with --resume"),
+        GradeProgress(plan.total_pairs, already, Console(stderr=True)) as progress,
+    ):
+        outcome = run_grade(plan, on_rows=progress.on_rows, on_start=progress.on_start)
     done = finish_run(out, policy, feedback.value, outcome.summary)
+    if outcome.summary is not None:
+        marks = tle_marks(done.book) if done is not None else None
+        print_summary(outcome.summary, title=f"run {plan.run_id}", marks=marks)
+    typer.echo(graded_line(outcome.rows, outcome.cached, already, out, outcome.where))
     if done is None:
         typer.echo("no results: no gradebook or report")
     else:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import EXIT_GATE, user_errors, warn_isolation
+from pipeline.cli.common import EXIT_GATE, interrupts_end, user_errors, warn_isolation
 
 
 @user_errors
@@ -33,7 +33,11 @@ def run(
     if address is not None:
         cfg = cfg.model_copy(update={"address": address})
     console = wide_console()
-    result = run_config(cfg, on_step=step_printer(console))
+    hint = f"finished chunks are in {cfg.out / 'runs'}; run the same config again to resume"
+    if not cfg.resume:
+        hint = f"finished chunks are in {cfg.out / 'runs'}; the config says resume: false"
+    with interrupts_end(hint):
+        result = run_config(cfg, on_step=step_printer(console))
     for name, job in result.jobs.items():
         if job.outcome.summary is not None:
             print_summary(job.outcome.summary, title=f"job {name}", console=console)

@@ -30,6 +30,7 @@ import pyarrow.parquet as pq
 
 from pipeline.distribute.cluster import Cluster
 from pipeline.errors import GridjudgeError
+from pipeline.grade.interrupts import on_sigterm, sigterm_interrupts
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, GradeSettings, plan_grade
 from pipeline.jobs.corpus import generate_on
@@ -130,6 +131,9 @@ def run_demo(
     cases = demo_counts(problems, counts)
     plan = {p: [f"solver:{p}", *example_submissions(p)] for p in cases}
     _prepare_out(out)
+    # marked a demo's folder from the start: an interrupted demo is replaced by the next
+    marker = {"run_id": "gridjudge demo", "status": "running", "seed": seed, "cases": cases}
+    _write_marker(out, marker)
     say = on_step or (lambda _msg: None)
     result = DemoResult(out, pa.table({}), out / REPORT_FILE)
 
@@ -138,31 +142,55 @@ def run_demo(
         if on_rows is not None:
             on_rows(n, verdicts)
 
-    with Cluster(address) as cluster:
-        result.cluster = cluster.describe()
-        say(f"cluster: {result.cluster}")
-        corpora: dict[str, Path] = {}
-        for p, count in cases.items():
-            corpora[p] = out / "corpora" / p
-            m = generate_on(cluster, get_problem(p), count, seed, corpora[p])
-            say(f"generated {m.count} {p} cases ({len(m.families)} families)")
-        for p in cases:
-            run_dir = out / "runs" / p
-            batch = DEMO_BATCH if get_problem(p).multi_case > 1 else 1
-            options = GradeOptions(
-                corpora=[corpora[p]],
-                submissions=plan[p],
-                out=run_dir,
-                address=address,
-                settings=GradeSettings(batch=batch),
-            )
-            graded = run_grade(plan_grade(options), on_rows=rows)
-            write_report(run_dir, summary=graded.summary)
-            result.runs[p] = run_dir
-            say(f"graded {p}: {', '.join(plan[p])} ({graded.rows} results)")
+    try:
+        with sigterm_interrupts(), Cluster(address) as cluster:
+            on_sigterm()  # ray.init replaced the handler
+            _run_all(cluster, result, plan, cases, seed, address, rows, say)
+    except KeyboardInterrupt:
+        _write_marker(out, {**marker, "status": "interrupted"})
+        raise
     _finish(result, plan, cases, seed)
     result.elapsed_s = time.monotonic() - start
     return result
+
+
+def _write_marker(out: Path, info: dict[str, object]) -> None:
+    write_private(out / MARKER, json.dumps(info, indent=2, sort_keys=True) + "\n")
+
+
+def _run_all(
+    cluster: Cluster,
+    result: DemoResult,
+    plan: dict[str, list[str]],
+    cases: dict[str, int],
+    seed: int,
+    address: str | None,
+    rows: Callable[[int, Counter[str]], None],
+    say: Callable[[str], None],
+) -> None:
+    """Generate every corpus, then grade each problem into its run folder."""
+    out = result.out
+    result.cluster = cluster.describe()
+    say(f"cluster: {result.cluster}")
+    corpora: dict[str, Path] = {}
+    for p, count in cases.items():
+        corpora[p] = out / "corpora" / p
+        m = generate_on(cluster, get_problem(p), count, seed, corpora[p])
+        say(f"generated {m.count} {p} cases ({len(m.families)} families)")
+    for p in cases:
+        run_dir = out / "runs" / p
+        batch = DEMO_BATCH if get_problem(p).multi_case > 1 else 1
+        options = GradeOptions(
+            corpora=[corpora[p]],
+            submissions=plan[p],
+            out=run_dir,
+            address=address,
+            settings=GradeSettings(batch=batch),
+        )
+        graded = run_grade(plan_grade(options), on_rows=rows)
+        write_report(run_dir, summary=graded.summary)
+        result.runs[p] = run_dir
+        say(f"graded {p}: {', '.join(plan[p])} ({graded.rows} results)")
 
 
 def _finish(
@@ -179,8 +207,9 @@ def _finish(
         "submissions": plan,
         "runs": {p: str(run) for p, run in result.runs.items()},
         "run_ids": {p: read_run_json(run).get("run_id") for p, run in result.runs.items()},
+        "status": "done",
     }
     results = pa.concat_tables(load_results(run) for run in result.runs.values())
     page = render_report(results, info, result.summary)
     write_private(result.report, page)
-    write_private(result.out / MARKER, json.dumps(info, indent=2, sort_keys=True) + "\n")
+    _write_marker(result.out, info)

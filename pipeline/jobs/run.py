@@ -14,6 +14,7 @@ from pipeline.compare.render import write_outputs
 from pipeline.compare.runs import compare_runs
 from pipeline.corpus.store import CorpusError, import_path, manifest_path, read_manifest
 from pipeline.distribute.cluster import Cluster
+from pipeline.grade.interrupts import on_sigterm, sigterm_interrupts
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, GradeOutcome, plan_grade
 from pipeline.jobs.config import CorpusSpec, JobSpec, RunConfig
@@ -78,7 +79,8 @@ def run_config(
 ) -> ConfigResult:
     say = on_step or (lambda _msg: None)
     result = ConfigResult()
-    with Cluster(config.address) as cluster:
+    with sigterm_interrupts(), Cluster(config.address) as cluster:
+        on_sigterm()  # ray.init replaced the handler: SIGTERM ends the run as Ctrl-C does
         result.cluster = cluster.describe()
         say(f"cluster: {result.cluster}")
         for name, spec in config.corpora.items():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pyarrow as pa
@@ -17,6 +17,12 @@ from rich.table import Table
 from pipeline.report.fit import Column, fitted_table
 from pipeline.report.palette import VERDICT_COLOURS, verdict_markup
 from pipeline.schemas import VERDICTS
+from pipeline.scoring.gradebook import TLE_MARKS
+
+# (submission, problem or None for a one-problem gradebook) -> counts per TLE_MARKS column
+TleMarks = Mapping[tuple[str, str | None], Mapping[str, int]]
+# the TLE marks' column headers in the summary (shown only when a row has the mark)
+MARK_HEADERS = {"n_TLE_wall": "TLE wall", "n_not_run": "not run"}
 
 PIPED_WIDTH = 200  # columns when piped and COLUMNS is not set: wide tables stay whole
 # the summary's optional columns, dropped in this order when the terminal is narrow
@@ -31,16 +37,36 @@ def wide_console() -> Console:
     return Console(width=PIPED_WIDTH)
 
 
+def tle_marks(book: pa.Table) -> dict[tuple[str, str | None], dict[str, int]]:
+    """The TLE marks of a gradebook (scoring.gradebook), for summary_table."""
+    found: dict[tuple[str, str | None], dict[str, int]] = {}
+    for r in book.to_pylist():
+        counts = {c: int(r.get(c) or 0) for c in TLE_MARKS}
+        if any(counts.values()):
+            found[(r["submission"], r.get("problem"))] = counts
+    return found
+
+
 def summary_table(
-    summary: pa.Table, *, families: bool = False, title: str = "", width: int | None = None
+    summary: pa.Table,
+    *,
+    families: bool = False,
+    title: str = "",
+    width: int | None = None,
+    marks: TleMarks | None = None,
 ) -> Table:
     """A rich table of a summary: one line per submission x problem (the all-families
     rows), plus one per family when `families`. Verdict columns that are zero everywhere
-    are left out (AC is always shown), and SUMMARY_DROPS as needed to fit `width`."""
+    are left out (AC is always shown), and SUMMARY_DROPS as needed to fit `width`.
+    `marks` (tle_marks): a column per TLE mark some all-families row has (a TLE killed
+    by the wall clock under the CPU limit, a case not run after --max-tle); never
+    dropped, so a wall-clock TLE is never shown as an ordinary one."""
     rows = summary.to_pylist()
     if not families:
         rows = [r for r in rows if r["family"] is None]
     shown = [v for v in VERDICTS if v == "AC" or any(r[f"n_{v}"] for r in rows)]
+    mark_of = _marks_by_row(rows, marks or {})
+    marked = [c for c in TLE_MARKS if any(m.get(c) for m in mark_of)]
     columns = [_summary_column("submission", wraps=True), _summary_column("problem")]
     if families:
         columns.append(_summary_column("family", wraps=True))
@@ -48,16 +74,18 @@ def summary_table(
     columns += [
         _summary_column(v, justify="right", style=VERDICT_COLOURS.get(v, "")) for v in shown
     ]
+    columns += [_summary_column(MARK_HEADERS[c], justify="right") for c in marked]
     for name in ("pass", "cpu p50 ms", "cpu p95 ms", "cpu max ms"):
         columns.append(_summary_column(name, justify="right"))
     columns.append(_summary_column("first failing case", wraps=True))
     cells = []
-    for r in rows:
+    for r, mark in zip(rows, mark_of, strict=True):
         row = [escape(r["submission"]), r["problem"]]
         if families:
             row.append("(all)" if r["family"] is None else escape(r["family"]))
         row.append(str(r["cases"]))
         row += [str(r[f"n_{v}"]) if r[f"n_{v}"] else "·" for v in shown]
+        row += [str(mark[c]) if mark.get(c) else "·" for c in marked]
         row.append(_pass_cell(r["pass_rate"]))
         row += [_ms(r["cpu_ms_p50"]), _ms(r["cpu_ms_p95"]), _ms(r["cpu_ms_max"])]
         row.append(escape(r["first_failing_case"] or "—"))
@@ -66,16 +94,33 @@ def summary_table(
     return fitted_table(columns, cells, width, title=title, sections=sections)
 
 
+def _marks_by_row(rows: list[dict[str, Any]], marks: TleMarks) -> list[Mapping[str, int]]:
+    """Each summary row's TLE marks: those of its submission x problem (all-families rows
+    only: the gradebook counts per submission)."""
+    found: list[Mapping[str, int]] = []
+    for r in rows:
+        key = (r["submission"], r["problem"])
+        mine = marks.get(key) or marks.get((key[0], None)) or {}
+        found.append(mine if r["family"] is None else {})
+    return found
+
+
 def _summary_column(header: str, **kwargs: Any) -> Column:
     drop = SUMMARY_DROPS.index(header) if header in SUMMARY_DROPS else None
     return Column(header, drop=drop, **kwargs)
 
 
 def print_summary(
-    summary: pa.Table, *, families: bool = False, title: str = "", console: Console | None = None
+    summary: pa.Table,
+    *,
+    families: bool = False,
+    title: str = "",
+    console: Console | None = None,
+    marks: TleMarks | None = None,
 ) -> None:
     console = console or wide_console()
-    console.print(summary_table(summary, families=families, title=title, width=console.width))
+    table = summary_table(summary, families=families, title=title, width=console.width, marks=marks)
+    console.print(table)
 
 
 def graded_line(rows: int, cached: int, resumed: int, out: object, where: str) -> str:
