@@ -14,14 +14,16 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Sequence
+from pathlib import Path
 
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import cgroups
-from pipeline.program.sandbox.base import Workspace
+from pipeline.program.sandbox.base import Workspace, private_open
 from pipeline.program.sandbox.errors import SandboxError
 from pipeline.program.sandbox.rlimit import RlimitSandbox, Serve
 
+ARGS_FILE = "bwrap-args"
 SYSTEM_DIRS = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc")
 
 
@@ -57,10 +59,10 @@ class BwrapSandbox(RlimitSandbox):
         slot: cgroups.Slot | None,
         *,
         serve: Serve | None = None,
+        args_file: Path | None = None,
     ) -> list[str]:
-        assert self.bwrap is not None and serve is None
-        inner = [
-            self.bwrap,
+        assert self.bwrap is not None and serve is None and args_file is None
+        options = [
             "--unshare-all",
             "--die-with-parent",
             "--new-session",
@@ -70,11 +72,15 @@ class BwrapSandbox(RlimitSandbox):
             "--tmpfs", "/tmp",
             "--bind", str(ws.box), "/tmp/box",
             "--chdir", "/tmp/box",
-            "--",
-            *argv,
         ]  # fmt: skip
+        # bwrap reads its options from fd 3 (the launcher opens the file): as pid 1 of the
+        # program's namespace, running as the program's user, its command line is the
+        # program's to read, and must not name the judge's run folder
+        with private_open(ws.root / ARGS_FILE) as fh:
+            fh.write(b"".join(arg.encode() + b"\0" for arg in options))
+        inner = [self.bwrap, "--args", "3", "--", *argv]
         # with a slot, the watchdog reads the cgroup (bwrap hides the program's clock)
-        return super().command(ws, inner, limits, slot)
+        return super().command(ws, inner, limits, slot, args_file=ws.root / ARGS_FILE)
 
     def _measured(
         self, result: ExecutionResult, group_cpu_ms: float, group_peak_kb: int, grouped: bool

@@ -6,7 +6,7 @@
  *            [--as BYTES] [--stack BYTES] [--fsize BYTES] [--nofile N]
  *            [--uid U --gid G] [--cg DIR]... [--procs F]
  *            [--ns] [--hide-all] [--hide DIR]... [--conceal DIR]...
- *            [--serve [--start-ms MS] [--charge-start]] -- PROGRAM ARGS...
+ *            [--serve [--start-ms MS] [--charge-start]] [--args-file F] -- PROGRAM ARGS...
  *
  * launcher: joins the cgroups, unshares net/pid/mount/ipc/uts namespaces, builds the
  * program's view (view.c: system folders read-only, the others hidden; --hide DIR: a
@@ -116,6 +116,10 @@ static void reap_leftovers(const char *procs_file) {
 
 int main(int argc, char **argv) {
     const char *report = NULL, *box = NULL, *cpu_file = NULL, *procs_file = NULL;
+    /* --args-file F: F opened here (by the judge's user) and handed to PROGRAM as fd 3,
+     * for a PROGRAM that reads its arguments from an fd (bwrap --args 3): they then never
+     * show in a command line the sandboxed program could read */
+    const char *args_file = NULL;
     const char *cgroups[MAX_LIST], *hidden[MAX_LIST], *concealed[MAX_LIST];
     int n_cg = 0, n_hide = 0, n_conceal = 0, use_ns = 0, hide_all = 0, serving = 0, start_ms = 10000;
     int charge_start = 0;
@@ -137,6 +141,7 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--cpu-ms") == 0) cpu_ms = strtoull(v, NULL, 10);
         else if (strcmp(a, "--cpu-file") == 0) cpu_file = v;
         else if (strcmp(a, "--procs") == 0) procs_file = v;
+        else if (strcmp(a, "--args-file") == 0) args_file = v;
         else if (strcmp(a, "--as") == 0) as = strtoull(v, NULL, 10);
         else if (strcmp(a, "--stack") == 0) stack = strtoull(v, NULL, 10);
         else if (strcmp(a, "--fsize") == 0) fsize = strtoull(v, NULL, 10);
@@ -149,7 +154,7 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--start-ms") == 0) start_ms = (int)strtol(v, NULL, 10);
         else { fprintf(stderr, "launcher: unknown option %s\n", a); return 122; }
     }
-    if (!report || !box || i >= argc || (serving && !use_ns)) {
+    if (!report || !box || i >= argc || (serving && !use_ns) || (serving && args_file)) {
         fprintf(stderr, "launcher: bad arguments\n");
         return 122;
     }
@@ -166,6 +171,8 @@ int main(int argc, char **argv) {
     for (int k = 0; k < n_cg; k++) write_file(cgroups[k], "cgroup.procs", pid_text);
     int box_fd = open(box, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (box_fd < 0) report_error("open scratch dir");
+    int args_fd = args_file ? open(args_file, O_RDONLY | O_CLOEXEC) : -1;
+    if (args_file && args_fd < 0) report_error("open the arguments file");
 
     if (use_ns) {
         if (unshare(CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS) != 0)
@@ -225,6 +232,7 @@ int main(int argc, char **argv) {
         close(pipefd[0]);
         child_pipe = pipefd[1];
         if (serving && dup2(pair[1], 3) != 3) child_fail(1);
+        if (args_fd >= 0 && dup2(args_fd, 3) != 3) child_fail(1); /* dup2 clears CLOEXEC */
         if (fchdir(box_fd) != 0) child_fail(2);
         if (cpu) set_limit(RLIMIT_CPU, cpu, cpu + 1);
         if (set_rlimits(as, stack, fsize, (unsigned long long)nofile) != 0) child_fail(1);

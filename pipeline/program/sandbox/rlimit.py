@@ -147,9 +147,11 @@ class RlimitSandbox:
         slot: cgroups.Slot | None,
         *,
         serve: Serve | None = None,
+        args_file: Path | None = None,
     ) -> list[str]:
         """The launcher's command line for one spawned run, or (`serve`) for a fork
-        server whose cases set their own CPU and output limits."""
+        server whose cases set their own CPU and output limits; `args_file` is handed to
+        the program as fd 3."""
         memory = limits.memory_bytes
         args = [
             self.launcher,
@@ -188,6 +190,8 @@ class RlimitSandbox:
                 for path in self.concealed:
                     if os.path.isdir(path):
                         args += ["--conceal", path]
+        if args_file is not None:
+            args += ["--args-file", str(args_file)]
         return [*args, "--", *argv]
 
     def conceal(self, paths: Iterable[Path | str]) -> None:
