@@ -169,8 +169,10 @@ def test_sigterm_stops_the_demo_and_the_next_demo_replaces_it(
     ray_cluster: Cluster, tmp_path: Path
 ) -> None:
     out = tmp_path / "demo-out"
+    # the demo as a user runs it, on its own embedded Ray: a driver attached to the shared
+    # test cluster and stopped mid-run sometimes hits a Ray core-worker check ("Tried to
+    # complete task that was not pending") on its way out, seen 2 in 7 runs
     argv = ["demo", "--out", str(out), "--problem", "tetris", "--cases", "60"]
-    argv += ["--address", ray_cluster.gcs_address()]
     run_dir = out / "runs" / "tetris"
     stderr = terminate_when(argv, lambda: (run_dir / "run.json").is_file())
     assert "`gridjudge demo` again starts over" in stderr
