@@ -59,6 +59,25 @@ def verdicts(got: list[tuple[ExecutionResult, CheckResult]]) -> list[str]:
     return [str(check.verdict) for _, check in got]
 
 
+def test_cpu_before_main_counts_against_every_case_and_stays_out_of_its_time(
+    serve: list[ProgramRunner],
+) -> None:
+    """The server's pre-main CPU is in every case's limit (never paid once and then free
+    for the next cases), and beside each case's own CPU time, not in it (one noisy
+    sample per server would offset all its cases alike)."""
+    every = cases(runner(HOSTILE / "cpu_before_main_every_case.c", serve), [1, 2, 3])
+    assert verdicts(every) == ["TLE"] * 3
+    for result, check in every:
+        assert result.extra["runner"] == RUNNER and result.start_cpu_ms >= 600, vars(result)
+        assert "start-up" in check.message
+    charged = HOSTILE.parent / "hostile" / "ac_cpu_before_main_charged.c"
+    honest = cases(runner(charged, serve), [4, 5])
+    assert verdicts(honest) == ["AC"] * 2
+    for result, _ in honest:
+        assert result.extra["runner"] == RUNNER, vars(result)
+        assert result.start_cpu_ms >= 300 and result.cpu_ms < 300, vars(result)
+
+
 @pytest.mark.parametrize("name", ["state.c", "state.py", "sysv_ipc.c", "posix_mqueue.c"])
 def test_every_case_starts_from_a_fresh_state(name: str, serve: list[ProgramRunner]) -> None:
     r = runner(HOSTILE / name, serve)

@@ -49,8 +49,9 @@ def decide(
     if result.judge_error:
         return CheckResult(Verdict.JE, result.judge_error[:MESSAGE_CHARS])
     if result.cpu_exceeded or limits.cpu_over(result.cpu_ms):
+        start = f" + start-up {result.start_cpu_ms:.0f} ms" if result.start_cpu_ms >= 1 else ""
         return CheckResult(
-            Verdict.TLE, f"cpu {result.cpu_ms:.0f} ms > limit {limits.cpu_ms:.0f} ms"
+            Verdict.TLE, f"cpu {result.cpu_ms:.0f} ms{start} > limit {limits.cpu_ms:.0f} ms"
         )
     if result.wall_exceeded or limits.wall_over(result.wall_ms):
         return CheckResult(

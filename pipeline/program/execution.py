@@ -17,6 +17,11 @@ class ExecutionResult:
     exit_code: int | None = None
     signal: int | None = None
     cpu_ms: float = 0.0
+    # a fork-server case: the CPU its server burned before it was ready (the program's
+    # pre-main code, measured once per server), counted against this case's limit as a
+    # spawned run's start-up is, but not in cpu_ms (one sample's noise would shift every
+    # case of the server alike); 0 for a spawned run, whose start-up is in cpu_ms
+    start_cpu_ms: float = 0.0
     wall_ms: float = 0.0
     peak_rss_kb: int = 0
     output: bytes = b""

@@ -29,8 +29,9 @@
  * --serve (with --ns): PROGRAM is a fork server (forkserver.c) talking to INIT on fd 3,
  * and INIT serves the cases the judge sends on the launcher's fd 3 (serve.c). With
  * --charge-start the CPU the server used before it was ready (the program's own pre-main
- * code: ELF constructors, .preinit_array) is added to every case's CPU and budget, and a
- * server that passes --cpu-ms before it is ready is refused ("unsupported STATUS cpu").
+ * code: ELF constructors, .preinit_array) counts against every case's CPU limit and is
+ * reported beside each case's CPU (start_cpu_us), and a server that passes --cpu-ms
+ * before it is ready is refused ("unsupported STATUS cpu").
  */
 #define _GNU_SOURCE
 #include <dirent.h>

@@ -31,8 +31,8 @@ CPU_KILL_MARGIN_MS = 50
 @dataclass(frozen=True)
 class Serve:
     """The launcher as a fork server's init (serve.c): how long the server may take to
-    be ready, and whether the CPU it burned until then is charged to every case (a
-    native program's pre-main code; not the Python zygote's own imports)."""
+    be ready, and whether the CPU it burned until then is charged to every case's budget
+    (a native program's pre-main code; not the Python zygote's own imports)."""
 
     start_ms: int
     charge_start: bool
@@ -56,13 +56,17 @@ def parse_report(text: str) -> dict[str, str]:
 def apply_report(result: ExecutionResult, report: Mapping[str, str], limits: Limits) -> None:
     """A launcher report holding a status (spawned or served) onto `result`: how the
     program ended, its CPU time and peak (of every process it started), what the watchdog
-    killed it for, and the CPU limit compared with what it used."""
+    killed it for, and the CPU limit compared with what it used. A served case's limit
+    also holds its server's start-up CPU (`start_cpu_ms`: what the program burned before
+    the server was ready, measured once per server), as a spawned run's limit holds its
+    own start-up; its CPU time is its own, the start-up kept beside it."""
     decode_status(result, int(report["status"]))
     result.cpu_ms = int(report["cpu_us"]) / 1000
+    result.start_cpu_ms = int(report.get("start_cpu_us", "0")) / 1000
     result.peak_rss_kb = int(report["maxrss_kb"])
     result.wall_exceeded = result.wall_exceeded or report.get("wall_killed") == "1"
     result.cpu_exceeded = (
         report.get("cpu_killed") == "1"
-        or limits.cpu_over(result.cpu_ms)
+        or limits.cpu_over(result.cpu_ms + result.start_cpu_ms)
         or result.signal == signal.SIGXCPU
     )

@@ -67,8 +67,8 @@ void watch(pid_t pid, long long cpu_us, long long wall_us, int cpu_fd, long long
 void format_report(char *buf, size_t size, const struct outcome *o, const char *error) {
     int n = snprintf(buf, size,
                      "status %d cpu_us %lld maxrss_kb %ld cpu_killed %d wall_killed %d "
-                     "wall_us %lld lost %d",
+                     "wall_us %lld lost %d start_cpu_us %lld",
                      o->status, o->cpu_us, o->maxrss_kb, o->cpu_killed, o->wall_killed,
-                     o->wall_us, o->lost);
+                     o->wall_us, o->lost, o->start_cpu_us);
     if (error && n >= 0 && (size_t)n < size) snprintf(buf + n, size - (size_t)n, " error %s", error);
 }

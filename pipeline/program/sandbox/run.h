@@ -9,6 +9,7 @@
 struct outcome {
     int status, cpu_killed, wall_killed, lost;
     long long cpu_us, wall_us;
+    long long start_cpu_us; /* a fork server's start-up, charged to the case's budget */
     long maxrss_kb;
 };
 

@@ -286,8 +286,8 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
         return -1;
     }
     long long server_after = process_cpu_us(server_pid);
-    long long charged = s->start_cpu_us;
-    if (server_before >= 0 && server_after > server_before) charged += server_after - server_before;
+    long long charged = 0;
+    if (server_before >= 0 && server_after > server_before) charged = server_after - server_before;
     pid_t pid = (pid_t)strtol(reply, NULL, 10);
     siginfo_t info;
     if (pid <= 1 || pid == server_pid ||
@@ -299,7 +299,10 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     struct rusage ru;
     memset(&out, 0, sizeof out);
     memset(&ru, 0, sizeof ru);
-    watch(pid, cpu_ms * 1000 - charged, wall_ms * 1000, s->cpu_fd, start, &out, &ru);
+    /* the budget: a spawned run pays its start-up in every run, so every case pays the
+     * server's (no pre-main work is shared out free among cases) */
+    watch(pid, cpu_ms * 1000 - s->start_cpu_us - charged, wall_ms * 1000, s->cpu_fd, start, &out,
+          &ru);
     out.wall_us = now_us() - start;
     int lost = 0;
     /* every case: what it left is counted (a pids count equal to the idle one proved
@@ -316,7 +319,11 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     wipe(s);
     remove_ipc();
     remove_mqueues(s->mqueue_fd);
+    /* the case's own CPU; the start-up, one measurement made once per server, goes
+     * beside it: added to each case's time, its noise would be a constant offset
+     * between two servers' timings (issue 22) */
     out.cpu_us = rusage_cpu_us(&ru) + charged + left.cpu_us;
+    out.start_cpu_us = s->start_cpu_us;
     out.maxrss_kb = ru.ru_maxrss > left.maxrss_kb ? ru.ru_maxrss : left.maxrss_kb;
     out.lost = lost;
     format_report(report, sizeof report, &out, NULL);
@@ -358,7 +365,7 @@ int serve(int judge, int server, pid_t server_pid, struct serve_setup *s) {
         tell(judge, buf);
         return 0;
     }
-    /* what the server burned before "ready" is the program's: charged to every case */
+    /* what the server burned before "ready" is the program's: in every case's budget */
     if (s->charge_start) {
         /* its own clock (exec, loader, constructors: as a spawned program's is) */
         long long before_ready = process_cpu_us(server_pid);

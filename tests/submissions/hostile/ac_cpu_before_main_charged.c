@@ -1,6 +1,6 @@
 /* Burns 300 ms of CPU (its own clock) in .preinit_array, then answers: under the limit,
- * so AC, but the run's CPU time must include those 300 ms, spawned or served (the fork
- * server charges what it burned before "ready" to every case). */
+ * so AC, but those 300 ms must be counted: in the run's CPU time spawned, in every
+ * case's limit and its start_cpu_ms served (what the server burned before "ready"). */
 #include <stdio.h>
 #include <time.h>
 
