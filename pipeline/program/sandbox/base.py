@@ -295,9 +295,20 @@ def read_regular(path: Path | str, limit: int) -> tuple[bytes, bool] | None:
     return data[:limit], len(data) > limit
 
 
+EVERY_FILE = "*"  # in `read_back`: every regular file the run left at the top of its dir
+EVERY_FILE_MAX = 64  # files read back for EVERY_FILE
+
+
 def read_back_files(folder: Path | str, names: Sequence[str], cap: int) -> dict[str, bytes]:
-    """The regular files of `names` found in `folder`, each cut at `cap` bytes."""
+    """The regular files of `names` found in `folder`, each cut at `cap` bytes (EVERY_FILE:
+    each regular file there, up to EVERY_FILE_MAX of them)."""
     out = {}
+    if EVERY_FILE in names:
+        try:
+            listed = sorted(os.listdir(folder))[:EVERY_FILE_MAX]
+        except OSError:
+            listed = []
+        names = [*(n for n in names if n != EVERY_FILE), *listed]
     for name in names:
         found = read_regular(os.path.join(folder, name), cap)
         if found is not None:
