@@ -83,9 +83,10 @@ class Transcript:
         return sorted(out, key=lambda c: c.seq)
 
     def render(self) -> str:
-        """One line per chunk, in order: `> ` for what the submission wrote, `< ` for
-        what the interactor wrote (its text escaped, newlines shown as \\n), and a
-        `... N bytes` line where bytes were left out."""
+        """One line per line written (a chunk cut after each newline), in order: `> `
+        for what the submission wrote, `< ` for what the interactor wrote (the text
+        escaped, newlines shown as \\n), and a `... N bytes` line where bytes were left
+        out."""
         lines = []
         seen = dict.fromkeys(DIRECTIONS, 0)
         for chunk in self.chunks():
@@ -93,7 +94,8 @@ class Transcript:
             if chunk.offset > seen[chunk.direction]:
                 lines.append(f"{mark} {GAP} {chunk.offset - seen[chunk.direction]} bytes")
             text = chunk.data.decode("utf-8", "backslashreplace")
-            lines.append(f"{mark} {text.encode('unicode_escape').decode('ascii')}")
+            for line in text.splitlines(keepends=True):
+                lines.append(f"{mark} {line.encode('unicode_escape').decode('ascii')}")
             seen[chunk.direction] = chunk.offset + len(chunk.data)
         for direction, total in self.totals.items():
             if total > seen[direction]:
