@@ -19,9 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import os
-import threading
-import time
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -33,11 +30,9 @@ from pipeline.program.execution import ExecutionResult
 from pipeline.program.interaction import (
     INTERACTOR,
     SUBMISSION,
-    TO_INTERACTOR,
-    TO_SUBMISSION,
     Interaction,
     Transcript,
-    relay,
+    exchange,
 )
 from pipeline.program.languages import get_language
 from pipeline.program.sandbox import FileSpec, get_sandbox
@@ -351,87 +346,28 @@ def interact(
     ExecutionResult as `run` gives it (stderr, exit, signal, CPU, wall, memory, the
     `read_back` files; `output` empty: it went to the other side); `first`, "submission"
     or "interactor": whose run ended first (whose stdout closed first, as the relay saw
-    it); `wall_ms` of the exchange; `transcript`
-    (.render() for text, .totals for byte counts each way). An interaction in which
+    it); `wall_ms` of the exchange; `transcript` (.render() for text, .totals for byte
+    counts each way). An interaction in which
     either run ended in a judge error is tried once more. Never raises for anything the
     programs do; the judge's own failures are judge errors."""
     for program in (submission.program, interactor.program):
         refused = _refusal(program)
         if refused is not None:
-            empty = ExecutionResult(judge_error=refused.judge_error)
-            return Interaction(refused, empty, SUBMISSION, 0.0, Transcript())
+            return Interaction(refused, refused, SUBMISSION, 0.0, Transcript())
     exchange_ms = wall_ms if wall_ms is not None else submission.limits.wall_limit_ms
-    done = _interact_once(submission, interactor, exchange_ms, full_transcript)
+    walls = {SUBMISSION: exchange_ms, INTERACTOR: exchange_ms + INTERACTOR_GRACE_MS}
+    sides = {SUBMISSION: submission, INTERACTOR: interactor}
+
+    def start(name: str, stdio: tuple[int, int]) -> ExecutionResult:
+        side = sides[name]
+        limits = replace(side.limits, wall_ms=walls[name])
+        return run(side.program, limits=limits, args=side.args, files=side.files,
+                   read_back=side.read_back, servers=side.servers, stdio=stdio)  # fmt: skip
+
+    done = exchange(start, full_transcript)
     if done.submission.judge_error or done.interactor.judge_error:
-        done = _interact_once(submission, interactor, exchange_ms, full_transcript)
+        done = exchange(start, full_transcript)
     return done
-
-
-def _interact_once(
-    submission: Side, interactor: Side, exchange_ms: float, full: bool
-) -> Interaction:
-    sub_out = os.pipe()  # submission -> relay
-    int_in = os.pipe()  # relay -> interactor
-    int_out = os.pipe()  # interactor -> relay
-    sub_in = os.pipe()  # relay -> submission
-    stop = os.pipe()  # written when both runs are over
-    transcript = Transcript(full=full)
-    results: dict[str, ExecutionResult] = {}
-    ended: list[str] = []
-    lock = threading.Lock()
-    sides = {
-        SUBMISSION: (submission, replace(submission.limits, wall_ms=exchange_ms),
-                     (sub_in[0], sub_out[1])),
-        INTERACTOR: (interactor,
-                     replace(interactor.limits, wall_ms=exchange_ms + INTERACTOR_GRACE_MS),
-                     (int_in[0], int_out[1])),
-    }  # fmt: skip
-
-    def one(name: str) -> None:
-        side, limits, stdio = sides[name]
-        try:
-            result = run(
-                side.program,
-                limits=limits,
-                args=side.args,
-                files=side.files,
-                read_back=side.read_back,
-                servers=side.servers,
-                stdio=stdio,
-            )
-        except BaseException as exc:  # run never raises; a thread must not die silently
-            result = ExecutionResult(judge_error=f"{type(exc).__name__}: {exc}")
-        with lock:
-            results[name] = result
-            ended.append(name)
-            if len(ended) == 2:
-                os.write(stop[1], b"x")
-
-    start = time.monotonic()
-    threads = [threading.Thread(target=one, args=(n,), daemon=True) for n in sides]
-    for thread in threads:
-        thread.start()
-    relay_error, closed = None, []
-    try:
-        closed = relay(
-            [(sub_out[0], int_in[1], TO_INTERACTOR), (int_out[0], sub_in[1], TO_SUBMISSION)],
-            transcript,
-            stop[0],
-        )
-    except Exception as exc:  # the judge's own: the runs still end at their limits
-        relay_error = f"relay failed: {type(exc).__name__}: {exc}"
-    for thread in threads:
-        thread.join()
-    wall = (time.monotonic() - start) * 1000
-    close_fds(stop)
-    if relay_error:
-        results[SUBMISSION].judge_error = results[SUBMISSION].judge_error or relay_error
-    # whose stdout ended first (its process's end, as the other side saw it), else whose
-    # run returned first
-    first = ended[0]
-    if closed:
-        first = SUBMISSION if closed[0] == TO_INTERACTOR else INTERACTOR
-    return Interaction(results[SUBMISSION], results[INTERACTOR], first, wall, transcript)
 
 
 _judge_servers: contextvars.ContextVar[Servers | None] = contextvars.ContextVar(

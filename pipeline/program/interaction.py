@@ -12,7 +12,10 @@ from __future__ import annotations
 import errno
 import os
 import select
+import threading
+import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pipeline.program.execution import ExecutionResult
@@ -217,3 +220,54 @@ def _write(pump: _Pump) -> None:
     del pump.pending[:written]
     if pump.eof and not pump.pending:
         pump.close_sink()
+
+
+def exchange(start: Callable[[str, tuple[int, int]], ExecutionResult], full: bool) -> Interaction:
+    """Both programs at once: `start(side, (stdin_fd, stdout_fd))` runs SUBMISSION or
+    INTERACTOR on those pipe ends (and closes them), each in a thread of its own, while
+    this thread relays between them and records the transcript (`full`: all of it)."""
+    sub_out, int_in, int_out, sub_in = os.pipe(), os.pipe(), os.pipe(), os.pipe()
+    stop = os.pipe()  # written when both runs are over
+    stdio = {SUBMISSION: (sub_in[0], sub_out[1]), INTERACTOR: (int_in[0], int_out[1])}
+    transcript = Transcript(full=full)
+    results: dict[str, ExecutionResult] = {}
+    ended: list[str] = []
+    lock = threading.Lock()
+
+    def one(name: str) -> None:
+        try:
+            result = start(name, stdio[name])
+        except BaseException as exc:  # run never raises; a thread must not die silently
+            result = ExecutionResult(judge_error=f"{type(exc).__name__}: {exc}")
+        with lock:
+            results[name] = result
+            ended.append(name)
+            if len(ended) == 2:
+                os.write(stop[1], b"x")
+
+    began = time.monotonic()
+    threads = [threading.Thread(target=one, args=(n,), daemon=True) for n in stdio]
+    for thread in threads:
+        thread.start()
+    relay_error, closed = None, []
+    try:
+        closed = relay(
+            [(sub_out[0], int_in[1], TO_INTERACTOR), (int_out[0], sub_in[1], TO_SUBMISSION)],
+            transcript,
+            stop[0],
+        )
+    except Exception as exc:  # the judge's own: the runs still end at their limits
+        relay_error = f"relay failed: {type(exc).__name__}: {exc}"
+    for thread in threads:
+        thread.join()
+    wall = (time.monotonic() - began) * 1000
+    for fd in stop:
+        os.close(fd)
+    if relay_error:
+        results[SUBMISSION].judge_error = results[SUBMISSION].judge_error or relay_error
+    # whose stdout ended first (its process's end, as the other side saw it), else whose
+    # run returned first
+    first = ended[0]
+    if closed:
+        first = SUBMISSION if closed[0] == TO_INTERACTOR else INTERACTOR
+    return Interaction(results[SUBMISSION], results[INTERACTOR], first, wall, transcript)
