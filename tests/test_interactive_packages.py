@@ -216,3 +216,24 @@ def test_a_submission_finds_nothing_of_the_interactors(tmp_path: Path, fork: boo
     for case in ("sample/1", "secret/1", "secret/2"):
         row = rows["peeks.py", case]
         assert row["transcript"].splitlines() == ["> found nothing\\n", "> 1\\n"], row
+
+
+def test_an_interactive_multi_pass_problem_runs_the_interaction_again(
+    tmp_path: Path, fork: bool
+) -> None:
+    package = copy("guess_py", tmp_path)
+    shutil.rmtree(package / "output_validators")
+    (package / "output_validator").mkdir()
+    shutil.copy(HERE / "interact/guess_twice.py", package / "output_validator/guess_twice.py")
+    (package / "problem.yaml").write_text(
+        "problem_format_version: 2023-07\ntype: interactive multi-pass\nname: Twice\n"
+        "limits:\n  time_limit: 1\n"
+    )
+    rows = graded(package, tmp_path, fork, package / "submissions/accepted/bisect.cpp")
+    for case, secret in (("sample/1", 537), ("secret/1", 1), ("secret/2", 1000)):
+        row = rows["bisect.cpp", case]
+        assert row["verdict"] == "AC", row
+        first, second = row["transcript"].split("\n---\n")
+        assert first.splitlines()[-1] == "< correct\\n"
+        again = secret + 1 if secret < 1000 else secret - 1
+        assert second.splitlines()[-2:] == [f"> {again}\\n", "< correct\\n"]
