@@ -143,6 +143,7 @@ def test_a_submission_that_never_answers_gets_tle(tmp_path: Path, fork: bool) ->
     row = rows["never_flushes.cpp", "secret/1"]
     assert row["verdict"] == "TLE" and row["tle_kind"] == "wall", row
     assert row["cpu_ms"] < 500 and row["transcript"] == "", row
+    assert row["checker_msg"].startswith("idle: wall "), row
 
 
 @pytest.mark.parametrize("interactor", ["crashes.py", "crashes.cpp"])

@@ -80,7 +80,11 @@ def judge_interaction(
         return check
     if interactor_first and check.verdict != Verdict.AC:
         return check
-    return decide(limits, result, lambda _output: check)
+    decided = decide(limits, result, lambda _output: check)
+    idle = result.wall_exceeded and not (result.cpu_exceeded or limits.cpu_over(result.cpu_ms))
+    if decided.verdict == Verdict.TLE and idle:  # waiting, most likely for the other side
+        return decided._replace(message=f"idle: {decided.message}")
+    return decided
 
 
 def judge(
