@@ -133,6 +133,12 @@ def test_each_case_has_its_verdict_and_transcript(tmp_path: Path, fork: bool) ->
     )
     assert code == 0, output
     assert output.splitlines()[1:] == lines and ", run again: AC" in output
+    for args, says in (
+        (("--case", "nope"), "no results for case 'nope'"),
+        (("--case", "sample/1", "-s", "nosuch", "--transcript"), "no submission 'nosuch'"),
+    ):
+        code, output = cli("inspect", str(run), *args)
+        assert code == 2 and says in output and output.count("\n") == 1, output
 
 
 def test_a_submission_that_never_answers_gets_tle(tmp_path: Path, fork: bool) -> None:
