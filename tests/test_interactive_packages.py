@@ -217,9 +217,27 @@ def test_the_testlib_checker_judges_what_the_interactor_wrote(tmp_path: Path, fo
     assert (told["verdict"], told["checker_msg"]) == ("WA", "wrong answer: no guess")
 
 
-def test_a_submission_finds_nothing_of_the_interactors(tmp_path: Path, fork: bool) -> None:
+@pytest.mark.parametrize(
+    ("backend", "fork"),
+    [("rlimit", False), ("rlimit", True), ("bwrap", False)],
+    ids=["spawn", "fork-server", "bwrap"],
+)
+def test_a_submission_finds_nothing_of_the_interactors(
+    tmp_path: Path, fork: bool, backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for language in ("cpp", "python"):
+        reason = missing(get_language(language))
+        if reason is not None:
+            pytest.skip(f"no {language} toolchain here: {reason}")
+    if fork:
+        require_fork_server()
+    if backend == "bwrap":
+        if shutil.which("bwrap") is None:
+            pytest.skip("no bwrap on this machine")
+        monkeypatch.setenv("GRIDJUDGE_SANDBOX", "bwrap")
     package = PACKAGES / "guess_cpp"
     rows = graded(package, tmp_path, fork, HERE / "interact/peeks.py")
+    assert {r["runner"] for r in rows.values()} == {"fork-server" if fork else "spawn"}
     for case in ("sample/1", "secret/1", "secret/2"):
         row = rows["peeks.py", case]
         assert row["transcript"].splitlines() == ["> found nothing\\n", "> 1\\n"], row
