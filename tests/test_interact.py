@@ -85,7 +85,7 @@ def test_each_side_reads_what_the_other_wrote_in_order(fork: bool) -> None:
 def test_two_programs_waiting_for_each_other_end_at_the_submissions_wall_limit(
     fork: bool,
 ) -> None:
-    done = exchange(fork, "silent.cpp", wall_ms=700)
+    done = exchange(fork, "silent.cpp", wall_ms=2000)
     assert done.submission.wall_exceeded and not done.submission.cpu_exceeded
     assert done.submission.judge_error is None and done.interactor.judge_error is None
     # killed first; the interactor then sees the end of its input and rejects
