@@ -1,5 +1,6 @@
-"""The checker protocols as verdicts (pure: a checker's run -> the case's verdict), and
-validator flags per test data folder."""
+"""The checker protocols as verdicts (pure: a checker's run -> the case's verdict), the
+interactors' and the rule that makes an interactive case's verdict, and validator flags
+per test data folder."""
 
 from __future__ import annotations
 
@@ -8,10 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.package.protocols import protocol_for
+from pipeline.grade.verdict import judge_interaction
+from pipeline.limits import Limits
+from pipeline.package.protocols import interactive, protocol_for
 from pipeline.package.protocols.contract import Case
+from pipeline.problem.checkers import ACCEPTED, CheckResult
 from pipeline.problem.registry import get_problem
 from pipeline.program.execution import ExecutionResult
+from pipeline.schemas import Verdict
 
 PACKAGES = Path(__file__).resolve().parent / "packages"
 
@@ -124,3 +129,51 @@ def test_output_validator_flags_per_test_data_folder(tmp_path: Path) -> None:
     assert got == {"1 2\n": "WA", "3 4\n": "AC", "5 6\n": "AC"}
     # a case from elsewhere gets problem.yaml's flags
     assert str(problem.check("7 8\n", "7.5\n", "7.505\n").verdict) == "WA"
+
+
+# --- interactive problems: the interactor's own verdict and the rule that combines it
+# with the submission's run (grade.verdict.judge_interaction)
+
+
+def test_an_interactor_that_writes_nextpass_and_rejects_is_a_judge_error() -> None:
+    interactor = interactive.KattisInteractor()
+    case = Case("5\n", "10\n", "")
+    rejected = run(43, files={"nextpass.in": b"7\n"})
+    assert interactor.verdict(rejected, case).verdict == Verdict.JE
+    assert interactor.verdict(run(42, files={"nextpass.in": b"7\n"}), case).verdict == Verdict.AC
+    assert interactor.verdict(run(0), case).verdict == Verdict.JE  # 0 is no verdict
+
+
+def test_a_testlib_interactor_is_called_with_input_and_tout() -> None:
+    call = interactive.TestlibInteractor().invocation(Case("5\n", "10\n", ""))
+    assert call.args == ["testcase.in", "tout"] and call.read_back == ("tout",)
+    assert interactive.TestlibInteractor().verdict(run(3), Case("", "", "")).verdict == Verdict.JE
+
+
+LIMITS = Limits.from_seconds(1.0)
+WRONG = CheckResult(Verdict.WA, "wrong")
+BROKEN = CheckResult(Verdict.JE, "interactor crashed")
+
+
+@pytest.mark.parametrize(
+    ("submission", "check", "first", "verdict"),
+    [
+        (run(0), ACCEPTED, False, Verdict.AC),
+        (run(0), WRONG, False, Verdict.WA),
+        # the interactor failed: JE, whatever the submission did
+        (run(None, cpu_exceeded=True, cpu_ms=1500.0), BROKEN, False, Verdict.JE),
+        # it rejected first: WA, though the submission then crashed or ran out of time
+        (run(None, signal=13), WRONG, True, Verdict.WA),
+        (run(None, wall_exceeded=True), WRONG, True, Verdict.WA),
+        # the submission ended first: its crash or time is the verdict
+        (run(3), WRONG, False, Verdict.RE),
+        (run(None, wall_exceeded=True), WRONG, False, Verdict.TLE),
+        # accepted, then the submission crashed (ending second): RE
+        (run(None, signal=6), ACCEPTED, True, Verdict.RE),
+        (run(0, memory_exceeded=True), ACCEPTED, True, Verdict.MLE),
+    ],
+)
+def test_the_verdict_of_an_interaction(
+    submission: ExecutionResult, check: CheckResult, first: bool, verdict: Verdict
+) -> None:
+    assert judge_interaction(LIMITS, submission, check, first).verdict == verdict

@@ -72,8 +72,13 @@ def test_legacy_and_2023_problem_yaml_are_read() -> None:
 @pytest.mark.parametrize(
     ("yaml_text", "message"),
     [
-        ("validation: custom interactive\n", "not supported"),
-        ("type: interactive\n", "not supported"),
+        ("type: submit-answer\n", "problem type 'submit-answer' is not supported"),
+        ("type: interactive\n", "type interactive needs a custom output validator"),
+        ("validation: custom interactive\n", "expected one output validator, found 0"),
+        (
+            "type: multi-pass\nvalidation: custom\nlimits:\n  validation_passes: 1\n",
+            "validation_passes must be an integer >= 2",
+        ),
         ("limits:\n  memory: lots\n", "memory must be a number"),
         ("validation: custom\n", "expected one output validator, found 0"),
         ("validator_flags: float_tolerence 1\n", "unknown default validator flag"),

@@ -52,6 +52,7 @@ class Run(NamedTuple):
     result: ExecutionResult
     check: CheckResult
     batch_size: int = 1
+    transcript: str | None = None  # of an interactive case
 
 
 def message(check: CheckResult) -> str | None:
@@ -112,6 +113,7 @@ def from_runs(runs: Sequence[Run]) -> pa.Table:
             "score": [r.check.score for r in runs],
             "cpu_ms_runs": [[c] for c in cpu],
             "wall_ms_runs": [[w] for w in wall],
+            "transcript": [r.transcript for r in runs],
         },
         len(runs),
     )

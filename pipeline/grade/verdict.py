@@ -68,6 +68,26 @@ def decide(
     return check(result.output.decode("utf-8", "replace"))
 
 
+def judge_interaction(
+    limits: Limits, result: ExecutionResult, check: CheckResult, interactor_first: bool
+) -> CheckResult:
+    """The verdict of an interactive case (the Kattis format's rules, as problemtools
+    applies them; the same for a testlib interactor): an interactor that failed is JE; an
+    interactor that ended first with a rejection stands, whatever the submission did after
+    losing its input; else the submission's run decides as `decide` does (time, memory,
+    crash), and the interactor's `check` after it. A non-interactive pass of a multi-pass
+    problem is the same with `interactor_first` False."""
+    if check.verdict == Verdict.JE:
+        return check
+    if interactor_first and check.verdict != Verdict.AC:
+        return check
+    decided = decide(limits, result, lambda _output: check)
+    idle = result.wall_exceeded and not (result.cpu_exceeded or limits.cpu_over(result.cpu_ms))
+    if decided.verdict == Verdict.TLE and idle:  # waiting, most likely for the other side
+        return decided._replace(message=f"idle: {decided.message}")
+    return decided
+
+
 def judge(
     problem: Problem,
     input_text: str,

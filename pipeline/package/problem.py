@@ -19,8 +19,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from pipeline.limits import Limits
 from pipeline.package.checktestdata import unsupported
 from pipeline.package.default_validator import Options, compare, parse_flags
+from pipeline.package.interactive import CaseRun, Judge
 from pipeline.package.programs import Program, program_paths, run_checker, run_input_validator
 from pipeline.package.protocols import protocol_for
 from pipeline.package.protocols.contract import Case, CheckerProtocol
@@ -32,7 +34,10 @@ from pipeline.package.spec import (
     read_package,
 )
 from pipeline.problem.checkers import CheckResult
-from pipeline.problem.contract import Problem, ValidatorUnavailable
+from pipeline.problem.contract import Interactive, Problem, ValidatorUnavailable
+from pipeline.program import execute
+from pipeline.program.execution import ExecutionResult
+from pipeline.program.submission import PreparedSubmission
 from pipeline.schemas import Verdict
 
 INPUT_VALIDATOR_DIRS = ("input_validators", "input_format_validators", "input_validator")
@@ -96,6 +101,8 @@ class PackageJudge:
     # legacy scoring: a case's accept_score (what its checker's score.txt is worth)
     score_units: dict[bytes, float] = field(default_factory=dict)
     default_unit: float = 1.0
+    # a testlib interactive problem's checker, run on what the interactor wrote
+    testlib_checker: Program | None = None
 
     def validate(self, text: str) -> list[str]:
         flags = self.default_input
@@ -109,6 +116,42 @@ class PackageJudge:
             if why is not None:
                 return [why]
         return []
+
+    def interact(
+        self,
+        submission: PreparedSubmission,
+        input_text: str,
+        expected: str | None,
+        limits: Limits,
+        servers: execute.Servers | None,
+        judge: Judge,
+        full_transcript: bool = False,
+    ) -> Interactive:
+        """One case of an interactive or multi-pass package (the Problem's `interact`)."""
+        assert self.checker is not None  # such a package has its own validator (spec.py)
+        flags, unit = self._case_flags(input_text, expected or "")
+        case = Case(input_text, expected or "", "", flags, unit)
+        for program in (self.checker, self.testlib_checker):
+            why = None if program is None else program.failure()
+            if why is not None:
+                return Interactive(ExecutionResult(), CheckResult(Verdict.JE, why))
+        after = self.testlib_checker.prepared() if self.testlib_checker else None
+        run = CaseRun(
+            self.checker.prepared(),
+            self.protocol,
+            self.package.interactive,
+            self.package.passes,
+            checker=after,
+        )
+        return run.run(submission, case, limits, servers, judge, full_transcript)
+
+    def _case_flags(self, input_text: str, expected: str) -> tuple[tuple[str, ...], float]:
+        flags, unit = self.default_output, self.default_unit
+        if self.output_flags or self.score_units:  # folders differ: this case's, by its texts
+            digest = _digest(input_text, expected)
+            flags = self.output_flags.get(digest, flags)
+            unit = self.score_units.get(digest, unit)
+        return flags, unit
 
     def check(self, input_text: str, expected: str, actual: str) -> CheckResult:
         flags, unit = self.default_output, self.default_unit
@@ -125,16 +168,23 @@ class PackageJudge:
         return run_checker(self.checker.prepared(), self.protocol, case)
 
 
-def _checker(package: Package) -> Program | None:
+def _checker(package: Package) -> tuple[Program | None, Program | None]:
+    """The output validator (the interactor of an interactive problem) and, on a testlib
+    interactive problem, the checker beside its interactor (named `checker*`), if any."""
     if not package.custom:
-        return None
+        return None, None
     found = [p for d in package.output_validator_dirs() for p in program_paths(d)]
+    if package.interactive and package.protocol == "testlib" and len(found) == 2:
+        checkers = [p for p in found if p.name.startswith("checker")]
+        if len(checkers) == 1:
+            interactor = next(p for p in found if p != checkers[0])
+            return Program(interactor), Program(checkers[0])
     if len(found) != 1:
         where = package.root / "output_validators"
         raise PackageError(
             f"{where}: validation is custom: expected one output validator, found {len(found)}"
         )
-    return Program(found[0])
+    return Program(found[0]), None
 
 
 def _per_case_flags(judge: PackageJudge) -> None:
@@ -171,12 +221,20 @@ def package_problem(root: Path) -> Problem:
     """The Problem of the package at `root` (an absolute path)."""
     package = read_package(root)
     validators = [Program(p) for p in input_validator_paths(root) if unsupported(p) is None]
-    checker = _checker(package)
-    for program in [*validators, *([checker] if checker else [])]:
+    checker, after = _checker(package)
+    for program in [*validators, *(p for p in (checker, after) if p is not None)]:
         program.check_spec()
-    protocol = protocol_for(package.protocol, scoring=package.scoring, bounded=not package.legacy)
-    judge = PackageJudge(package, validators, checker, protocol)
+    if package.passes > 1 and package.protocol == "testlib":
+        raise PackageError(f"{root}: a multi-pass problem with a testlib checker is not supported")
+    protocol = protocol_for(
+        package.protocol,
+        scoring=package.scoring,
+        bounded=not package.legacy,
+        interactive=package.interactive,
+    )
+    judge = PackageJudge(package, validators, checker, protocol, testlib_checker=after)
     _per_case_flags(judge)
+    special = package.interactive or package.passes > 1
     return Problem(
         name=str(root),
         title=package.title,
@@ -187,6 +245,7 @@ def package_problem(root: Path) -> Problem:
         validate_on_import=True,
         fingerprint=fingerprint(package),
         io=package.io,
+        interact=judge.interact if special else None,
     )
 
 

@@ -5,9 +5,11 @@ validators are. Nothing here runs a program.
 What fails loudly (PackageError, one line naming the file): a symbolic link whose target
 is not inside the package (links.py), a missing or unreadable problem.yaml or
 testdata.yaml, a value of the wrong type, a problem type or validation gridjudge does not
-grade (interactive, multi-pass), `validation: custom` without exactly one output
-validator. Everything else the formats hold (statements, attachments,
-generators, author, license, uuid, keywords, ...) is ignored.
+grade (submit-answer), an interactive or multi-pass problem without a custom output
+validator, `validation: custom` without exactly one output validator (a testlib
+interactive problem: its interactor, and a checker beside it if it has one). Everything
+else the formats hold (statements, attachments, generators, author, license, uuid,
+keywords, ...) is ignored.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ PROBLEM_YAML = "problem.yaml"
 TESTDATA_YAML = "testdata.yaml"
 GRADED_FOLDERS = ("sample", "secret")  # of data/; invalid_* and the rest are not graded
 PROTOCOLS = ("kattis", "testlib")
+TYPES = ("pass-fail", "scoring", "interactive", "multi-pass")
+DEFAULT_PASSES = 2  # 2023-07 and later: limits.validation_passes of a multi-pass problem
 GRIDJUDGE_KEYS = ("checker", "input_file", "output_file")  # of problem.yaml's `gridjudge:`
 FILE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 # the spec's defaults: memory and output in MiB; the time multipliers (slowest accepted
@@ -79,6 +83,8 @@ class Package:
     validator_flags: tuple[str, ...]  # problem.yaml's, before any testdata.yaml's
     io: IOMode = STDIO  # gridjudge.input_file / output_file
     folders: dict[str, FolderSettings] = field(default_factory=dict)  # family -> settings
+    interactive: bool = False  # the output validator runs as the interactor
+    passes: int = 1  # multi-pass: at most this many runs of the submission per case
 
     @property
     def legacy(self) -> bool:
@@ -131,22 +137,33 @@ def _number(data: Mapping[str, Any], key: str, where: str) -> float | None:
 def _types(data: Mapping[str, Any], where: str) -> set[str]:
     kind = data.get("type", "pass-fail")
     kinds = set(kind if isinstance(kind, list) else str(kind).split())
-    unsupported = kinds - {"pass-fail", "scoring"}
+    unsupported = kinds - set(TYPES)
     if unsupported:
         raise PackageError(f"{where}: problem type {sorted(unsupported)[0]!r} is not supported")
     return kinds
 
 
-def _validation(data: Mapping[str, Any], root: Path, where: str) -> tuple[bool, bool]:
-    """(custom output validator?, scoring by the legacy `validation: custom score`?)."""
+def _validation(data: Mapping[str, Any], root: Path, where: str) -> tuple[bool, set[str]]:
+    """(custom output validator?, the words after `custom`: the legacy `score` and
+    `interactive`, and `multi-pass` as some packages write it)."""
     words = str(data.get("validation", "default")).split()
     if not words or words[0] not in ("default", "custom"):
         raise PackageError(f"{where}: validation {data.get('validation')!r} is not supported")
-    extra = set(words[1:]) - {"score"}
+    extra = set(words[1:]) - {"score", "interactive", "multi-pass"}
     if extra:
         raise PackageError(f"{where}: validation 'custom {sorted(extra)[0]}' is not supported")
     custom = words[0] == "custom" or (root / "output_validator").is_dir()
-    return custom, "score" in words
+    return custom, set(words[1:])
+
+
+def _passes(limits: Mapping[str, Any], multi_pass: bool, where: str) -> int:
+    """A multi-pass problem's limits.validation_passes (an integer >= 2), else 1."""
+    if not multi_pass:
+        return 1
+    value = limits.get("validation_passes", DEFAULT_PASSES)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 2:
+        raise PackageError(f"{where}: limits.validation_passes must be an integer >= 2")
+    return value
 
 
 def _title(data: Mapping[str, Any], root: Path) -> str:
@@ -245,7 +262,13 @@ def _read_package(root: Path) -> Package:
     memory = _number(limits, "memory", where) or DEFAULT_MEMORY_MB
     output = _number(limits, "output", where) or DEFAULT_OUTPUT_MB
     base = Limits() if time_s is None else Limits.from_seconds(time_s)
-    custom, custom_score = _validation(data, root, where)
+    custom, said = _validation(data, root, where)
+    kinds = _types(data, where)
+    interactive = "interactive" in kinds or "interactive" in said
+    multi_pass = "multi-pass" in kinds or "multi-pass" in said
+    if (interactive or multi_pass) and not custom:
+        what = "interactive" if interactive else "multi-pass"
+        raise PackageError(f"{where}: a problem of type {what} needs a custom output validator")
     default_multipliers = LEGACY_MULTIPLIERS if version == LEGACY else MULTIPLIERS
     ours = _ours(data, where)
     package = Package(
@@ -256,13 +279,15 @@ def _read_package(root: Path) -> Package:
         time_safety_margin=limit_to_tle or default_multipliers[1],
         time_resolution=_number(limits, "time_resolution", where) or DEFAULT_TIME_RESOLUTION,
         time_limit_given=time_s is not None,
-        scoring="scoring" in _types(data, where) or custom_score,
+        scoring="scoring" in kinds or "score" in said,
         version=version,
         custom=custom,
         protocol=_protocol(ours, where),
         io=_io(ours, where),
         # legacy: flags of the output validator for every case (later: per folder)
         validator_flags=flags(data.get("validator_flags") if version == LEGACY else None, where),
+        interactive=interactive,
+        passes=_passes(limits, multi_pass, where),
     )
     return replace(package, folders=folder_settings(package))
 

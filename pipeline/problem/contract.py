@@ -38,6 +38,26 @@ class IOMode:
 STDIO = IOMode()
 
 
+@dataclass(frozen=True)
+class Interactive:
+    """One case of an interactive (or multi-pass) problem, run and judged: the
+    submission's run (a pipeline.program.execution.ExecutionResult; over several passes
+    the slowest CPU, the largest peak, the summed wall time, the last exit), the case's
+    verdict, and what passed between the submission and the judge program (the
+    transcript's text: pipeline.program.interaction.Transcript.render)."""
+
+    result: Any
+    check: CheckResult
+    transcript: str | None = None
+
+
+# (submission, input_text, expected, limits, servers, judge, full_transcript) -> Interactive:
+# the submission (a PreparedSubmission) run on one case with its fork servers `servers`
+# against the problem's judge program, `judge(result, interactor_check, interactor_first)`
+# the grading's verdict rule (grade.verdict.judge_interaction)
+Interact = Callable[..., Interactive]
+
+
 class InvalidInput(ValueError):
     """Raised by `parse` for text that is not a valid input; the message names the rule."""
 
@@ -98,6 +118,9 @@ class Problem:
     # What defines the problem besides its Python code (a package's files, hashed): part
     # of the fingerprints of its checker and validator.
     fingerprint: str = ""
+    # An interactive or multi-pass problem: how a submission runs on one case and is
+    # judged (None: it runs on the input and `check` judges its output)
+    interact: Interact | None = None
 
     def __post_init__(self) -> None:
         if (self.solvers or self.default_solver) and self.default_solver not in self.solvers:

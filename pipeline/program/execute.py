@@ -27,9 +27,16 @@ from typing import Protocol
 
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
+from pipeline.program.interaction import (
+    INTERACTOR,
+    SUBMISSION,
+    Interaction,
+    Transcript,
+    exchange,
+)
 from pipeline.program.languages import get_language
 from pipeline.program.sandbox import FileSpec, get_sandbox
-from pipeline.program.sandbox.base import Server
+from pipeline.program.sandbox.base import Server, close_fds
 from pipeline.program.sandbox.forkserver import (
     LIBRARY,
     ZYGOTE,
@@ -40,10 +47,13 @@ from pipeline.program.sandbox.forkserver import (
 )
 
 __all__ = [
+    "Interaction",
     "Program",
     "Servers",
+    "Side",
     "conceal",
     "current_judge_servers",
+    "interact",
     "judging_with",
     "run",
     "run_command",
@@ -91,11 +101,22 @@ def run_command(
     output_file: str | None = None,
     read_back: Sequence[str] = (),
     reserve_mb: int = 0,
+    stdio: tuple[int, int] | None = None,
 ) -> ExecutionResult:
     """`argv` spawned in the process-wide sandbox (a compile step, or a program no fork
-    server serves); a judge error is tried again before it stands."""
+    server serves); a judge error is tried again before it stands (not a run on `stdio`,
+    fds the first try takes: interact tries the whole interaction again)."""
     box = get_sandbox()
     applied = _box_limits(box, limits, reserve_mb)
+    if stdio is not None:
+        return box.run(
+            argv,
+            limits=applied,
+            files=files,
+            output_file=output_file,
+            read_back=read_back,
+            stdio=stdio,
+        )
     for _ in range(JE_RETRIES):
         result = box.run(
             argv,
@@ -203,15 +224,17 @@ class Servers:
         files: Mapping[str, FileSpec] | None,
         output_file: str | None,
         read_back: Sequence[str] = (),
+        stdio: tuple[int, int] | None = None,
     ) -> tuple[ExecutionResult | None, str]:
-        """The run forked from the program's server, or None and the reason to spawn."""
+        """The run forked from the program's server, or None and the reason to spawn
+        (`stdio` is then still the caller's; else the run took it)."""
         key = (program.sha, tuple(args), limits.memory_mb, limits.processes)
         for _ in range(1 + RESTARTS):
             server = self._server(key, program, limits, args)
             if server is None:
                 return None, self._unavailable[key]
-            result = server.run(stdin, limits, files, output_file, read_back)
-            if not (result.judge_error and not server.alive):
+            result = server.run(stdin, limits, files, output_file, read_back, stdio)
+            if stdio is not None or not (result.judge_error and not server.alive):
                 result.extra["runner"] = FORK_SERVER
                 return result, FORK_SERVER
         return None, f"{SPAWN} (the fork server failed)"
@@ -232,25 +255,28 @@ def run(
     output_file: str | None = None,
     read_back: Sequence[str] = (),
     servers: Servers | None = None,
+    stdio: tuple[int, int] | None = None,
 ) -> ExecutionResult:
     """`program args` on `stdin` with `files` in its scratch dir, under `limits` (the
     files named in `read_back` that it leaves there come back in `files`): forked
     from its server in `servers` where it can be, else spawned (the module docstring has
-    the rule). Never raises for anything the program does; the judge's own failures are
-    judge errors."""
-    if program.compile_error is not None:
-        return ExecutionResult(judge_error="run of a program that did not compile")
-    if program.kind == "solver":  # grade.runners.inprocess calls solvers in the judge itself
-        return ExecutionResult(judge_error="run of an in-process solver")
-    if program.unavailable is not None:
-        return ExecutionResult(judge_error=program.unavailable)
+    the rule). `stdio`: the program's stdin and stdout fds instead (taken and closed by
+    the call, whatever happens; `interact` passes its pipes). Never raises for anything
+    the program does; the judge's own failures are judge errors."""
+    refused = _refusal(program)
+    if refused is not None:
+        close_fds(stdio)
+        return refused
     try:
         how = SPAWN
         if servers is not None and servers.fork:
-            served, how = servers.serve(program, stdin, limits, args, files, output_file, read_back)
+            served, how = servers.serve(
+                program, stdin, limits, args, files, output_file, read_back, stdio
+            )
             if served is not None:
                 return served
         argv, paths = program.command_line(limits.memory_mb)
+        given, stdio = stdio, None  # run_command takes them
         result = run_command(
             [*argv, *args],
             limits=limits,
@@ -259,11 +285,89 @@ def run(
             output_file=output_file,
             read_back=read_back,
             reserve_mb=_reserve_mb(program),
+            stdio=given,
         )
     except Exception as exc:  # the judge's own failure: JE, never the program's fault
+        close_fds(stdio)
         return ExecutionResult(judge_error=f"{type(exc).__name__}: {exc}")
     result.extra["runner"] = how
     return result
+
+
+def _refusal(program: Program) -> ExecutionResult | None:
+    """The judge error of a program that cannot run at all, or None."""
+    if program.compile_error is not None:
+        return ExecutionResult(judge_error="run of a program that did not compile")
+    if program.kind == "solver":  # grade.runners.inprocess calls solvers in the judge itself
+        return ExecutionResult(judge_error="run of an in-process solver")
+    if program.unavailable is not None:
+        return ExecutionResult(judge_error=program.unavailable)
+    return None
+
+
+@dataclass(frozen=True)
+class Side:
+    """One program of an interaction: what `run` takes besides stdin (and `servers`: the
+    fork servers it is forked from, a different `Servers` for each side)."""
+
+    program: Program
+    limits: Limits
+    args: Sequence[str] = ()
+    files: Mapping[str, FileSpec] | None = None
+    read_back: Sequence[str] = ()
+    servers: Servers | None = None
+
+
+# the interactor's wall limit is the exchange's plus this: when both sides wait for each
+# other, the submission's wall limit ends the exchange (TLE), not the interactor's (JE)
+INTERACTOR_GRACE_MS = 1000.0
+
+
+def interact(
+    submission: Side,
+    interactor: Side,
+    *,
+    wall_ms: float | None = None,
+    full_transcript: bool = False,
+) -> Interaction:
+    """`interact(submission, interactor, *, wall_ms=None, full_transcript=False) ->
+    Interaction`: both programs run at once, each sandboxed under its own limits and
+    forked from its fork server or spawned by the same rule as `run`; the submission's
+    stdout goes to the interactor's stdin and the interactor's stdout to the
+    submission's stdin, through a relay in the judge that records the transcript (each
+    direction's first and last KiB, or everything up to 64 MiB with `full_transcript`).
+
+    The submission's CPU limit is its own (`submission.limits`); `wall_ms` (default: the
+    submission's wall limit) bounds the whole exchange: the submission is killed at it
+    and the interactor a second later, so two programs waiting for each other end as the
+    submission's wall-clock timeout (TLE), never a hung worker.
+
+    The result (interaction.Interaction): `submission` and `interactor`, each an
+    ExecutionResult as `run` gives it (stderr, exit, signal, CPU, wall, memory, the
+    `read_back` files; `output` empty: it went to the other side); `first`, "submission"
+    or "interactor": whose run ended first (whose stdout closed first, as the relay saw
+    it); `wall_ms` of the exchange; `transcript` (.render() for text, .totals for byte
+    counts each way). An interaction in which
+    either run ended in a judge error is tried once more. Never raises for anything the
+    programs do; the judge's own failures are judge errors."""
+    for program in (submission.program, interactor.program):
+        refused = _refusal(program)
+        if refused is not None:
+            return Interaction(refused, refused, SUBMISSION, 0.0, Transcript())
+    exchange_ms = wall_ms if wall_ms is not None else submission.limits.wall_limit_ms
+    walls = {SUBMISSION: exchange_ms, INTERACTOR: exchange_ms + INTERACTOR_GRACE_MS}
+    sides = {SUBMISSION: submission, INTERACTOR: interactor}
+
+    def start(name: str, stdio: tuple[int, int]) -> ExecutionResult:
+        side = sides[name]
+        limits = replace(side.limits, wall_ms=walls[name])
+        return run(side.program, limits=limits, args=side.args, files=side.files,
+                   read_back=side.read_back, servers=side.servers, stdio=stdio)  # fmt: skip
+
+    done = exchange(start, full_transcript)
+    if done.submission.judge_error or done.interactor.judge_error:
+        done = exchange(start, full_transcript)
+    return done
 
 
 _judge_servers: contextvars.ContextVar[Servers | None] = contextvars.ContextVar(

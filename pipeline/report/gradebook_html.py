@@ -188,6 +188,17 @@ def _head(value: Any, limit: int = OUTPUT_HEAD_CHARS) -> str:
     return f"<pre>{escape(s[:limit])}{more}</pre>"
 
 
+def _shown(case: Any) -> str:
+    """An interactive case's transcript (folded), else the output's head."""
+    transcript = getattr(case, "transcript", None)
+    if transcript is None or (isinstance(transcript, float) and pd.isna(transcript)):
+        return _head(case.output_head)
+    return (
+        "<details><summary>transcript (&gt; submission, &lt; judge)</summary>"
+        f"<pre>{escape(str(transcript))}</pre></details>"
+    )
+
+
 def _exit(code: Any, signal: Any) -> str | None:
     parts = [
         f"exit {int(code)}" if pd.notna(code) else "",
@@ -228,13 +239,13 @@ def section(index: int, r: Mapping[str, Any], failing: pd.DataFrame, policy: Pol
             f"<tr><td>{escape(str(c.case_id))}</td><td>{escape(str(c.group))}</td>"
             f'<td><span class="v v-{escape(str(c.verdict))}">{escape(str(c.verdict))}</span></td>'
             f"<td>{_text(_exit(c.exit_code, c.signal))}</td>"
-            f"<td>{_text(c.checker_msg)}</td><td>{_head(c.output_head)}</td></tr>"
+            f"<td>{_text(c.checker_msg)}</td><td>{_shown(c)}</td></tr>"
             for c in shown.itertuples()
         )
         parts.append(
             f"<p>{len(failing)} failing cases{note}</p><table><thead><tr><th>case</th>"
             "<th>group</th><th>verdict</th><th>exit</th><th>checker message</th>"
-            "<th>output head</th>"
+            "<th>output head or transcript</th>"
             f"</tr></thead><tbody>{rows}</tbody></table>"
         )
     else:

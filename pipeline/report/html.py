@@ -48,8 +48,9 @@ _COLUMNS = [
     "output_head",
     "checker_msg",
     "batch_size",
+    "transcript",
 ]
-_TEXT_COLUMNS = ("output_head", "checker_msg")
+_TEXT_COLUMNS = ("output_head", "checker_msg", "transcript")
 
 _CSS = (
     """
@@ -178,6 +179,7 @@ def _failing_rows(results: pa.Table, policy: Policy) -> pd.DataFrame:
     mask = pc.invert(pc.is_in(results["verdict"], pa.array(["AC", "IE"])))
     cols = ["submission", "case_id", "family", "verdict", "exit_code", "signal"]
     cols += ["checker_msg", "output_head"]
+    cols += ["transcript"] if "transcript" in results.column_names else []
     failing = results.filter(mask).select(cols).to_pandas()
     if len(failing):
         failing["group"] = failing["family"].map(policy.assign(failing["family"].unique()))

@@ -117,7 +117,13 @@ def _result_parts(run_dir: Path) -> list[Path]:
 
 # Columns added to RESULTS_SCHEMA since parts were first written, with the value a part
 # written before them reads as.
-_ADDED_COLUMNS: dict[str, Any] = {"cached": False, "runner": None, "tle_kind": None, "score": None}
+_ADDED_COLUMNS: dict[str, Any] = {
+    "cached": False,
+    "runner": None,
+    "tle_kind": None,
+    "score": None,
+    "transcript": None,
+}
 
 
 def _part_batches(part: Path, columns: list[str] | None) -> Iterator[pa.RecordBatch]:

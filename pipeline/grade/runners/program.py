@@ -10,11 +10,12 @@ that no checker server ever sees two submissions.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 from pipeline.grade import rows
 from pipeline.grade.cases import Cases
 from pipeline.grade.runners.base import Graded
-from pipeline.grade.verdict import judge
+from pipeline.grade.verdict import judge, judge_interaction
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
 from pipeline.program import execute
@@ -40,6 +41,16 @@ class ProgramRunner:
         return self.submission.run(text, limits or self.limits, self.servers)
 
     def run(self, text: str, expected: str | None) -> rows.Run:
+        if self.problem.interact is not None:
+            done = self.problem.interact(
+                self.submission,
+                text,
+                expected,
+                self.limits,
+                self.servers,
+                partial(judge_interaction, self.limits),
+            )
+            return rows.Run(done.result, done.check, transcript=done.transcript)
         result = self.execute(text)
         return rows.Run(result, judge(self.problem, text, expected, result, self.limits))
 

@@ -4,6 +4,7 @@ output reading, and waiting for a process under a wall-clock limit."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shutil
@@ -44,6 +45,7 @@ class Server(Protocol):
         files: Mapping[str, FileSpec] | None = None,
         output_file: str | None = None,
         read_back: Sequence[str] = (),
+        stdio: tuple[int, int] | None = None,
     ) -> ExecutionResult: ...
 
     def close(self) -> None: ...
@@ -56,7 +58,10 @@ class Sandbox(Protocol):
     `files` are placed into the scratch dir (which is the working directory), `stdin` is
     the program's standard input. When `output_file` is given and the program wrote that
     file, its content is the result's `output`, else stdout is; each regular file named in
-    `read_back` that the run left is in the result's `files`. Never raises for anything
+    `read_back` that the run left is in the result's `files`. `stdio`, when given, is the
+    program's stdin and stdout as open fds (the pipes of an interaction) in place of
+    `stdin` and a captured stdout: the call takes them and closes them as soon as the
+    program holds them (the result's `output` is then empty). Never raises for anything
     the program does; failures of the sandbox itself are `judge_error`.
     """
 
@@ -71,6 +76,7 @@ class Sandbox(Protocol):
         files: Mapping[str, FileSpec] | None = None,
         output_file: str | None = None,
         read_back: Sequence[str] = (),
+        stdio: tuple[int, int] | None = None,
     ) -> ExecutionResult: ...
 
     def conceal(self, paths: Iterable[Path | str]) -> None:
@@ -253,6 +259,13 @@ def sweep_stale_runs() -> int:
     return removed
 
 
+def close_fds(fds: Iterable[int] | None) -> None:
+    """Closes the fds a run was handed (stdio), once the program holds them."""
+    for fd in fds or ():
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
 def private_open(path: Path) -> BinaryIO:
     """A new file only the judge may read (mode 0600), open for writing."""
     return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb")
@@ -282,9 +295,20 @@ def read_regular(path: Path | str, limit: int) -> tuple[bytes, bool] | None:
     return data[:limit], len(data) > limit
 
 
+EVERY_FILE = "*"  # in `read_back`: every regular file the run left at the top of its dir
+EVERY_FILE_MAX = 64  # files read back for EVERY_FILE
+
+
 def read_back_files(folder: Path | str, names: Sequence[str], cap: int) -> dict[str, bytes]:
-    """The regular files of `names` found in `folder`, each cut at `cap` bytes."""
+    """The regular files of `names` found in `folder`, each cut at `cap` bytes (EVERY_FILE:
+    each regular file there, up to EVERY_FILE_MAX of them)."""
     out = {}
+    if EVERY_FILE in names:
+        try:
+            listed = sorted(os.listdir(folder))[:EVERY_FILE_MAX]
+        except OSError:
+            listed = []
+        names = [*(n for n in names if n != EVERY_FILE), *listed]
     for name in names:
         found = read_regular(os.path.join(folder, name), cap)
         if found is not None:

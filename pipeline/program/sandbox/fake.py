@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
-from pipeline.program.sandbox.base import FileSpec, Server
+from pipeline.program.sandbox.base import FileSpec, Server, close_fds
 from pipeline.program.sandbox.errors import ForkServerUnavailable
 
 
@@ -45,7 +45,9 @@ class FakeSandbox:
         files: Mapping[str, FileSpec] | None = None,
         output_file: str | None = None,
         read_back: Sequence[str] = (),
+        stdio: tuple[int, int] | None = None,
     ) -> ExecutionResult:
+        close_fds(stdio)
         call = FakeCall(list(argv), limits, stdin, dict(files or {}), output_file)
         self.calls.append(call)
         return self.respond(call)

@@ -26,6 +26,7 @@ from pipeline.program.sandbox import cgroups
 from pipeline.program.sandbox.base import (
     FileSpec,
     Workspace,
+    close_fds,
     collect,
     group_gone,
     kill_group,
@@ -239,9 +240,13 @@ class ForkServer:
         files: Mapping[str, FileSpec] | None = None,
         output_file: str | None = None,
         read_back: Sequence[str] = (),
+        stdio: tuple[int, int] | None = None,
     ) -> ExecutionResult:
-        """One case in a fresh child. The server may be gone afterwards (`alive`)."""
-        assert self._ws is not None and self._sock is not None
+        """One case in a fresh child (on the fds `stdio` for stdin and stdout where given:
+        taken and closed once sent). The server may be gone afterwards (`alive`)."""
+        if self._ws is None or self._sock is None:
+            close_fds(stdio)
+            return ExecutionResult(judge_error="fork server: not running")
         self._cases += 1
         # init makes a fresh scratch dir in the private /tmp, unless files must be placed
         # there or read back from it
@@ -249,12 +254,16 @@ class ForkServer:
         fds = [os.memfd_create(name, os.MFD_CLOEXEC) for name in ("stdin", "stdout", "stderr")]
         result = ExecutionResult()
         try:
-            os.write(fds[0], stdin)
-            os.lseek(fds[0], 0, os.SEEK_SET)
+            if stdio is None:
+                os.write(fds[0], stdin)
+                os.lseek(fds[0], 0, os.SEEK_SET)
             if scratch is not None:
                 self._prepare_scratch(scratch, files or {})
             where = "-" if scratch is None else inside(os.path.basename(scratch))
-            reply = self._send_case(where, fds, limits)
+            # with stdio, stdout stays the empty memfd `collect` reads
+            sent = fds if stdio is None else [stdio[0], stdio[1], fds[2]]
+            given, stdio = stdio, None  # _send_case closes them
+            reply = self._send_case(where, sent, limits, given)
             self._judge(reply, limits, result)
             if not result.judge_error:
                 collect(result, limits, fds[1], fds[2], scratch, output_file, read_back)
@@ -262,6 +271,7 @@ class ForkServer:
             result.judge_error = f"fork server failed: {exc}"
             self.close()
         finally:
+            close_fds(stdio)
             for fd in fds:
                 os.close(fd)
             if scratch is not None:
@@ -276,13 +286,18 @@ class ForkServer:
         if self.box.owner is not None:
             os.chown(scratch, *self.box.owner)
 
-    def _send_case(self, where: str, fds: list[int], limits: Limits) -> dict[str, str]:
+    def _send_case(
+        self, where: str, fds: list[int], limits: Limits, taken: tuple[int, int] | None = None
+    ) -> dict[str, str]:
         assert self._sock is not None
         request = (
             f"{where} {int(limits.cpu_ms) + CPU_KILL_MARGIN_MS} {int(limits.wall_limit_ms)} "
             f"{limits.output_bytes + 1} {limits.memory_bytes} {NOFILE}"
         )
-        socket.send_fds(self._sock, [request.encode()], fds)
+        try:
+            socket.send_fds(self._sock, [request.encode()], fds)
+        finally:
+            close_fds(taken)  # in flight to INIT: the judge's copies would hold the pipes
         return parse_reply(self._receive(limits.wall_limit_ms / 1000 + REPORT_MARGIN_S))
 
     def _judge(self, reply: dict[str, str], limits: Limits, result: ExecutionResult) -> None:

@@ -28,6 +28,7 @@ from pipeline.program.sandbox import cgroups
 from pipeline.program.sandbox.base import (
     FileSpec,
     Workspace,
+    close_fds,
     collect_output,
     group_gone,
     kill_group,
@@ -78,25 +79,31 @@ def read_report(path: Path) -> dict[str, str]:
         return {}
 
 
-def spawn(command: list[str], ws: Workspace) -> int:
-    """Starts `command` in a new session on the run's stdin, stdout and stderr files."""
-    with (
-        open(ws.stdin, "rb") as fin,
-        private_open(ws.stdout) as fout,
-        private_open(ws.stderr) as ferr,
-    ):
-        # posix_spawn (vfork-like): no copy of the big judge process is ever made
-        return os.posix_spawn(
-            command[0],
-            command,
-            ENV,
-            file_actions=[
-                (os.POSIX_SPAWN_DUP2, fin.fileno(), 0),
-                (os.POSIX_SPAWN_DUP2, fout.fileno(), 1),
-                (os.POSIX_SPAWN_DUP2, ferr.fileno(), 2),
-            ],
-            setsid=True,
-        )
+def spawn(command: list[str], ws: Workspace, stdio: tuple[int, int] | None = None) -> int:
+    """Starts `command` in a new session on the run's stdin, stdout and stderr files, or
+    on the fds `stdio` for stdin and stdout (closed here once the launcher holds them:
+    it passes its stdin and stdout on to the program)."""
+    try:
+        with (
+            open(ws.stdin, "rb") as fin,
+            private_open(ws.stdout) as fout,
+            private_open(ws.stderr) as ferr,
+        ):
+            given_in, given_out = stdio if stdio is not None else (fin.fileno(), fout.fileno())
+            # posix_spawn (vfork-like): no copy of the big judge process is ever made
+            return os.posix_spawn(
+                command[0],
+                command,
+                ENV,
+                file_actions=[
+                    (os.POSIX_SPAWN_DUP2, given_in, 0),
+                    (os.POSIX_SPAWN_DUP2, given_out, 1),
+                    (os.POSIX_SPAWN_DUP2, ferr.fileno(), 2),
+                ],
+                setsid=True,
+            )
+    finally:
+        close_fds(stdio)
 
 
 class RlimitSandbox:
@@ -237,15 +244,18 @@ class RlimitSandbox:
         files: Mapping[str, FileSpec] | None = None,
         output_file: str | None = None,
         read_back: Sequence[str] = (),
+        stdio: tuple[int, int] | None = None,
     ) -> ExecutionResult:
         result = ExecutionResult()
         try:
             ws = Workspace.create(stdin, files, self.owner)
         except (OSError, ValueError) as exc:
+            close_fds(stdio)
             result.judge_error = f"sandbox setup failed: {exc}"
             return result
         missing = missing_program(argv, ws.box)
         if missing:
+            close_fds(stdio)
             ws.remove()
             result.judge_error = missing
             return result
@@ -253,12 +263,14 @@ class RlimitSandbox:
         try:
             if slot is not None:
                 slot.prepare(limits.processes, limits.memory_bytes)
-            self._execute(ws, argv, limits, slot, result)
+            given, stdio = stdio, None  # spawn closes them
+            self._execute(ws, argv, limits, slot, result, given)
             if not result.judge_error:
                 collect_output(ws, result, limits, output_file, read_back)
         except OSError as exc:
             result.judge_error = f"sandbox failed: {exc}"
         finally:
+            close_fds(stdio)
             # the folder first: files the run left there are charged to the slot
             if not ws.remove():
                 result.extra["cleanup"] = f"run folder quarantined: {ws.root.name}"
@@ -276,10 +288,11 @@ class RlimitSandbox:
         limits: Limits,
         slot: cgroups.Slot | None,
         result: ExecutionResult,
+        stdio: tuple[int, int] | None = None,
     ) -> None:
         command = self.command(ws, argv, limits, slot)
         start = time.monotonic()
-        pid = spawn(command, ws)
+        pid = spawn(command, ws, stdio)
         status, _, hit = wait_with_deadline(pid, limits.wall_limit_ms)
         result.wall_ms = (time.monotonic() - start) * 1000
         kill_group(pid)  # whatever is left of the session (no pid namespace)

@@ -1,0 +1,201 @@
+"""One case of an interactive or multi-pass package, run and judged (the Problem's
+`interact`): the submission against the package's interactor through the seam's
+execute.interact, or, on a multi-pass problem that is not interactive, run on the pass's
+input and its output given to the output validator; again on the validator's
+`nextpass.in` while it writes one, up to the package's `validation_passes`.
+
+The rules of the format (2023-07 and later, as problemtools runs them): each pass has the
+whole time and memory limit; the feedback dir's files persist from one pass to the next
+(`nextpass.in` aside); the validator's input file stays the test case's `.in` (a
+non-interactive submission reads the pass's input on stdin); a validator that still
+writes `nextpass.in` on the last pass allowed is a judge error, as is one that writes it
+and rejects; the case's verdict is the first pass's that is not AC, else the last one's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+
+from pipeline.limits import Limits
+from pipeline.package.programs import CHECKER_LIMITS
+from pipeline.package.protocols.contract import Case, CheckerProtocol, Invocation
+from pipeline.package.protocols.interactive import EVERY_FILE, NEXT_PASS, TESTLIB_OUTPUT
+from pipeline.package.protocols.testlib import TestlibChecker
+from pipeline.problem.checkers import ACCEPTED, CheckResult
+from pipeline.problem.contract import Interactive
+from pipeline.program import execute
+from pipeline.program.execution import ExecutionResult
+from pipeline.program.interaction import INTERACTOR
+from pipeline.program.submission import PreparedSubmission
+from pipeline.schemas import Verdict
+
+# judge(submission's result, the judge program's check, whether the interactor ended first)
+Judge = Callable[[ExecutionResult, CheckResult, bool], CheckResult]
+PASS_MARK = "---"  # between passes in a transcript (the format's interaction samples' mark)
+
+
+@dataclass(frozen=True)
+class Pass:
+    """One pass, judged: the submission's run, the judge program's check, whether the
+    interactor ended first, the transcript, and the files the judge program left."""
+
+    result: ExecutionResult
+    check: CheckResult
+    interactor_first: bool = False
+    transcript: str | None = None
+    files: Mapping[str, bytes] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CaseRun:
+    """How one package case runs: the judge program and its protocol, the testlib checker
+    after a testlib interactor (if the package has one), and the passes allowed."""
+
+    judge_program: PreparedSubmission
+    protocol: CheckerProtocol
+    interactive: bool
+    passes: int = 1
+    checker: PreparedSubmission | None = None
+    limits: Limits = CHECKER_LIMITS
+
+    def run(
+        self,
+        submission: PreparedSubmission,
+        case: Case,
+        limits: Limits,
+        servers: execute.Servers | None,
+        judge: Judge,
+        full_transcript: bool = False,
+    ) -> Interactive:
+        """The case run and judged; `limits` are the submission's (of each pass)."""
+        done: list[Pass] = []
+        kept: dict[str, bytes] = {}  # the feedback dir's files, from pass to pass
+        stdin = case.input_text
+        for number in range(1, self.passes + 1):
+            if self.interactive:
+                one = self._exchange(submission, case, kept, limits, servers, full_transcript)
+            else:
+                one = self._batch(submission, stdin, case, kept, limits, servers, judge)
+            done.append(one)
+            verdict = judge(one.result, one.check, one.interactor_first)
+            kept = dict(one.files)
+            following = kept.pop(NEXT_PASS, None)
+            if verdict.verdict != Verdict.AC or following is None or self.passes == 1:
+                return self._done(done, verdict)
+            if number == self.passes:
+                why = f"{self.protocol.what} asked for pass {number + 1} of {self.passes}"
+                return self._done(done, CheckResult(Verdict.JE, why))
+            stdin = following.decode("utf-8", "replace")
+        raise AssertionError("unreachable: the last pass returns")
+
+    def _call(self, case: Case, kept: Mapping[str, bytes]) -> tuple[Invocation, dict[str, bytes]]:
+        """The judge program's invocation, the files of the pass before beside its own,
+        and every file it leaves read back on a multi-pass problem."""
+        call = self.protocol.invocation(case)
+        if self.passes > 1 and EVERY_FILE not in call.read_back:
+            call = replace(call, read_back=(*call.read_back, NEXT_PASS, EVERY_FILE))
+        return call, {**kept, **call.files}
+
+    def _left(self, call: Invocation, files: Mapping[str, bytes]) -> dict[str, bytes]:
+        """What the judge program left in its feedback dir (not what was placed there,
+        nor a spawned program's own files)."""
+        placed = set(call.files)
+        with contextlib.suppress(Exception):  # a program that cannot say: keep it all
+            placed |= set(self.judge_program.command_line(self.limits.memory_mb)[1])
+        return {k: v for k, v in files.items() if k not in placed}
+
+    def _exchange(
+        self,
+        submission: PreparedSubmission,
+        case: Case,
+        kept: Mapping[str, bytes],
+        limits: Limits,
+        servers: execute.Servers | None,
+        full: bool,
+    ) -> Pass:
+        call, files = self._call(case, kept)
+        done = execute.interact(
+            execute.Side(submission, limits, servers=servers),
+            execute.Side(
+                self.judge_program,
+                self.limits,
+                args=call.args,
+                files=files,
+                read_back=call.read_back,
+                servers=execute.current_judge_servers(),
+            ),
+            full_transcript=full,
+        )
+        check = self.protocol.verdict(done.interactor, case)
+        if check.verdict == Verdict.AC and self.checker is not None:
+            check = self._testlib_check(done.interactor, case)
+        first = done.first == INTERACTOR
+        left = self._left(call, done.interactor.files)
+        return Pass(done.submission, check, first, done.transcript.render(), left)
+
+    def _testlib_check(self, interactor: ExecutionResult, case: Case) -> CheckResult:
+        """The package's testlib checker on what the interactor wrote to `tout`."""
+        assert self.checker is not None
+        told = interactor.files.get(TESTLIB_OUTPUT, b"")
+        checked = replace(case, output=told.decode("utf-8", "replace"))
+        protocol = TestlibChecker()
+        call = protocol.invocation(checked)
+        result = execute.run(
+            self.checker,
+            call.stdin,
+            limits=self.limits,
+            args=call.args,
+            files=dict(call.files),
+            servers=execute.current_judge_servers(),
+        )
+        return protocol.verdict(result, checked)
+
+    def _batch(
+        self,
+        submission: PreparedSubmission,
+        stdin: str,
+        case: Case,
+        kept: Mapping[str, bytes],
+        limits: Limits,
+        servers: execute.Servers | None,
+        judge: Judge,
+    ) -> Pass:
+        """A non-interactive pass: the submission on the pass's input, then the validator
+        on its output unless the run itself failed (that failure is then the verdict)."""
+        result = submission.run(stdin, limits, servers)
+        if judge(result, ACCEPTED, False).verdict != Verdict.AC:
+            return Pass(result, ACCEPTED)  # `judge` gives the submission's failure again
+        checked = replace(case, output=result.output.decode("utf-8", "replace"))
+        call, files = self._call(checked, kept)
+        ran = execute.run(
+            self.judge_program,
+            call.stdin,
+            limits=self.limits,
+            args=call.args,
+            files=files,
+            read_back=call.read_back,
+            servers=execute.current_judge_servers(),
+        )
+        return Pass(result, self.protocol.verdict(ran, checked), files=self._left(call, ran.files))
+
+    def _done(self, done: list[Pass], verdict: CheckResult) -> Interactive:
+        runs = [p.result for p in done]
+        last = runs[-1]
+        combined = replace(
+            last,
+            cpu_ms=max(r.cpu_ms for r in runs),
+            wall_ms=sum(r.wall_ms for r in runs),
+            peak_rss_kb=max(r.peak_rss_kb for r in runs),
+            extra=dict(last.extra),
+        )
+        if self.passes > 1:
+            combined.extra["passes"] = str(len(done))
+            if len(done) > 1:
+                verdict = verdict._replace(message=f"pass {len(done)}: {verdict.message}".strip())
+        texts = [p.transcript for p in done if p.transcript is not None]
+        return Interactive(combined, verdict, f"\n{PASS_MARK}\n".join(texts) if texts else None)
+
+
+__all__ = ["CaseRun", "Judge", "Pass"]

@@ -1,0 +1,273 @@
+"""What an interaction of two programs gives (execute.interact): both runs, which one
+ended first, and the transcript; and the relay that carries the bytes between them.
+
+The judge sits between the two programs: each writes into a pipe the relay reads, and the
+relay writes what it read into the other's stdin pipe, recording it in the transcript in
+the order it was read. A program that stops reading does not stop the relay (it writes
+without blocking and keeps what did not fit).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import select
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from pipeline.program.execution import ExecutionResult
+
+# the two directions, as the transcript names them
+TO_INTERACTOR, TO_SUBMISSION = "submission>interactor", "interactor>submission"
+DIRECTIONS = (TO_INTERACTOR, TO_SUBMISSION)
+SUBMISSION, INTERACTOR = "submission", "interactor"
+KEEP_BYTES = 1024  # of each direction's first and last bytes, in a summary transcript
+FULL_CAP_BYTES = 64 << 20  # a full transcript keeps at most this much each way
+READ_BYTES = 1 << 16
+# what one direction holds for a reader that does not read: past it, its writer waits
+PENDING_CAP = 16 << 20
+GAP = "..."
+
+
+@dataclass
+class Chunk:
+    """Bytes one side wrote, in the order the relay read them: `offset` into its
+    direction's stream."""
+
+    seq: int
+    direction: str
+    offset: int
+    data: bytes
+
+
+@dataclass
+class Transcript:
+    """The exchange of one interaction: every chunk (full), or each direction's first
+    and last `keep` bytes (the rest counted, not kept)."""
+
+    keep: int = KEEP_BYTES
+    full: bool = False
+    totals: dict[str, int] = field(default_factory=lambda: dict.fromkeys(DIRECTIONS, 0))
+    head: list[Chunk] = field(default_factory=list)
+    tail: dict[str, deque[Chunk]] = field(default_factory=lambda: {d: deque() for d in DIRECTIONS})
+    _tail_bytes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(DIRECTIONS, 0))
+    _seq: int = 0
+
+    def record(self, direction: str, data: bytes) -> None:
+        offset = self.totals[direction]
+        self.totals[direction] = offset + len(data)
+        self._seq += 1
+        limit = FULL_CAP_BYTES if self.full else self.keep
+        if offset < limit:  # the head
+            taken = data[: limit - offset]
+            self.head.append(Chunk(self._seq, direction, offset, taken))
+            data, offset = data[len(taken) :], offset + len(taken)
+        if not data or self.full:
+            return
+        tail = self.tail[direction]
+        tail.append(Chunk(self._seq, direction, offset, data))
+        self._tail_bytes[direction] += len(data)
+        while self._tail_bytes[direction] - len(tail[0].data) >= self.keep:
+            self._tail_bytes[direction] -= len(tail.popleft().data)
+
+    def chunks(self) -> list[Chunk]:
+        """The kept chunks in the order they were read (a tail chunk cut to its last
+        `keep` bytes of its direction)."""
+        out = list(self.head)
+        for direction, tail in self.tail.items():
+            extra = self._tail_bytes[direction] - self.keep
+            for i, chunk in enumerate(tail):
+                if i == 0 and extra > 0:
+                    chunk = Chunk(chunk.seq, direction, chunk.offset + extra, chunk.data[extra:])
+                out.append(chunk)
+        return sorted(out, key=lambda c: c.seq)
+
+    def render(self) -> str:
+        """One line per line written (a chunk cut after each newline), in order: `> `
+        for what the submission wrote, `< ` for what the interactor wrote (the text
+        escaped, newlines shown as \\n), and a `... N bytes` line where bytes were left
+        out."""
+        lines = []
+        seen = dict.fromkeys(DIRECTIONS, 0)
+        for chunk in self.chunks():
+            mark = ">" if chunk.direction == TO_INTERACTOR else "<"
+            if chunk.offset > seen[chunk.direction]:
+                lines.append(f"{mark} {GAP} {chunk.offset - seen[chunk.direction]} bytes")
+            text = chunk.data.decode("utf-8", "backslashreplace")
+            for line in text.splitlines(keepends=True):
+                lines.append(f"{mark} {line.encode('unicode_escape').decode('ascii')}")
+            seen[chunk.direction] = chunk.offset + len(chunk.data)
+        for direction, total in self.totals.items():
+            if total > seen[direction]:
+                mark = ">" if direction == TO_INTERACTOR else "<"
+                lines.append(f"{mark} {GAP} {total - seen[direction]} bytes")
+        return "\n".join(lines)
+
+
+@dataclass
+class Interaction:
+    """Both runs of one interaction. `first` is the side that ended first (SUBMISSION or
+    INTERACTOR); `wall_ms` the whole exchange's; `transcript` what passed between them."""
+
+    submission: ExecutionResult
+    interactor: ExecutionResult
+    first: str
+    wall_ms: float
+    transcript: Transcript
+
+
+@dataclass
+class _Pump:
+    """One direction: from `source` (a program's stdout) into `sink` (the other's stdin)."""
+
+    source: int
+    sink: int | None
+    direction: str
+    pending: bytearray = field(default_factory=bytearray)
+    eof: bool = False
+
+    def close_sink(self) -> None:
+        if self.sink is not None:
+            os.close(self.sink)
+            self.sink = None
+        self.pending.clear()
+
+
+def relay(pumps: list[tuple[int, int, str]], transcript: Transcript, stop: int) -> list[str]:
+    """Carries bytes for each (source, sink, direction) until every source is at its end
+    (or `stop` is readable: both programs are over) and everything read is written or
+    can no longer be. Closes every source and sink. Returns the directions in the order
+    their sources ended (a program's stdout ends when it does)."""
+    live = [_Pump(src, snk, d) for src, snk, d in pumps]
+    ended: list[str] = []
+    for pump in live:
+        os.set_blocking(pump.source, False)
+        if pump.sink is not None:
+            os.set_blocking(pump.sink, False)
+    stopping = False
+    try:
+        while True:
+            poller = select.poll()
+            by_fd: dict[int, tuple[_Pump, bool]] = {}
+            for pump in live:
+                if not pump.eof and len(pump.pending) < PENDING_CAP:
+                    poller.register(pump.source, select.POLLIN)
+                    by_fd[pump.source] = (pump, True)
+                if pump.pending and pump.sink is not None:
+                    poller.register(pump.sink, select.POLLOUT)
+                    by_fd[pump.sink] = (pump, False)
+            if not by_fd:
+                return ended
+            if stopping and all(p.eof or not _readable(p.source) for p in live):
+                return ended  # both programs are over and what they left is read
+            else:
+                poller.register(stop, select.POLLIN)
+            for fd, _ in poller.poll():
+                if fd == stop:
+                    stopping = True
+                    continue
+                pump, reading = by_fd[fd]
+                if reading:
+                    _read(pump, transcript)
+                    if pump.eof:
+                        ended.append(pump.direction)
+                else:
+                    _write(pump)
+    finally:
+        for pump in live:
+            os.close(pump.source)
+            pump.close_sink()
+
+
+def _readable(fd: int) -> bool:
+    ready, _, _ = select.select([fd], [], [], 0)
+    return bool(ready)
+
+
+def _read(pump: _Pump, transcript: Transcript) -> None:
+    try:
+        data = os.read(pump.source, READ_BYTES)
+    except BlockingIOError:
+        return
+    except OSError:
+        data = b""
+    if not data:
+        pump.eof = True
+        if not pump.pending:
+            pump.close_sink()  # the other side sees the end of its input
+        return
+    transcript.record(pump.direction, data)
+    if pump.sink is not None:
+        pump.pending += data
+        _write(pump)
+
+
+def _write(pump: _Pump) -> None:
+    if pump.sink is None:
+        return
+    try:
+        written = os.write(pump.sink, pump.pending)
+    except BlockingIOError:
+        return
+    except OSError as exc:  # the reader is gone (EPIPE): what it did not read is dropped
+        if exc.errno not in (errno.EPIPE, errno.EBADF, errno.EINVAL):
+            raise
+        pump.close_sink()
+        return
+    del pump.pending[:written]
+    if pump.eof and not pump.pending:
+        pump.close_sink()
+
+
+def exchange(start: Callable[[str, tuple[int, int]], ExecutionResult], full: bool) -> Interaction:
+    """Both programs at once: `start(side, (stdin_fd, stdout_fd))` runs SUBMISSION or
+    INTERACTOR on those pipe ends (and closes them), each in a thread of its own, while
+    this thread relays between them and records the transcript (`full`: all of it)."""
+    sub_out, int_in, int_out, sub_in = os.pipe(), os.pipe(), os.pipe(), os.pipe()
+    stop = os.pipe()  # written when both runs are over
+    stdio = {SUBMISSION: (sub_in[0], sub_out[1]), INTERACTOR: (int_in[0], int_out[1])}
+    transcript = Transcript(full=full)
+    results: dict[str, ExecutionResult] = {}
+    ended: list[str] = []
+    lock = threading.Lock()
+
+    def one(name: str) -> None:
+        try:
+            result = start(name, stdio[name])
+        except BaseException as exc:  # run never raises; a thread must not die silently
+            result = ExecutionResult(judge_error=f"{type(exc).__name__}: {exc}")
+        with lock:
+            results[name] = result
+            ended.append(name)
+            if len(ended) == 2:
+                os.write(stop[1], b"x")
+
+    began = time.monotonic()
+    threads = [threading.Thread(target=one, args=(n,), daemon=True) for n in stdio]
+    for thread in threads:
+        thread.start()
+    relay_error, closed = None, []
+    try:
+        closed = relay(
+            [(sub_out[0], int_in[1], TO_INTERACTOR), (int_out[0], sub_in[1], TO_SUBMISSION)],
+            transcript,
+            stop[0],
+        )
+    except Exception as exc:  # the judge's own: the runs still end at their limits
+        relay_error = f"relay failed: {type(exc).__name__}: {exc}"
+    for thread in threads:
+        thread.join()
+    wall = (time.monotonic() - began) * 1000
+    for fd in stop:
+        os.close(fd)
+    if relay_error:
+        results[SUBMISSION].judge_error = results[SUBMISSION].judge_error or relay_error
+    # whose stdout ended first (its process's end, as the other side saw it), else whose
+    # run returned first
+    first = ended[0]
+    if closed:
+        first = SUBMISSION if closed[0] == TO_INTERACTOR else INTERACTOR
+    return Interaction(results[SUBMISSION], results[INTERACTOR], first, wall, transcript)

@@ -1,0 +1,115 @@
+"""The seam's interaction of two sandboxed programs (execute.interact), under spawn and
+the fork server: the bytes reach the other side in order and the transcript records
+them; two programs waiting for each other end at the submission's wall limit (TLE on
+its side), never hang; and the transcript's summary keeps each direction's first and
+last KiB."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pipeline.limits import Limits
+from pipeline.problem.contract import STDIO
+from pipeline.program import execute
+from pipeline.program.build import default_cache_dir
+from pipeline.program.interaction import (
+    INTERACTOR,
+    SUBMISSION,
+    TO_INTERACTOR,
+    TO_SUBMISSION,
+    Transcript,
+)
+from pipeline.program.submission import PreparedSubmission, parse_spec, prepare_program
+from tests.fork_server_probe import require_fork_server
+
+HERE = Path(__file__).parent / "interact"
+NUMBERS = b"3 14 15 92 65\n"
+
+
+def prepared(name: str) -> PreparedSubmission:
+    program = prepare_program(parse_spec(str(HERE / name)), "interact", STDIO, default_cache_dir())
+    if program.compile_error is not None or program.unavailable is not None:
+        pytest.skip(f"{name}: {program.compile_error or program.unavailable}")
+    return program
+
+
+@pytest.fixture(params=[False, True], ids=["spawn", "fork-server"])
+def fork(request: pytest.FixtureRequest) -> Iterator[bool]:
+    if request.param:
+        require_fork_server()
+    yield bool(request.param)
+
+
+def exchange(fork: bool, submission: str, wall_ms: float | None = None) -> execute.Interaction:
+    ours, theirs = execute.Servers(fork=fork), execute.Servers(fork=fork)
+    try:
+        return execute.interact(
+            execute.Side(prepared(submission), Limits(cpu_ms=1000, wall_ms=3000), servers=ours),
+            execute.Side(
+                prepared("echo_back.py"),
+                Limits(cpu_ms=10_000),
+                args=["numbers"],
+                files={"numbers": NUMBERS},
+                servers=theirs,
+            ),
+            wall_ms=wall_ms,
+        )
+    finally:
+        ours.close()
+        theirs.close()
+
+
+def test_each_side_reads_what_the_other_wrote_in_order(fork: bool) -> None:
+    done = exchange(fork, "doubler.cpp")
+    runner = "fork-server" if fork else "spawn"
+    assert done.submission.extra["runner"] == runner, done.submission.extra
+    assert done.interactor.extra["runner"] == runner, done.interactor.extra
+    assert done.interactor.exit_code == 42, done.interactor.stderr_head
+    assert done.submission.exit_code == 0 and not done.submission.wall_exceeded
+    # the interactor decides, then the submission sees the end of its input
+    assert done.first == INTERACTOR
+    numbers = NUMBERS.split()
+    expected = []
+    for n in numbers:
+        expected += [f"< {n.decode()}\\n", f"> {2 * int(n)}\\n"]
+    assert done.transcript.render().splitlines() == expected
+    assert done.transcript.totals == {
+        TO_SUBMISSION: sum(len(n) + 1 for n in numbers),
+        TO_INTERACTOR: sum(len(str(2 * int(n))) + 1 for n in numbers),
+    }
+
+
+def test_two_programs_waiting_for_each_other_end_at_the_submissions_wall_limit(
+    fork: bool,
+) -> None:
+    done = exchange(fork, "silent.cpp", wall_ms=2000)
+    assert done.submission.wall_exceeded and not done.submission.cpu_exceeded
+    assert done.submission.judge_error is None and done.interactor.judge_error is None
+    # killed first; the interactor then sees the end of its input and rejects
+    assert done.first == SUBMISSION
+    assert done.interactor.exit_code == 43 and not done.interactor.wall_exceeded
+    assert done.transcript.render() == "< 3\\n"
+
+
+def test_a_summary_keeps_each_directions_first_and_last_kib_in_order() -> None:
+    kept = Transcript(keep=4)
+    kept.record(TO_SUBMISSION, b"abcdef")
+    kept.record(TO_INTERACTOR, b"12")
+    kept.record(TO_SUBMISSION, b"ghij")
+    kept.record(TO_SUBMISSION, b"klmnop")
+    kept.record(TO_INTERACTOR, b"34")
+    assert kept.totals == {TO_SUBMISSION: 16, TO_INTERACTOR: 4}
+    assert kept.render().splitlines() == [
+        "< abcd",
+        "> 12",
+        "< ... 8 bytes",
+        "< mnop",
+        "> 34",
+    ]
+    whole = Transcript(keep=4, full=True)
+    for direction, data in ((TO_SUBMISSION, b"abcdef"), (TO_INTERACTOR, b"12")):
+        whole.record(direction, data)
+    assert whole.render().splitlines() == ["< abcdef", "> 12"]
