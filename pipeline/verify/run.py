@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.corpus.store import CorpusWriter, validator_fingerprint
 from pipeline.distribute.cluster import Cluster
@@ -32,6 +33,7 @@ from pipeline.errors import GridjudgeError
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
 from pipeline.grade.settings import DEFAULT, GradeSettings
+from pipeline.grade.time_verdicts import NOT_RUN
 from pipeline.ids import natural_key
 from pipeline.package.checktestdata import unsupported
 from pipeline.package.problem import input_validator_paths, test_files
@@ -61,7 +63,7 @@ from pipeline.verify.expect import (
 MEASURE_LIMIT_S = 60.0  # the accepted submissions' limit while the time limit is unknown
 RESULT_COLUMNS = [
     "submission", "problem", "family", "case_id", "verdict", "cpu_ms", "checker_msg", "attempt",
-    "score",
+    "score", "tle_kind",
 ]  # fmt: skip
 UPPER = frozenset({"TLE"})  # the `required` of a submission that bounds the limit above
 
@@ -159,9 +161,16 @@ def _no_rows() -> pa.Table:
 
 
 def grade(
-    corpus: Path, specs: list[SubmissionSpec], limit_s: float, options: VerifyOptions, out: Path
+    corpus: Path,
+    specs: list[SubmissionSpec],
+    limit_s: float,
+    options: VerifyOptions,
+    out: Path,
+    max_tle: int | None = None,
 ) -> pa.Table:
-    """The last attempt of every results row of grading `specs` at `limit_s`."""
+    """The last attempt of every results row of grading `specs` at `limit_s` (with
+    `max_tle`, a submission's cases after that many TLEs are not run: rows marked
+    `tle_kind` not-run)."""
     if not specs:
         return _no_rows()
     grade_options = GradeOptions(
@@ -171,12 +180,26 @@ def grade(
         out=out,
         address=options.address,
         settings=GradeSettings(
-            repeat=options.repeat, fork_server=options.fork_server, time_limit=limit_s
+            repeat=options.repeat,
+            fork_server=options.fork_server,
+            time_limit=limit_s,
+            max_tle=max_tle,
         ),
         cache=False,
     )
     run_grade(plan_grade(grade_options))
     return last_attempts(load_results(out, columns=RESULT_COLUMNS))
+
+
+def stops_at_first_tle(package: Package, sub: ExpectedSubmission) -> bool:
+    """Whether grading `sub` may stop at its first TLE, as problemtools stops a
+    submission at its first rejected case: where that TLE settles its expectation (TLE
+    required, or not permitted: one more case cannot make it hold), on a pass-fail
+    package (a score needs every case) with no judge message to look for. The cases
+    after it would each wait out the limit: the bulk of a verify of a slow submission."""
+    if package.scoring or sub.message:
+        return False
+    return "TLE" in sub.required or "TLE" not in sub.permitted
 
 
 def by_submission(table: pa.Table) -> dict[str, list[dict[str, Any]]]:
@@ -236,6 +259,8 @@ class _Runs:
     specs: dict[str, SubmissionSpec]
     options: VerifyOptions
     work: Path
+    first_tle: set[str] = field(default_factory=set)  # labels graded up to their first TLE
+    not_run: dict[str, int] = field(default_factory=dict)  # label -> cases left after it
     tables: list[pa.Table] = field(default_factory=list)
     unchecked: list[str] = field(default_factory=list)  # not graded: the budget ran out
     started: float = 0.0
@@ -259,7 +284,11 @@ class _Runs:
                 self.unchecked.append(label)
                 continue
             out = self.work / name / f"{self.done:03d}"
-            table = grade(self.corpus, [self.specs[label]], limit_s, self.options, out)
+            cap = 1 if label in self.first_tle else None
+            table = grade(self.corpus, [self.specs[label]], limit_s, self.options, out, cap)
+            run = pc.fill_null(pc.not_equal(table.column("tle_kind"), NOT_RUN), True)
+            self.not_run[label] = table.num_rows - int(pc.sum(run).as_py() or 0)
+            table = table.filter(run)
             self.done += 1
             counts = Counter(table.column("verdict").to_pylist())
             verdicts = " ".join(f"{v} {counts[v]}" for v in sorted(counts)) or "no cases"
@@ -308,6 +337,7 @@ def _verify(
     checks = validate_inputs(package, problem, work / "corpus")
     runs = _Runs(work / "corpus", _specs(package, subs, checks), options, work)
     labels = {id(s): label_of(package, s) for s in subs}
+    runs.first_tle = {labels[id(s)] for s in subs if stops_at_first_tle(package, s)}
     accepted = [labels[id(s)] for s in subs if s.folder == "accepted"]
     upper = [labels[id(s)] for s in subs if s.required == UPPER]
     rest = [labels[id(s)] for s in subs if labels[id(s)] not in accepted + upper]
@@ -323,7 +353,11 @@ def _verify(
         if label in skip:
             checks.append(Check(SUBMISSION, label, True, _NOT_CHECKED, skipped=True))
         elif label in runs.specs:
-            checks.append(judge_submission(sub, label, rows.get(label, []), scores.get(label)))
+            check = judge_submission(sub, label, rows.get(label, []), scores.get(label))
+            left = runs.not_run.get(label, 0)
+            if left:  # graded up to its first TLE, as problemtools does
+                check = replace(check, detail=f"{check.detail}; {left} not run after a TLE")
+            checks.append(check)
     checks.append(limit_check)
     mine = [(n, accepted_margin, package.time_multiplier) for n in accepted]
     mine += [(n, tle_margin, package.time_safety_margin) for n in upper]
