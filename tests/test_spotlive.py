@@ -18,7 +18,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from pipeline.cli.app import app
 from pipeline.grade.rows import Run
 from pipeline.grade.runners.program import ProgramRunner
 from pipeline.limits import Limits
@@ -143,3 +145,13 @@ def test_a_program_after_the_judge_gets_the_judges_wrong_answer(fork: bool) -> N
     assert run.check.verdict == "WA", run.check  # the judge ran on and judged it
     assert "got 'found nothing'" in run.check.message, run.check.message
     assert answer.strip() not in (run.transcript or "")
+
+
+def test_stress_finds_and_shrinks_the_seed_readings_loss(tmp_path: Path) -> None:
+    wrong = EXAMPLES / "wa_counts_empty_board.py"
+    args = ["stress", "spotlive", "--submission", str(wrong), "--max-cases", "200"]
+    result = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "found")])
+    assert result.exit_code == 1, result.output
+    assert "WA: move 2: expected 'continue', got 'Player 1 wins on move 2'" in result.output
+    shrunk = (tmp_path / "found" / "shrunk.in").read_text()
+    assert PROBLEM.validate(shrunk) == [] and len(shrunk.split("\n")) <= 7  # N, 4 moves, 0
