@@ -77,6 +77,16 @@ def test_a_submission_in_the_wrong_folder_fails_by_name(tmp_path: Path) -> None:
     assert kinds == {"input validation", "submission", "time limit"}
 
 
+def test_a_prebuilt_executable_is_passed_over_as_problemtools_does(tmp_path: Path) -> None:
+    package = copy("pairsum_py", tmp_path)
+    built = package / "submissions" / "accepted" / "split.py.bin"  # a build left behind
+    built.write_text("#!/bin/sh\necho 0\n")
+    built.chmod(0o755)
+    code, output = verify(str(package), *SERIAL)
+    assert code == 0, output  # it would get WA everywhere if run
+    assert "SKIP  accepted/split.py.bin: a prebuilt executable, no source: not run" in output
+
+
 def test_a_wrong_answer_that_is_right_fails(tmp_path: Path) -> None:
     package = copy("pairsum_py", tmp_path)
     shutil.copy(

@@ -65,6 +65,10 @@ RESULT_COLUMNS = [
     "submission", "problem", "family", "case_id", "verdict", "cpu_ms", "checker_msg", "attempt",
     "score", "tle_kind",
 ]  # fmt: skip
+# a file under submissions/ that is a program but no source (a build left in an archive:
+# KTH Challenge's `x.cc.bin`, `x.exe`): the format's submissions are sources of a
+# language told by the extension, and problemtools passes over such a file
+PREBUILT = "a prebuilt executable, no source: not run (problemtools passes over it too)"
 UPPER = frozenset({"TLE"})  # the `required` of a submission that bounds the limit above
 
 
@@ -141,8 +145,9 @@ def validate_inputs(package: Package, problem: Problem, out: Path) -> list[Check
 def _specs(
     package: Package, subs: list[ExpectedSubmission], checks: list[Check]
 ) -> dict[str, SubmissionSpec]:
-    """label -> spec of each submission gridjudge can run (the others are failed checks),
-    in the language version problemtools would run a single source file with."""
+    """label -> spec of each submission gridjudge can run (the others are failed checks,
+    a prebuilt executable a skipped one), in the language version problemtools would run
+    a single source file with."""
     out = {}
     for sub in subs:
         label = label_of(package, sub)
@@ -150,6 +155,9 @@ def _specs(
             spec = replace(parse_spec(str(sub.path)), label=label)
         except SubmissionError as exc:
             checks.append(Check(SUBMISSION, label, False, f"cannot run: {exc}"))
+            continue
+        if spec.kind == "executable" and sub.path.is_file():
+            checks.append(Check(SUBMISSION, label, True, PREBUILT, skipped=True))
             continue
         language = problemtools_language(sub.path.suffix) if sub.path.is_file() else None
         out[label] = spec if language is None else replace(spec, language=language)
