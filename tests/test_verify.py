@@ -87,6 +87,23 @@ def test_a_prebuilt_executable_is_passed_over_as_problemtools_does(tmp_path: Pat
     assert "SKIP  accepted/split.py.bin: a prebuilt executable, no source: not run" in output
 
 
+def test_python_submissions_run_under_pypy_when_asked(tmp_path: Path) -> None:
+    if shutil.which("pypy3") is None:
+        pytest.skip("pypy3 is not installed")
+    package = copy("pairsum_py", tmp_path)
+    # right only under PyPy, as a package's Python written for Kattis is timed there
+    (package / "submissions" / "accepted" / "split.py").write_text(
+        "import platform\nn = int(input())\n"
+        "print(n, 0 if platform.python_implementation() == 'PyPy' else 1)\n"
+    )
+    code, output = verify(str(package), *SERIAL, "--python", "pypy3")
+    assert code == 0, output
+    code, output = verify(str(package), *SERIAL)
+    assert code == 1 and "FAIL  accepted/split.py: WA" in output, output
+    code, output = verify(str(package), *SERIAL, "--python", "ruby")
+    assert code == 2 and "--python ruby: one of py3, pypy3" in output, output
+
+
 def test_a_wrong_answer_that_is_right_fails(tmp_path: Path) -> None:
     package = copy("pairsum_py", tmp_path)
     shutil.copy(

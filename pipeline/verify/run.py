@@ -70,6 +70,7 @@ RESULT_COLUMNS = [
 # language told by the extension, and problemtools passes over such a file
 PREBUILT = "a prebuilt executable, no source: not run (problemtools passes over it too)"
 UPPER = frozenset({"TLE"})  # the `required` of a submission that bounds the limit above
+PYTHON = frozenset({"py3", "pypy3"})  # what --python replaces
 
 
 class VerifyError(GridjudgeError):
@@ -84,6 +85,10 @@ class VerifyOptions:
     fork_server: bool = DEFAULT.fork_server
     work: Path | None = None  # the corpus and run folders; None: a temporary folder
     budget_s: float | None = None  # stop grading after this many seconds; None: no limit
+    # the language version of `.py` author submissions (None: gridjudge's default for
+    # the extension, CPython); `pypy3` as problemtools runs them, which packages written
+    # for Kattis assume: their Python is timed under PyPy there, often 10x faster
+    python: str | None = None
     progress: Callable[[str], None] | None = None  # told a line as each submission is graded
     clock: Callable[[], float] = time.monotonic  # what the budget is measured with
 
@@ -143,7 +148,10 @@ def validate_inputs(package: Package, problem: Problem, out: Path) -> list[Check
 
 
 def _specs(
-    package: Package, subs: list[ExpectedSubmission], checks: list[Check]
+    package: Package,
+    subs: list[ExpectedSubmission],
+    checks: list[Check],
+    python: str | None = None,
 ) -> dict[str, SubmissionSpec]:
     """label -> spec of each submission gridjudge can run (the others are failed checks,
     a prebuilt executable a skipped one), in the language version problemtools would run
@@ -160,6 +168,8 @@ def _specs(
             checks.append(Check(SUBMISSION, label, True, PREBUILT, skipped=True))
             continue
         language = problemtools_language(sub.path.suffix) if sub.path.is_file() else None
+        if python is not None and spec.language in PYTHON:
+            language = python
         out[label] = spec if language is None else replace(spec, language=language)
     return out
 
@@ -225,6 +235,8 @@ def verify_package(options: VerifyOptions) -> Verification:
         raise VerifyError(f"{root}: not a problem package (no problem.yaml)")
     if options.repeat < 1:
         raise VerifyError("--repeat must be at least 1")
+    if options.python is not None and options.python not in PYTHON:
+        raise VerifyError(f"--python {options.python}: one of {', '.join(sorted(PYTHON))}")
     if options.budget_s is not None and options.budget_s <= 0:
         raise VerifyError("--budget must be a positive number of seconds")
     package = read_package(root)
@@ -343,7 +355,7 @@ def _verify(
     work: Path,
 ) -> Verification:
     checks = validate_inputs(package, problem, work / "corpus")
-    runs = _Runs(work / "corpus", _specs(package, subs, checks), options, work)
+    runs = _Runs(work / "corpus", _specs(package, subs, checks, options.python), options, work)
     labels = {id(s): label_of(package, s) for s in subs}
     runs.first_tle = {labels[id(s)] for s in subs if stops_at_first_tle(package, s)}
     accepted = [labels[id(s)] for s in subs if s.folder == "accepted"]
