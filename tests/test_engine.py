@@ -155,6 +155,16 @@ def test_repeat_interleaves_submissions_and_keeps_every_timing() -> None:
     assert all(len(r["cpu_ms_runs"]) == 3 and r["cpu_ms"] == 1.0 for r in rows)
 
 
+def test_a_case_that_timed_out_is_not_run_again_in_later_rounds() -> None:
+    log: list[tuple[str, int]] = []
+    slow, fast = FakeSub(label="T", tle=frozenset({7}), log=log), FakeSub(label="A", log=log)
+    rows = grade([slow, fast], [case(0, 1), case(1, 7)], repeat=3)
+    runs = {(r["submission"], r["case_id"]): r["cpu_ms_runs"] for r in rows}
+    assert verdicts(rows)[("T", "c1")] == "TLE" and runs[("T", "c1")] == [1500.0]
+    assert [len(runs[k]) for k in (("T", "c0"), ("A", "c0"), ("A", "c1"))] == [3, 3, 3]
+    assert [who for who, _ in log].count("T") == 3 + 1  # its TLE case ran once
+
+
 def test_batch_runs_k_cases_per_process_when_all_pass() -> None:
     sub = FakeSub()
     rows = grade([sub], [case(i, i % 5) for i in range(10)], batch=4)

@@ -1,7 +1,9 @@
 """The round trip of issue 16: each built-in problem exported as a Kattis package
 (`gridjudge export`), imported back, and graded as a package gives the verdicts the
 built-in plugin gives on the same inputs, for the seed program (../shared/seed_programs)
-and the examples (datasets/examples); `gridjudge verify` of every export exits 0.
+and the examples (datasets/examples); `gridjudge verify` of every export exits 0. The
+interactive spotlive goes the same way: exported as an interactive package, its judge
+program the interactor, the examples play it on both sides.
 
 The built-in side grades the package's own data/ imported as the built-in problem, so
 both sides see the same inputs and answers. Verdicts must be equal, but for PE, which a
@@ -27,7 +29,7 @@ EXAMPLES = REPO / "datasets" / "examples"
 SEEDS = REPO.parent / "shared" / "seed_programs"
 # cases exported: enough that every example shows its verdict (spot's WA shows only in
 # its empty_return family, tetris' slow example only on its 8th hard40 board)
-COUNTS = {"spot": 24, "mine": 18, "tetris": 56, "gomoku": 22, "clocks": 16}
+COUNTS = {"spot": 24, "mine": 18, "tetris": 56, "gomoku": 22, "clocks": 16, "spotlive": 24}
 SEED_LANGUAGE = {"spot": "cpp98:"}  # it defines `hash` and `next`, as newer libraries do
 NEAR = 0.2  # a case timed within 20% of its limit is not compared
 
@@ -56,6 +58,8 @@ def near_limit(row: dict, limit_ms: float) -> bool:
 
 
 def subs_of(problem: str) -> list[str]:
+    if problem == "spotlive":  # interactive: no seed program plays it, the examples do
+        return [str(p) for p in sorted((EXAMPLES / problem).iterdir())]
     seed = SEEDS / f"{problem}.cpp"
     if not seed.is_file():
         pytest.skip(f"seed programs not found at {SEEDS} (../shared is absent)")
@@ -103,7 +107,7 @@ def round_trip(problem: str, tmp_path: Path) -> None:
     assert "all " in output and "FAIL" not in output, output
 
 
-@pytest.mark.parametrize("problem", ["spot", "mine", "gomoku", "clocks"])
+@pytest.mark.parametrize("problem", ["spot", "mine", "gomoku", "clocks", "spotlive"])
 def test_round_trip(problem: str, tmp_path: Path, ray_cluster: object) -> None:
     round_trip(problem, tmp_path)
 

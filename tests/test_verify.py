@@ -77,6 +77,33 @@ def test_a_submission_in_the_wrong_folder_fails_by_name(tmp_path: Path) -> None:
     assert kinds == {"input validation", "submission", "time limit"}
 
 
+def test_a_prebuilt_executable_is_passed_over_as_problemtools_does(tmp_path: Path) -> None:
+    package = copy("pairsum_py", tmp_path)
+    built = package / "submissions" / "accepted" / "split.py.bin"  # a build left behind
+    built.write_text("#!/bin/sh\necho 0\n")
+    built.chmod(0o755)
+    code, output = verify(str(package), *SERIAL)
+    assert code == 0, output  # it would get WA everywhere if run
+    assert "SKIP  accepted/split.py.bin: a prebuilt executable, no source: not run" in output
+
+
+def test_python_submissions_run_under_pypy_when_asked(tmp_path: Path) -> None:
+    if shutil.which("pypy3") is None:
+        pytest.skip("pypy3 is not installed")
+    package = copy("pairsum_py", tmp_path)
+    # right only under PyPy, as a package's Python written for Kattis is timed there
+    (package / "submissions" / "accepted" / "split.py").write_text(
+        "import platform\nn = int(input())\n"
+        "print(n, 0 if platform.python_implementation() == 'PyPy' else 1)\n"
+    )
+    code, output = verify(str(package), *SERIAL, "--python", "pypy3")
+    assert code == 0, output
+    code, output = verify(str(package), *SERIAL)
+    assert code == 1 and "FAIL  accepted/split.py: WA" in output, output
+    code, output = verify(str(package), *SERIAL, "--python", "ruby")
+    assert code == 2 and "--python ruby: one of py3, pypy3" in output, output
+
+
 def test_a_wrong_answer_that_is_right_fails(tmp_path: Path) -> None:
     package = copy("pairsum_py", tmp_path)
     shutil.copy(
@@ -136,8 +163,9 @@ def test_time_limit_is_derived_and_a_tle_submission_must_exceed_the_margin(
     assert code == 1, output
     assert "PASS  time limit: 1 s derived: slowest accepted case " in output
     assert "x 5, rounded up to a multiple of 1 s" in output
-    assert "PASS  time_limit_exceeded/spin.py: TLE 2" in output
-    assert "PASS  margin time_limit_exceeded/spin.py: over limit x 2 = 2 s on 2 cases" in output
+    # graded up to its first TLE, as problemtools grades it: the other case is not run
+    assert "PASS  time_limit_exceeded/spin.py: TLE 1; 1 not run after a TLE" in output
+    assert "PASS  margin time_limit_exceeded/spin.py: over limit x 2 = 2 s on 1 case" in output
     assert "FAIL  time_limit_exceeded/fast.py: AC 2: no case got TLE" in output
     assert "FAIL  margin time_limit_exceeded/fast.py: no case over limit x 2 = 2 s" in output
     # timed with repeats: every row holds both runs, its cpu_ms their median
@@ -145,7 +173,11 @@ def test_time_limit_is_derived_and_a_tle_submission_must_exceed_the_margin(
     rows = [r for d in sorted((work / "accepted").iterdir()) for r in results(d)]
     assert rows and all(len(r["cpu_ms_runs"]) == 2 for r in rows)
     spun = [r for d in sorted((work / "time_limit_exceeded").iterdir()) for r in results(d)]
-    assert {r["verdict"] for r in spun if "spin" in r["submission"]} == {"TLE"}
+    spin = [r for r in spun if "spin" in r["submission"]]
+    assert {r["verdict"] for r in spin} == {"TLE"}
+    # the TLE ran once, not once per repeat (engine._rounds); the case after it not at all
+    assert sorted(r["tle_kind"] for r in spin) == ["cpu", "not-run"]
+    assert [len(r["cpu_ms_runs"]) for r in spin if r["tle_kind"] == "cpu"] == [1]
 
 
 def results(run: Path) -> list[dict[str, Any]]:

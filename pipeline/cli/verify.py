@@ -43,6 +43,13 @@ def verify(
             "report what was checked; the rest is listed as not checked.",
         ),
     ] = VerifyOptions.budget_s,
+    python: Annotated[
+        str | None,
+        typer.Option(
+            help="Language version of the package's `.py` submissions (default: gridjudge's, "
+            "CPython; `pypy3` runs them as problemtools does).",
+        ),
+    ] = VerifyOptions.python,
 ) -> None:
     """Check PACKAGE as a problem setter would: every input validates, every submission
     under submissions/ gets the verdicts (and score) its folder promises, and the time
@@ -57,6 +64,7 @@ def verify(
         fork_server=fork_server,
         work=work,
         budget_s=budget,
+        python=python,
         progress=typer.echo,
     )
     result = verify_package(options)

@@ -9,6 +9,9 @@ need libraries a judge may lack, written for the package (programs/PROBLEM/:
 mine's, in C++); and the example submissions of datasets/examples in the folders of the
 verdicts their names promise.
 
+A built-in interactive problem (`Problem.judge_program`) is exported as `type:
+interactive` with its judge program as the interactor in `output_validator/`, and a
+reference written for the package (programs/PROBLEM/reference.*) that plays the exchange.
 In the 2023-07 format a custom output validator is the program in `output_validator/`
 (the legacy `validation: custom` key is not part of this version's problem.yaml).
 Every input is read from stdin: a problem whose plugin reads a named file (clocks)
@@ -107,6 +110,8 @@ def problem_yaml(problem: Problem) -> dict[str, Any]:
             "output": -(-limits.output_kb // 1024),  # MiB, rounded up
         },
         **({"gridjudge": io} if io else {}),  # the named files, for gridjudge alone
+        # a built-in interactive problem: its judge program is the package's interactor
+        **({"type": "interactive"} if problem.judge_program is not None else {}),
     }
 
 
@@ -176,7 +181,11 @@ def write_programs(out: Path, problem: Problem) -> dict[str, str]:
             ),
         ),
     }
-    if not plain_token_checker(problem):
+    if problem.judge_program is not None:  # the interactor: the plugin's own program
+        rel = f"{Path(OUTPUT_VALIDATOR).parent}/{problem.judge_program.name}"
+        _write(out / rel, problem.judge_program.read_text(encoding="utf-8"), executable=True)
+        placed["output_validator"] = rel
+    elif not plain_token_checker(problem):
         placed["output_validator"] = _place(
             out,
             OUTPUT_VALIDATOR,

@@ -11,7 +11,8 @@ benches. What it does:
 - `repeat` R > 1 runs each case (each batch group) R times, the submissions interleaved
   A B, then B A, ... so that whatever the first run of a round pays (a cold cache) falls
   on every submission alike; every timing is kept (cpu_ms_runs, wall_ms_runs), the medians
-  in cpu_ms and wall_ms, and the machine's speed is probed each round (reference_ms);
+  in cpu_ms and wall_ms, and the machine's speed is probed each round (reference_ms); a
+  case (a group) that got TLE is not run again in later rounds: its verdict is fixed;
 - a TLE killed by the wall clock under the CPU limit is run again alone, and with
   `max_tle` a submission stops after that many TLEs (grade.time_verdicts).
 """
@@ -43,6 +44,21 @@ def abba(items: Sequence[T], round_no: int) -> Sequence[T]:
     return items if round_no % 2 == 0 else items[::-1]
 
 
+def _timed_out(tables: Sequence[pa.Table]) -> bool:
+    """Every case of the group got TLE in some round already. Its verdict is then that
+    round's whatever the next round gives (rows.combine_rounds takes a case's first
+    round that is not AC), and another round would only wait out the limit again: a
+    TLE submission repeated R times cost R times its limit per case, the bulk of a
+    `verify` (a time_limit_exceeded submission at limit x time_limit_to_tle)."""
+    if not tables:
+        return False
+    over = [v == "TLE" for v in tables[0].column("verdict").to_pylist()]
+    for table in tables[1:]:
+        verdicts = table.column("verdict").to_pylist()
+        over = [a or v == "TLE" for a, v in zip(over, verdicts, strict=True)]
+    return all(over)
+
+
 def _rounds(runners: Sequence[Runner], cases: Cases, repeat: int, unit: int) -> list[Graded]:
     """Each runner's graded rows for `cases`: one pass when repeat is 1, else `repeat`
     interleaved rounds over groups of `unit` cases, combined."""
@@ -56,7 +72,8 @@ def _rounds(runners: Sequence[Runner], cases: Cases, repeat: int, unit: int) -> 
         probes = []
         for round_no in range(repeat):
             for i in abba(range(len(runners)), round_no):
-                rounds[i].append(runners[i].grade(group).table)
+                if not _timed_out(rounds[i]):
+                    rounds[i].append(runners[i].grade(group).table)
             probes.append(reference_ms())
         for i, tables in enumerate(rounds):
             parts[i].append(rows.combine_rounds(tables, probes))

@@ -188,8 +188,9 @@ def _median(values: list[float]) -> float:
 def combine_rounds(rounds: Sequence[pa.Table], reference_ms: Sequence[float]) -> pa.Table:
     """The rows of cases run in several rounds (`--repeat`): each case's row is its first
     round that is not AC (a case failing once in R runs is not accepted), else its first;
-    cpu_ms and wall_ms are the medians of every round, all kept in cpu_ms_runs and
-    wall_ms_runs; reference_ms is the median of the machine-speed probe of each round."""
+    cpu_ms and wall_ms are the medians of every round it ran in (a TLE is not run again:
+    engine._rounds), all kept in cpu_ms_runs and wall_ms_runs; reference_ms is the
+    median of the machine-speed probe of each round."""
     if len(rounds) == 1 and not reference_ms:
         return rounds[0]
     lists = [r.to_pylist() for r in rounds]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pipeline.errors import GridjudgeError
@@ -121,6 +122,11 @@ class Problem:
     # An interactive or multi-pass problem: how a submission runs on one case and is
     # judged (None: it runs on the input and `check` judges its output)
     interact: Interact | None = None
+    # A built-in interactive problem: the source of its judge program, shipped with the
+    # plugin and run in the sandbox beside each submission as a Kattis interactor
+    # (`judge input answer feedback_dir`, exit 42 / 43). The grading runs a submission
+    # against it through the seam (pipeline.package.judged); `interact` stays None.
+    judge_program: Path | None = None
 
     def __post_init__(self) -> None:
         if (self.solvers or self.default_solver) and self.default_solver not in self.solvers:

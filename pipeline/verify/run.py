@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.corpus.store import CorpusWriter, validator_fingerprint
 from pipeline.distribute.cluster import Cluster
@@ -32,6 +33,7 @@ from pipeline.errors import GridjudgeError
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
 from pipeline.grade.settings import DEFAULT, GradeSettings
+from pipeline.grade.time_verdicts import NOT_RUN
 from pipeline.ids import natural_key
 from pipeline.package.checktestdata import unsupported
 from pipeline.package.problem import input_validator_paths, test_files
@@ -61,9 +63,14 @@ from pipeline.verify.expect import (
 MEASURE_LIMIT_S = 60.0  # the accepted submissions' limit while the time limit is unknown
 RESULT_COLUMNS = [
     "submission", "problem", "family", "case_id", "verdict", "cpu_ms", "checker_msg", "attempt",
-    "score",
+    "score", "tle_kind",
 ]  # fmt: skip
+# a file under submissions/ that is a program but no source (a build left in an archive:
+# KTH Challenge's `x.cc.bin`, `x.exe`): the format's submissions are sources of a
+# language told by the extension, and problemtools passes over such a file
+PREBUILT = "a prebuilt executable, no source: not run (problemtools passes over it too)"
 UPPER = frozenset({"TLE"})  # the `required` of a submission that bounds the limit above
+PYTHON = frozenset({"py3", "pypy3"})  # what --python replaces
 
 
 class VerifyError(GridjudgeError):
@@ -78,6 +85,10 @@ class VerifyOptions:
     fork_server: bool = DEFAULT.fork_server
     work: Path | None = None  # the corpus and run folders; None: a temporary folder
     budget_s: float | None = None  # stop grading after this many seconds; None: no limit
+    # the language version of `.py` author submissions (None: gridjudge's default for
+    # the extension, CPython); `pypy3` as problemtools runs them, which packages written
+    # for Kattis assume: their Python is timed under PyPy there, often 10x faster
+    python: str | None = None
     progress: Callable[[str], None] | None = None  # told a line as each submission is graded
     clock: Callable[[], float] = time.monotonic  # what the budget is measured with
 
@@ -137,10 +148,14 @@ def validate_inputs(package: Package, problem: Problem, out: Path) -> list[Check
 
 
 def _specs(
-    package: Package, subs: list[ExpectedSubmission], checks: list[Check]
+    package: Package,
+    subs: list[ExpectedSubmission],
+    checks: list[Check],
+    python: str | None = None,
 ) -> dict[str, SubmissionSpec]:
-    """label -> spec of each submission gridjudge can run (the others are failed checks),
-    in the language version problemtools would run a single source file with."""
+    """label -> spec of each submission gridjudge can run (the others are failed checks,
+    a prebuilt executable a skipped one), in the language version problemtools would run
+    a single source file with."""
     out = {}
     for sub in subs:
         label = label_of(package, sub)
@@ -149,7 +164,12 @@ def _specs(
         except SubmissionError as exc:
             checks.append(Check(SUBMISSION, label, False, f"cannot run: {exc}"))
             continue
+        if spec.kind == "executable" and sub.path.is_file():
+            checks.append(Check(SUBMISSION, label, True, PREBUILT, skipped=True))
+            continue
         language = problemtools_language(sub.path.suffix) if sub.path.is_file() else None
+        if python is not None and spec.language in PYTHON:
+            language = python
         out[label] = spec if language is None else replace(spec, language=language)
     return out
 
@@ -159,9 +179,16 @@ def _no_rows() -> pa.Table:
 
 
 def grade(
-    corpus: Path, specs: list[SubmissionSpec], limit_s: float, options: VerifyOptions, out: Path
+    corpus: Path,
+    specs: list[SubmissionSpec],
+    limit_s: float,
+    options: VerifyOptions,
+    out: Path,
+    max_tle: int | None = None,
 ) -> pa.Table:
-    """The last attempt of every results row of grading `specs` at `limit_s`."""
+    """The last attempt of every results row of grading `specs` at `limit_s` (with
+    `max_tle`, a submission's cases after that many TLEs are not run: rows marked
+    `tle_kind` not-run)."""
     if not specs:
         return _no_rows()
     grade_options = GradeOptions(
@@ -171,12 +198,26 @@ def grade(
         out=out,
         address=options.address,
         settings=GradeSettings(
-            repeat=options.repeat, fork_server=options.fork_server, time_limit=limit_s
+            repeat=options.repeat,
+            fork_server=options.fork_server,
+            time_limit=limit_s,
+            max_tle=max_tle,
         ),
         cache=False,
     )
     run_grade(plan_grade(grade_options))
     return last_attempts(load_results(out, columns=RESULT_COLUMNS))
+
+
+def stops_at_first_tle(package: Package, sub: ExpectedSubmission) -> bool:
+    """Whether grading `sub` may stop at its first TLE, as problemtools stops a
+    submission at its first rejected case: where that TLE settles its expectation (TLE
+    required, or not permitted: one more case cannot make it hold), on a pass-fail
+    package (a score needs every case) with no judge message to look for. The cases
+    after it would each wait out the limit: the bulk of a verify of a slow submission."""
+    if package.scoring or sub.message:
+        return False
+    return "TLE" in sub.required or "TLE" not in sub.permitted
 
 
 def by_submission(table: pa.Table) -> dict[str, list[dict[str, Any]]]:
@@ -194,6 +235,8 @@ def verify_package(options: VerifyOptions) -> Verification:
         raise VerifyError(f"{root}: not a problem package (no problem.yaml)")
     if options.repeat < 1:
         raise VerifyError("--repeat must be at least 1")
+    if options.python is not None and options.python not in PYTHON:
+        raise VerifyError(f"--python {options.python}: one of {', '.join(sorted(PYTHON))}")
     if options.budget_s is not None and options.budget_s <= 0:
         raise VerifyError("--budget must be a positive number of seconds")
     package = read_package(root)
@@ -236,6 +279,8 @@ class _Runs:
     specs: dict[str, SubmissionSpec]
     options: VerifyOptions
     work: Path
+    first_tle: set[str] = field(default_factory=set)  # labels graded up to their first TLE
+    not_run: dict[str, int] = field(default_factory=dict)  # label -> cases left after it
     tables: list[pa.Table] = field(default_factory=list)
     unchecked: list[str] = field(default_factory=list)  # not graded: the budget ran out
     started: float = 0.0
@@ -259,7 +304,11 @@ class _Runs:
                 self.unchecked.append(label)
                 continue
             out = self.work / name / f"{self.done:03d}"
-            table = grade(self.corpus, [self.specs[label]], limit_s, self.options, out)
+            cap = 1 if label in self.first_tle else None
+            table = grade(self.corpus, [self.specs[label]], limit_s, self.options, out, cap)
+            run = pc.fill_null(pc.not_equal(table.column("tle_kind"), NOT_RUN), True)
+            self.not_run[label] = table.num_rows - int(pc.sum(run).as_py() or 0)
+            table = table.filter(run)
             self.done += 1
             counts = Counter(table.column("verdict").to_pylist())
             verdicts = " ".join(f"{v} {counts[v]}" for v in sorted(counts)) or "no cases"
@@ -306,8 +355,9 @@ def _verify(
     work: Path,
 ) -> Verification:
     checks = validate_inputs(package, problem, work / "corpus")
-    runs = _Runs(work / "corpus", _specs(package, subs, checks), options, work)
+    runs = _Runs(work / "corpus", _specs(package, subs, checks, options.python), options, work)
     labels = {id(s): label_of(package, s) for s in subs}
+    runs.first_tle = {labels[id(s)] for s in subs if stops_at_first_tle(package, s)}
     accepted = [labels[id(s)] for s in subs if s.folder == "accepted"]
     upper = [labels[id(s)] for s in subs if s.required == UPPER]
     rest = [labels[id(s)] for s in subs if labels[id(s)] not in accepted + upper]
@@ -323,7 +373,11 @@ def _verify(
         if label in skip:
             checks.append(Check(SUBMISSION, label, True, _NOT_CHECKED, skipped=True))
         elif label in runs.specs:
-            checks.append(judge_submission(sub, label, rows.get(label, []), scores.get(label)))
+            check = judge_submission(sub, label, rows.get(label, []), scores.get(label))
+            left = runs.not_run.get(label, 0)
+            if left:  # graded up to its first TLE, as problemtools does
+                check = replace(check, detail=f"{check.detail}; {left} not run after a TLE")
+            checks.append(check)
     checks.append(limit_check)
     mine = [(n, accepted_margin, package.time_multiplier) for n in accepted]
     mine += [(n, tle_margin, package.time_safety_margin) for n in upper]

@@ -17,6 +17,7 @@ from pipeline.grade.cases import Cases
 from pipeline.grade.runners.base import Graded
 from pipeline.grade.verdict import judge, judge_interaction
 from pipeline.limits import Limits
+from pipeline.package.judged import interaction_of
 from pipeline.problem.contract import Problem
 from pipeline.program import execute
 from pipeline.program.execution import ExecutionResult
@@ -41,8 +42,9 @@ class ProgramRunner:
         return self.submission.run(text, limits or self.limits, self.servers)
 
     def run(self, text: str, expected: str | None) -> rows.Run:
-        if self.problem.interact is not None:
-            done = self.problem.interact(
+        interact = interaction_of(self.problem)
+        if interact is not None:
+            done = interact(
                 self.submission,
                 text,
                 expected,
