@@ -30,6 +30,7 @@ from pipeline.program.execution import ExecutionResult
 from pipeline.program.languages import get_language
 from pipeline.program.sandbox import FileSpec, get_sandbox
 from pipeline.program.sandbox.base import Server
+from pipeline.program.sandbox.rlimit import UNSANDBOXED
 from pipeline.program.sandbox.forkserver import (
     LIBRARY,
     ZYGOTE,
@@ -262,6 +263,8 @@ def run(
         )
     except Exception as exc:  # the judge's own failure: JE, never the program's fault
         return ExecutionResult(judge_error=f"{type(exc).__name__}: {exc}")
+    if how == SPAWN and getattr(get_sandbox(), "unsandboxed", False):
+        how = f"{SPAWN} ({UNSANDBOXED})"  # every row says so (--allow-unsandboxed)
     result.extra["runner"] = how
     return result
 
