@@ -216,9 +216,7 @@ def test_no_state_of_a_run_reaches_the_next(mode: tuple[str, str], port: int) ->
     assert got == [(text.encode(), want)] * 4
 
 
-def test_details(
-    outcomes: dict[str, Outcome], port: int, request: pytest.FixtureRequest
-) -> None:
+def test_details(outcomes: dict[str, Outcome], port: int, request: pytest.FixtureRequest) -> None:
     segv, _ = outcomes["re_segfault.c"]
     assert segv.signal == signal.SIGSEGV
     assert outcomes["re_exit_3.py"][0].exit_code == 3
@@ -239,7 +237,12 @@ def test_details(
     assert early.cpu_ms >= 300, vars(early)  # what its clock read before main
     # the grandchild's own clock read 400 ms and it touched 150 MB: both counted
     helper, _ = outcomes["ac_work_in_a_grandchild.c"]
-    assert helper.cpu_ms >= 400 and helper.peak_rss_kb >= 150 * 1024, vars(helper)
+    if backend == "bwrap" and memory_by_rlimit(backend):
+        # known gap: bwrap without a cgroup (an ordinary user's) reports what wait4 saw,
+        # and a grandchild orphaned in bwrap's pid namespace is not always in it
+        assert helper.extra.get("children") == "not counted", vars(helper)
+    else:
+        assert helper.cpu_ms >= 400 and helper.peak_rss_kb >= 150 * 1024, vars(helper)
     net, _ = outcomes["ac_no_network.py"]
     assert b"no network" in net.stderr_head
     # nothing left behind: no escaped files, no daemon, no fork-bomb survivor

@@ -4,10 +4,8 @@ unprivileged user, where the sandbox makes its namespaces inside a user namespac
 must give the same verdicts as under root (the battery's files name them).
 
 CI runs as root: this test makes the user once (`useradd`, idempotent), plants a secret
-in its home, and runs pytest as it through `runuser`, with CI=true so that a skip there
-fails. The checkout, the interpreter and the packages may lie in folders the user cannot
-traverse (/root is 0700): they are bound read-only at a folder of its own in a private
-mount namespace of that one command (`unshare --mount`), so the host is not changed.
+in its home, and runs pytest as it through `runuser` (tests/as_user.py: the checkout and
+interpreter bound where it can read them), with CI=true so that a skip there fails.
 """
 
 from __future__ import annotations
@@ -17,22 +15,20 @@ import pwd
 import shutil
 import socket
 import subprocess
-import sys
-import sysconfig
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from tests.as_user import bound_command
+
 USER = "gridjudge-test"
 # the user's files a submission must not see (ac_no_judge_files.py looks for them)
 SECRET = ".ssh/id_gridjudge_test"
 # the battery, the fork-server attacks, and the probe-free sandbox tests of this mode
 SUITES = ("tests/test_hostile.py", "tests/test_forkserver.py")
 TIMEOUT_S = 1200
-MAX_TASKS = 2000
 
 
 def _as(user: str, *argv: str) -> subprocess.CompletedProcess[str]:
@@ -60,7 +56,7 @@ def ordinary_user() -> pwd.struct_passwd:
             check=False,
         )
         if made.returncode != 0 and "already exists" not in made.stderr:
-            raise RuntimeError(f"useradd {USER}: {made.stderr.strip()}")
+            raise RuntimeError(f"useradd {USER}: {made.stderr.strip()}") from None
         entry = pwd.getpwnam(USER)
     home = Path(entry.pw_dir)
     home.mkdir(parents=True, exist_ok=True)
@@ -94,32 +90,6 @@ def host_folders(ordinary_user: pwd.struct_passwd) -> Iterator[int]:
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def _bound_command(user: str, env: dict[str, str], argv: list[str], at: Path) -> list[str]:
-    """`argv` (a python command line) run as `user` from a checkout, interpreter and
-    packages bound read-only under `at` in a private mount namespace."""
-    prefix = Path(sys.base_prefix)
-    python = Path(os.path.realpath(sys.executable)).relative_to(prefix)
-    binds = {"src": REPO, "python": prefix, "site": Path(sysconfig.get_paths()["purelib"])}
-    script = []
-    for name, source in binds.items():
-        (at / name).mkdir()
-        script.append(f'mount --bind -o ro "{source}" "{at / name}"')
-    env = {
-        **env,
-        "PYTHONPATH": str(at / "site"),
-        "LD_LIBRARY_PATH": str(at / "python" / "lib"),
-        "PYTHONDONTWRITEBYTECODE": "1",
-    }
-    settings = [f"{k}={v}" for k, v in env.items()]
-    # a bound on the user's tasks whatever the sandbox does: a fork bomb that escaped it
-    # must not take the machine's pids
-    bound = ["prlimit", f"--nproc={MAX_TASKS}:{MAX_TASKS}", "--"]
-    inner = ["runuser", "-u", user, "--", *bound, "env", "-i", *settings]
-    inner.append(str(at / "python" / python))
-    script.append(f'cd "{at / "src"}" && exec ' + " ".join(f"'{a}'" for a in inner + argv))
-    return ["unshare", "--mount", "--propagation", "private", "sh", "-c", " && ".join(script)]
-
-
 def test_hostile_battery_and_fork_server_attacks_as_an_ordinary_user(
     ordinary_user: pwd.struct_passwd, host_folders: int
 ) -> None:
@@ -134,7 +104,7 @@ def test_hostile_battery_and_fork_server_attacks_as_an_ordinary_user(
     at = Path(tempfile.mkdtemp(prefix="gridjudge-user-"))
     os.chmod(at, 0o755)
     try:
-        command = _bound_command(
+        command = bound_command(
             USER,
             env,
             ["-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs", *SUITES],

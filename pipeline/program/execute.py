@@ -30,7 +30,6 @@ from pipeline.program.execution import ExecutionResult
 from pipeline.program.languages import get_language
 from pipeline.program.sandbox import FileSpec, get_sandbox
 from pipeline.program.sandbox.base import Server
-from pipeline.program.sandbox.rlimit import UNSANDBOXED
 from pipeline.program.sandbox.forkserver import (
     LIBRARY,
     ZYGOTE,
@@ -39,6 +38,7 @@ from pipeline.program.sandbox.forkserver import (
     inside,
     zygote_script,
 )
+from pipeline.program.sandbox.rlimit import UNSANDBOXED
 
 __all__ = [
     "Program",

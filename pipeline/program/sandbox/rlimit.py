@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
+from pipeline.program.isolation import ALLOW_UNSANDBOXED_ENV
 from pipeline.program.sandbox import cgroups
 from pipeline.program.sandbox.base import (
     FileSpec,
@@ -267,6 +268,10 @@ class RlimitSandbox:
         read_back: Sequence[str] = (),
     ) -> ExecutionResult:
         result = ExecutionResult()
+        if self.unsandboxed and os.environ.get(ALLOW_UNSANDBOXED_ENV) != "1":
+            # the commands refuse first (isolation.admit); this holds in every worker
+            result.judge_error = f"refused: {UNSANDBOXED} here, and not allowed"
+            return result
         try:
             ws = Workspace.create(stdin, files, self.owner)
         except (OSError, ValueError) as exc:
