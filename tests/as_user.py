@@ -33,7 +33,7 @@ def bound_command(user: str, env: dict[str, str], argv: list[str], at: Path) -> 
         script.append(f'mount --bind -o ro "{source}" "{at / name}"')
     env = {
         **env,
-        "PYTHONPATH": str(at / "site"),
+        "PYTHONPATH": f"{at / 'src'}:{at / 'site'}",
         "LD_LIBRARY_PATH": str(at / "python" / "lib"),
         "PYTHONDONTWRITEBYTECODE": "1",
     }
