@@ -16,9 +16,9 @@ from typing import Any
 
 from pipeline.corpus.store import validator_fingerprint
 from pipeline.grade.settings import GradeSettings
-from pipeline.program.isolation import isolation_level, probed
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
+from pipeline.program.isolation import isolation_level, probed
 from pipeline.program.languages.registry import get_language, toolchain_version
 from pipeline.program.submission import PreparedSubmission
 
