@@ -6,22 +6,30 @@ forked from a server) for the tiny binary and for a Python hello world (zygote).
 Targets: full default isolation (`rlimit`) <= 5 ms per run and <= 10x bare; the fork
 server <= 0.5x bare spawn+wait; Python hello by zygote <= 3 ms per run.
 
-    .venv/bin/python bench/sandbox.py [--runs N]
+Each mode this machine has: the sandbox as the user running this (root: namespaces, the
+program as nobody; an ordinary user: namespaces in a user namespace of its own), and,
+run as root with `--user NAME`, the same variants measured by that ordinary user in a
+child process (its own bare baseline, measured in that process), in one run.
+
+    .venv/bin/python bench/sandbox.py [--runs N] [--user NAME]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from pipeline.limits import Limits
+from pipeline.program.isolation import ALLOW_UNSANDBOXED_ENV
 from pipeline.program.sandbox import forkserver, make
 from pipeline.program.sandbox.forkserver import LIBRARY, ZYGOTE
 from pipeline.program.sandbox.rlimit import RlimitSandbox
@@ -103,8 +111,9 @@ def servers(box: RlimitSandbox, binary: Path, script: Path) -> list[forkserver.F
     return [tiny, zygote]
 
 
-def report(samples: dict[str, list[float]]) -> None:
+def report(samples: dict[str, list[float]], mode: str) -> None:
     base = statistics.median(samples["bare spawn+wait"])
+    print(f"-- mode: {mode}")
     print(f"{'variant':40s} {'ms/run':>8s} {'x bare':>8s} {'overhead ms':>12s}")
     for name, values in samples.items():
         ms = statistics.median(values)
@@ -129,11 +138,14 @@ def report(samples: dict[str, list[float]]) -> None:
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=300, help="runs per variant")
-    parser.add_argument("--rounds", type=int, default=10)
-    args = parser.parse_args()
+def mode_name() -> str:
+    return "root" if os.geteuid() == 0 else "ordinary user, user namespaces"
+
+
+def measure(runs: int, rounds: int) -> dict[str, list[float]]:
+    """Milliseconds per run of every variant, per round (rounds interleave them)."""
+    # the no-namespaces variants of an ordinary user have no isolation: measured anyway
+    os.environ[ALLOW_UNSANDBOXED_ENV] = "1"
     with tempfile.TemporaryDirectory() as tmp:
         binary = tiny_binary(Path(tmp))
         script = Path(tmp) / "hello.py"
@@ -142,10 +154,11 @@ def main() -> None:
         assert isinstance(full, RlimitSandbox)
         variants: dict[str, Callable[[], None]] = {"bare spawn+wait": bare(binary)}
         variants["none (launcher, no isolation)"] = sandboxed(make("none"), binary)
-        variants["rlimit: rlimits+nobody only"] = sandboxed(
+        variants["rlimit: rlimits (+nobody as root) only"] = sandboxed(
             RlimitSandbox(namespaces=False, use_cgroups=False), binary
         )
-        variants["rlimit: + cgroups"] = sandboxed(RlimitSandbox(namespaces=False), binary)
+        if os.geteuid() == 0:
+            variants["rlimit: + cgroups"] = sandboxed(RlimitSandbox(namespaces=False), binary)
         variants[FULL] = sandboxed(full, binary)
         if shutil.which("bwrap"):
             variants["bwrap"] = sandboxed(make("bwrap"), binary)
@@ -153,12 +166,12 @@ def main() -> None:
         variants[FORK] = served(started[0])
         variants[PY_SPAWN] = python_spawned(full, script)
         variants[PY_ZYGOTE] = served(started[1], b"hello world\n")
-        per_round = max(1, args.runs // args.rounds)
+        per_round = max(1, runs // rounds)
         samples: dict[str, list[float]] = {name: [] for name in variants}
         try:
             for run in variants.values():  # warm up (launcher build, caches)
                 run()
-            for _ in range(args.rounds):
+            for _ in range(rounds):
                 for name, run in variants.items():
                     start = time.perf_counter()
                     for _ in range(per_round):
@@ -167,9 +180,53 @@ def main() -> None:
         finally:
             for server in started:
                 server.close()
+    return samples
+
+
+def as_user(user: str, runs: int, rounds: int) -> dict[str, list[float]]:
+    """The samples of `measure` taken by `user` in a child process (from root)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    import pwd
+
+    from tests.as_user import bound_command
+
+    home = pwd.getpwnam(user).pw_dir
+    env = {"HOME": home, "USER": user, "PATH": "/usr/local/bin:/usr/bin:/bin"}
+    at = Path(tempfile.mkdtemp(prefix="gridjudge-bench-"))
+    os.chmod(at, 0o755)
+    try:
+        argv = ["bench/sandbox.py", "--json", "--runs", str(runs), "--rounds", str(rounds)]
+        done = subprocess.run(
+            bound_command(user, env, argv, at), capture_output=True, text=True, check=False
+        )
+    finally:
+        shutil.rmtree(at, ignore_errors=True)
+    if done.returncode != 0:
+        raise SystemExit(f"the run as {user} failed: {done.stderr.strip()[-2000:]}")
+    samples: dict[str, list[float]] = json.loads(done.stdout.splitlines()[-1])
+    return samples
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=300, help="runs per variant")
+    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--user", help="as root: measure this ordinary user's mode too")
+    parser.add_argument("--json", action="store_true", help="print the samples as JSON")
+    args = parser.parse_args()
+    samples = measure(args.runs, args.rounds)
+    if args.json:
+        print(json.dumps(samples))
+        return
+    per_round = max(1, args.runs // args.rounds)
     print(f"sandbox overhead, {per_round * args.rounds} runs per variant, median of rounds")
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    report(samples)
+    report(samples, mode_name())
+    if args.user and os.geteuid() == 0:
+        report(
+            as_user(args.user, args.runs, args.rounds),
+            f"ordinary user {args.user}, user namespaces",
+        )
 
 
 if __name__ == "__main__":

@@ -3,7 +3,10 @@ delegated-subtree check on a fake tree, and the level each combination of facts 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+import pytest
 
 from pipeline.program import isolation
 from pipeline.program.isolation import (
@@ -125,3 +128,41 @@ def test_isolation_levels() -> None:
     assert isolation_level(v2_only)[0] == (
         "full" if isolation.CGROUP_V2_SLOTS else "namespaces without cgroups"
     )
+
+
+def test_an_ordinary_user_with_namespaces_is_isolated_and_not_refused() -> None:
+    user = make_facts(root=False, user="alice", namespaces=True, v1_writable=False)
+    level, why = isolation_level(user)
+    assert level == "namespaces without cgroups" and "user namespace" in why
+    assert isolation.refusal(user) is None
+
+
+def _no_allowance(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The allowance unset, and unset again after the test (admit sets it)."""
+    monkeypatch.setenv(isolation.ALLOW_UNSANDBOXED_ENV, "")
+    monkeypatch.delenv(isolation.ALLOW_UNSANDBOXED_ENV)
+
+
+def test_no_isolation_is_refused_naming_cause_and_fix(monkeypatch: pytest.MonkeyPatch) -> None:
+    _no_allowance(monkeypatch)
+    blocked = isolation.UserNamespaces(
+        False, "unshare: unshare failed: No space left on device", {"user.max_user_namespaces": "0"}
+    )
+    user = make_facts(root=False, user="alice", userns=blocked, namespaces=False, v1_writable=False)
+    why = isolation.refusal(user)
+    assert why is not None and "\n" not in why
+    assert "No space left on device" in why
+    assert "sudo sysctl -w user.max_user_namespaces=15000" in why
+    assert "--allow-unsandboxed" in why
+    with pytest.raises(isolation.IsolationRefused):
+        isolation.admit(False, user)
+    assert os.environ.get(isolation.ALLOW_UNSANDBOXED_ENV) is None
+    isolation.admit(True, user)  # allowed: the sandboxes of this process and its workers
+    assert os.environ[isolation.ALLOW_UNSANDBOXED_ENV] == "1"
+    isolation.admit(False, user)  # the env allows it too (a worker, a later job)
+
+
+def test_isolated_machines_need_no_allowance(monkeypatch: pytest.MonkeyPatch) -> None:
+    _no_allowance(monkeypatch)
+    isolation.admit(False, make_facts())
+    assert isolation.ALLOW_UNSANDBOXED_ENV not in os.environ

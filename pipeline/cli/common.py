@@ -65,14 +65,23 @@ def read_text_arg(path: Path | None) -> str:
         raise GridjudgeError(f"{path}: cannot read ({exc})") from None
 
 
-def warn_isolation() -> None:
-    """One line on stderr when a submission would run with less than full isolation here
-    (the level and why, and where to look), before any work."""
-    from pipeline.program.isolation import isolation_level, probed
+def warn_isolation(allow_unsandboxed: bool = False) -> None:
+    """Refuses (one line: cause and fix) where no isolation is possible and running
+    without it was not allowed; else one line on stderr when a submission would run with
+    less than full isolation here (the level and why, and where to look), before any
+    work."""
+    from pipeline.program.isolation import admit, isolation_level, probed
 
+    admit(allow_unsandboxed)
     level, why = isolation_level(probed())
     if level != "full":
         typer.echo(
             f"isolation: {level} ({why}); `gridjudge doctor` says what would close the gap",
             err=True,
         )
+
+
+ALLOW_UNSANDBOXED_HELP = (
+    "Run untrusted code even where no isolation is possible (no user namespaces): as "
+    "you, with your files and the network; rows say `unsandboxed` (docs/sandbox.md)."
+)

@@ -8,7 +8,12 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from pipeline.cli.common import interrupts_end, user_errors, warn_isolation
+from pipeline.cli.common import (
+    ALLOW_UNSANDBOXED_HELP,
+    interrupts_end,
+    user_errors,
+    warn_isolation,
+)
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, GradePlan, plan_grade
 from pipeline.grade.settings import DEFAULT, GradeSettings
@@ -162,6 +167,9 @@ def grade(
     only_submission: Annotated[
         str | None, typer.Option(help="Only the submissions whose spec matches GLOB.")
     ] = GradeOptions.only_submission,
+    allow_unsandboxed: Annotated[
+        bool, typer.Option("--allow-unsandboxed", help=ALLOW_UNSANDBOXED_HELP)
+    ] = DEFAULT.allow_unsandboxed,
 ) -> None:
     """Grade every --submission on every case of the CORPORA; results parquet parts are
     written as chunks complete, so a killed run can be continued with --resume."""
@@ -174,7 +182,9 @@ def grade(
         revalidate=revalidate,
         time_multipliers=parse_multipliers(time_multipliers) if time_multipliers else None,
         max_tle=max_tle,
+        allow_unsandboxed=allow_unsandboxed,
     )
+    warn_isolation(settings.allow_unsandboxed)
     sets = submission_sets.collect(
         submission_dirs,
         submission_lists,
@@ -224,8 +234,7 @@ def grade(
 
 def _say_plan(plan: GradePlan, out: Path) -> None:
     """What the plan found before any work: parts set aside, a cache reset, changes, and
-    isolation below full."""
-    warn_isolation()
+    isolation below full (said before the plan, by warn_isolation)."""
     for part, moved, why in plan.set_aside:
         typer.echo(f"{part}: unreadable ({why}); moved to {moved}, its pairs are graded again")
     if plan.cache_reset:

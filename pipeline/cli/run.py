@@ -7,7 +7,13 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import EXIT_GATE, interrupts_end, user_errors, warn_isolation
+from pipeline.cli.common import (
+    ALLOW_UNSANDBOXED_HELP,
+    EXIT_GATE,
+    interrupts_end,
+    user_errors,
+    warn_isolation,
+)
 
 
 @user_errors
@@ -17,12 +23,14 @@ def run(
         str | None,
         typer.Option(help="Ray cluster to join, overriding the config's `address`."),
     ] = None,
+    allow_unsandboxed: Annotated[
+        bool, typer.Option("--allow-unsandboxed", help=ALLOW_UNSANDBOXED_HELP)
+    ] = False,
 ) -> None:
     """Make missing corpora, grade every job, write reports — as the config says.
 
     Rerunning the same config resumes its runs (unless it sets `resume: false`). Exit
     code 1 when a job's `compare` gate trips, as `gridjudge compare` does."""
-    warn_isolation()
     # imported here: `run --help` must not load Ray, scipy and pandas
     from pipeline.compare.render import render
     from pipeline.jobs.config import load_config
@@ -30,6 +38,8 @@ def run(
     from pipeline.report.terminal import print_summary, step_printer, wide_console
 
     cfg = load_config(config)
+    # a job may allow it (allow_unsandboxed: true); a job that does not is refused
+    warn_isolation(allow_unsandboxed or all(j.allow_unsandboxed for j in cfg.jobs.values()))
     if address is not None:
         cfg = cfg.model_copy(update={"address": address})
     console = wide_console()

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import EXIT_GATE, user_errors, warn_isolation
+from pipeline.cli.common import ALLOW_UNSANDBOXED_HELP, EXIT_GATE, user_errors, warn_isolation
 from pipeline.verify.junit import write_junit
 from pipeline.verify.run import VerifyOptions, verify_package
 
@@ -50,13 +50,16 @@ def verify(
             "CPython; `pypy3` runs them as problemtools does).",
         ),
     ] = VerifyOptions.python,
+    allow_unsandboxed: Annotated[
+        bool, typer.Option("--allow-unsandboxed", help=ALLOW_UNSANDBOXED_HELP)
+    ] = False,
 ) -> None:
     """Check PACKAGE as a problem setter would: every input validates, every submission
     under submissions/ gets the verdicts (and score) its folder promises, and the time
     limit (given, or derived from the slowest accepted submission) keeps its margins.
     Exit 1 when any expectation fails. Progress goes out as each submission is graded
     (`... ` lines: its verdicts so far, the time limit derived)."""
-    warn_isolation()
+    warn_isolation(allow_unsandboxed)
     options = VerifyOptions(
         package,
         repeat=repeat,

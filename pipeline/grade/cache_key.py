@@ -18,6 +18,7 @@ from pipeline.corpus.store import validator_fingerprint
 from pipeline.grade.settings import GradeSettings
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
+from pipeline.program.isolation import isolation_level, probed
 from pipeline.program.languages.registry import get_language, toolchain_version
 from pipeline.program.submission import PreparedSubmission
 
@@ -106,6 +107,11 @@ class KeyBase:
             "batch_k": self.settings.batch,
             "repeat": self.settings.repeat,
         }
+        if isolation_level(probed())[0] == "rlimits only":
+            # rows of a run without isolation (--allow-unsandboxed) are never served to
+            # an isolated one: the program could read its answers (keys of isolated
+            # runs are as before)
+            fields["unsandboxed"] = True
         return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).digest()
 
     def _reference(self) -> str:

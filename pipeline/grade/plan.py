@@ -28,7 +28,7 @@ from pipeline.grade.settings import DEFAULT, GradeError, GradeSettings, resume_c
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
 from pipeline.problem.registry import get_problem
-from pipeline.program.isolation import isolation_level, probed
+from pipeline.program.isolation import admit, isolation_level, probed
 from pipeline.program.languages.multipliers import checked_multipliers
 from pipeline.program.submission import PreparedSubmission, SubmissionSpec, parse_spec, prepare
 from pipeline.results import store as run_folder
@@ -261,6 +261,8 @@ def plan_grade(options: GradeOptions) -> GradePlan:
         raise GradeError("the same --submission is given twice")
     previous = _previous_run(options)
     settings = options.settings
+    # untrusted code where no isolation is possible: refused unless allowed
+    admit(settings.allow_unsandboxed)
     checked = [(Path(path), *_check_corpus(path, options.trust_corpus)) for path in options.corpora]
     _check_unique_ids([(path, ids) for path, _, ids in checked])  # before any compile
     corpora: list[CorpusPlan] = []

@@ -41,6 +41,9 @@ class GradeSettings(BaseModel):
     time_multipliers: dict[str, float] | None = None
     # after this many TLEs of one submission its remaining cases are not run
     max_tle: int | None = Field(default=None, ge=1)
+    # grade where no isolation is possible (no namespaces: the program runs as you, with
+    # your files and the network); refused otherwise (pipeline/program/isolation.py)
+    allow_unsandboxed: bool = False
 
     @field_validator("time_limit", "memory_limit")
     @classmethod
@@ -75,7 +78,7 @@ DEFAULT = GradeSettings()
 
 # Settings a resumed run may change: the limits are checked per corpus (run.json keeps
 # each corpus's resolved limits), and both runners give the same verdicts.
-MAY_CHANGE_ON_RESUME = frozenset({"time_limit", "memory_limit", "fork_server"})
+MAY_CHANGE_ON_RESUME = frozenset({"time_limit", "memory_limit", "fork_server", "allow_unsandboxed"})
 
 
 def _why(error: Any) -> str:

@@ -22,15 +22,6 @@ GOVERNOR_FIX = f"echo performance | tee {CPU_SYS}/cpu*/cpufreq/scaling_governor"
 SMT_FIX = f"echo off > {CPU_SYS}/smt/control"
 DELEGATE_FIX = "systemd-run --user --scope -p Delegate=yes gridjudge ..."
 ROOT_FIX = "sudo gridjudge ..."
-USERNS_FIXES = (  # (sysctl, value that blocks, the command that lifts it)
-    (
-        "kernel.apparmor_restrict_unprivileged_userns",
-        "1",
-        "sysctl -w kernel.apparmor_restrict_unprivileged_userns=0",
-    ),
-    ("kernel.unprivileged_userns_clone", "0", "sysctl -w kernel.unprivileged_userns_clone=1"),
-    ("user.max_user_namespaces", "0", "sysctl -w user.max_user_namespaces=15000"),
-)
 
 
 @dataclass(frozen=True)
@@ -116,10 +107,7 @@ def probe_timing() -> Timing:
 
 
 def _userns_fix(facts: Facts) -> str:
-    for name, blocking, command in USERNS_FIXES:
-        if facts.userns.sysctls.get(name) == blocking:
-            return command
-    return ""
+    return isolation.userns_fix(facts)
 
 
 def isolation_rows(facts: Facts) -> list[Row]:
@@ -164,7 +152,14 @@ def isolation_rows(facts: Facts) -> list[Row]:
 def _namespaces_row(facts: Facts) -> Row:
     name = "namespaces for runs"
     if facts.namespaces:
-        return Row("isolation", name, "ok", "net, pid, mount, ipc, uts unshared per run")
+        if facts.root:
+            return Row("isolation", name, "ok", "net, pid, mount, ipc, uts unshared per run")
+        return Row(
+            "isolation",
+            name,
+            "ok",
+            "net, pid, mount, ipc, uts unshared per run in a user namespace (your uid)",
+        )
     if facts.root:
         return Row("isolation", name, "gap", "`unshare -mnipuf true` fails as root")
     if isolation.ORDINARY_USER_NAMESPACES:

@@ -45,6 +45,7 @@ from pipeline.program.sandbox.forkserver import (
     inside,
     zygote_script,
 )
+from pipeline.program.sandbox.rlimit import UNSANDBOXED
 
 __all__ = [
     "Interaction",
@@ -290,6 +291,8 @@ def run(
     except Exception as exc:  # the judge's own failure: JE, never the program's fault
         close_fds(stdio)
         return ExecutionResult(judge_error=f"{type(exc).__name__}: {exc}")
+    if how == SPAWN and getattr(get_sandbox(), "unsandboxed", False):
+        how = f"{SPAWN} ({UNSANDBOXED})"  # every row says so (--allow-unsandboxed)
     result.extra["runner"] = how
     return result
 

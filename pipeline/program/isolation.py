@@ -16,6 +16,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pipeline.errors import GridjudgeError
+
 CGROUP_MOUNT = Path("/sys/fs/cgroup")
 # the v1 controllers the sandbox's slots use, and the v2 ones (CPU comes from cpu.stat,
 # which every v2 cgroup has without the cpu controller)
@@ -25,11 +27,28 @@ CGROUP_ENV = "GRIDJUDGE_CGROUP"
 PROBE_TIMEOUT_S = 10.0
 # the view the bwrap backend builds, every namespace unshared
 BWRAP_CHECK = ("--unshare-all", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "true")
-# What the sandbox does with what the machine allows, today: the launcher unshares
-# namespaces only when the judge is root, and its slots are cgroup v1 ones
-# (cgroups_v2.py is not wired in yet). Flip these when it is (issue 24).
-ORDINARY_USER_NAMESPACES = False
+# What the sandbox does with what the machine allows: an ordinary user's launcher makes
+# its namespaces inside a user namespace (launcher.c --userns); the slots are cgroup v1
+# ones (cgroups_v2.py is not wired in yet: flip CGROUP_V2_SLOTS when it is).
+ORDINARY_USER_NAMESPACES = True
 CGROUP_V2_SLOTS = False
+
+# what the launcher makes as an ordinary user: all five namespaces in a user namespace
+# mapping the user's own uid, and a /proc of the new pid namespace
+USER_SANDBOX_CHECK = ("unshare", "--user", "--map-current-user", "-mnipuf", "--mount-proc", "true")
+# set (to 1) where a run without isolation was allowed (--allow-unsandboxed, a run
+# config's allow_unsandboxed): the sandbox refuses such runs otherwise, in every worker
+ALLOW_UNSANDBOXED_ENV = "GRIDJUDGE_ALLOW_UNSANDBOXED"
+# the fixes of sysctls that turn user namespaces off: (sysctl, blocking value, command)
+USERNS_FIXES = (
+    (
+        "kernel.apparmor_restrict_unprivileged_userns",
+        "1",
+        "sysctl -w kernel.apparmor_restrict_unprivileged_userns=0",
+    ),
+    ("kernel.unprivileged_userns_clone", "0", "sysctl -w kernel.unprivileged_userns_clone=1"),
+    ("user.max_user_namespaces", "0", "sysctl -w user.max_user_namespaces=15000"),
+)
 
 LEVELS = ("full", "namespaces without cgroups", "rlimits only", "none")
 
@@ -222,7 +241,7 @@ def probe(env: dict[str, str] | None = None) -> Facts:
     namespaces = (
         _run(["unshare", "-mnipuf", "true"])[0]
         if root
-        else (ORDINARY_USER_NAMESPACES and userns.usable)
+        else (ORDINARY_USER_NAMESPACES and userns.usable and _run(list(USER_SANDBOX_CHECK))[0])
     )
     v1 = tuple(c for c in V1_CONTROLLERS if c in mounts.v1)
     bwrap = shutil.which("bwrap") or ""
@@ -273,6 +292,56 @@ def isolation_level(facts: Facts) -> tuple[str, str]:
     cgroups = cgroups_usable(facts)
     if facts.namespaces and cgroups:
         return "full", "namespaces, another uid, cgroup limits and measures"
-    if facts.namespaces:
+    if facts.namespaces and facts.root:
         return "namespaces without cgroups", "memory limited by RLIMIT_AS, CPU by the launcher"
+    if facts.namespaces:
+        return "namespaces without cgroups", (
+            "your uid without capabilities in a user namespace, none of your files in "
+            "view; memory limited by RLIMIT_AS, CPU by the launcher"
+        )
     return "rlimits only", "the program runs as you, with your files and the network"
+
+
+def userns_fix(facts: Facts) -> str:
+    """The command that turns user namespaces on here, where a sysctl turned them off."""
+    for name, blocking, command in USERNS_FIXES:
+        if facts.userns.sysctls.get(name) == blocking:
+            return command
+    return ""
+
+
+def refusal(facts: Facts) -> str | None:
+    """Why untrusted code may not run here (one line: the cause and the fix), or None
+    where the sandbox isolates it."""
+    if isolation_level(facts)[0] != "rlimits only":
+        return None
+    if facts.root:
+        cause = "`unshare -mnipuf true` fails as root"
+        fix = "run gridjudge where root may make namespaces (a VM, or a privileged container)"
+    else:
+        cause = "no user namespaces for an ordinary user here"
+        detail = facts.userns.detail or "the sandbox's namespaces cannot be made"
+        cause += f" ({detail})"
+        command = userns_fix(facts)
+        fix = f"sudo {command}" if command else "sudo gridjudge ..."
+    return (
+        f"refusing to run untrusted code without isolation: {cause}; fix: {fix}, "
+        "or pass --allow-unsandboxed (allow_unsandboxed: true in a run config) to run it "
+        "as you, with your files and the network"
+    )
+
+
+class IsolationRefused(GridjudgeError):
+    """Untrusted code would run without isolation, and that was not allowed."""
+
+
+def admit(allow_unsandboxed: bool, facts: Facts | None = None) -> None:
+    """Raises IsolationRefused where no isolation is possible and it was not allowed;
+    where it was, tells the sandboxes of this process and of its workers (the env)."""
+    facts = probed() if facts is None else facts
+    why = refusal(facts)
+    if why is None:
+        return
+    if not (allow_unsandboxed or os.environ.get(ALLOW_UNSANDBOXED_ENV) == "1"):
+        raise IsolationRefused(why)
+    os.environ[ALLOW_UNSANDBOXED_ENV] = "1"

@@ -182,9 +182,11 @@ class Workspace:
 
 def stage(folder: Path | str, files: Mapping[str, FileSpec], owner: tuple[int, int] | None) -> None:
     """Places `files` into `folder` (a run's scratch dir, or a fork-server case's): bytes
-    as new files, paths hard-linked where the program may read and run them as they are
-    (free; the link keeps the judge as owner), else copied; what is new belongs to
-    `owner`."""
+    as new files, paths hard-linked where the program, another user (`owner`), may read
+    and run them as they are (free; the link keeps the judge as owner), else copied;
+    what is new belongs to `owner`. Without an owner the program has the judge's uid
+    (an ordinary user's sandbox): a link would let it change the judge's own file (a
+    cached build), so everything is copied."""
     for name, spec in files.items():
         if "/" in name or name in ("", ".", ".."):
             raise ValueError(f"bad scratch file name {name!r}")
@@ -200,7 +202,7 @@ def stage(folder: Path | str, files: Mapping[str, FileSpec], owner: tuple[int, i
             finally:
                 os.close(fd)
             continue
-        if owner is None or (os.stat(spec).st_mode & 0o005) == 0o005:
+        if owner is not None and (os.stat(spec).st_mode & 0o005) == 0o005:
             try:
                 os.link(spec, target)
                 continue

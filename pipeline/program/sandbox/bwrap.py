@@ -47,9 +47,17 @@ class BwrapSandbox(RlimitSandbox):
             raise SandboxError("the bwrap backend needs bubblewrap (apt-get install bubblewrap)")
         self.binds = system_binds()
         super().__init__(namespaces=False, hide_fs=False)
+        # an ordinary user: the launcher makes a user namespace of the run's own, in
+        # which RLIMIT_NPROC counts the run's tasks alone (no pids cgroup holds a fork
+        # bomb), and bwrap makes its namespaces inside it
+        self.userns = os.geteuid() != 0
 
     def _probe_namespaces(self) -> bool:
         return True
+
+    @property
+    def unsandboxed(self) -> bool:
+        return False  # bwrap makes its own namespaces
 
     def command(
         self,

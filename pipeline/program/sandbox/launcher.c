@@ -5,7 +5,7 @@
  *   launcher --report FILE --box DIR [--cpu S] [--cpu-ms MS] [--cpu-file F]
  *            [--as BYTES] [--stack BYTES] [--fsize BYTES] [--nofile N]
  *            [--uid U --gid G] [--cg DIR]... [--procs F]
- *            [--ns] [--hide-all] [--hide DIR]... [--conceal DIR]...
+ *            [--ns] [--userns [--nproc N]] [--hide-all] [--hide DIR]... [--conceal DIR]...
  *            [--serve [--start-ms MS] [--charge-start]] [--args-file F] -- PROGRAM ARGS...
  *
  * launcher: joins the cgroups, unshares net/pid/mount/ipc/uts namespaces, builds the
@@ -25,6 +25,17 @@
  * clock()) from a cache refreshed only at scheduler ticks, 4 ms apart here (measured:
  * a program that burns 20 ms of its own clock burned 20-24 ms under RLIMIT_CPU, 20.00
  * ms without). --cpu (RLIMIT_CPU) is still accepted, for callers without a watchdog.
+ *
+ * --userns (for a judge that is not root): with --ns, the namespaces are made inside a
+ * new user namespace mapping the judge's uid and gid to themselves (an ordinary user may
+ * map only its own ids), which gives the launcher and INIT the capabilities to build the
+ * view; PROG keeps that non-zero uid, so execve clears every capability it had, and the
+ * program runs as the judge's uid owning nothing it can reach but its scratch dir.
+ * Alone (the bwrap backend, which makes its own namespaces below it), --userns makes
+ * only the user namespace, so that --nproc counts this run's tasks alone.
+ * --nproc N: RLIMIT_NPROC, which the kernel counts per user namespace (Linux 5.14 on):
+ * the tasks of this run (the launcher and INIT included), where no pids cgroup holds a
+ * fork bomb.
  *
  * --serve (with --ns): PROGRAM is a fork server (forkserver.c) talking to INIT on fd 3,
  * and INIT serves the cases the judge sends on the launcher's fd 3 (serve.c). With
@@ -61,6 +72,7 @@
 #include "view.h"
 
 #define MAX_LIST 32
+#define SETTLE_MS 2000
 
 static int report_fd = -1;
 
@@ -92,6 +104,17 @@ static void set_limit(int resource, unsigned long long soft, unsigned long long 
     if (setrlimit(resource, &rl) != 0) child_fail(1);
 }
 
+/* The user namespace's maps: the judge's own uid and gid, nothing else (setgroups must
+ * be denied before an unprivileged process may write gid_map). */
+static void map_ids(uid_t uid, gid_t gid) {
+    char text[64];
+    snprintf(text, sizeof text, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
+    write_file("/proc/self", "uid_map", text);
+    write_file("/proc/self", "setgroups", "deny");
+    snprintf(text, sizeof text, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
+    write_file("/proc/self", "gid_map", text);
+}
+
 static const char *steps[] = {"exec", "setrlimit", "chdir", "setgid", "setuid", "seccomp"};
 
 /* Without a pid namespace: kill the run's other processes (listed by the pids cgroup,
@@ -115,6 +138,17 @@ static void reap_leftovers(const char *procs_file) {
     while (waitpid(-1, NULL, procs_file ? 0 : WNOHANG) > 0) {}
 }
 
+/* --userns without --ns (bwrap's): the pid namespace's init bwrap left behind dies with
+ * it (--die-with-parent) and comes here, its subreaper; reaped (a while at most), its
+ * CPU and the program's it reaped count in RUSAGE_CHILDREN. */
+static void reap_settling(int ms) {
+    for (int waited = 0; waited < ms; waited++) {
+        while (waitpid(-1, NULL, WNOHANG) > 0) {}
+        if (errno == ECHILD) return;
+        usleep(1000);
+    }
+}
+
 int main(int argc, char **argv) {
     const char *report = NULL, *box = NULL, *cpu_file = NULL, *procs_file = NULL;
     /* --args-file F: F opened here (by the judge's user) and handed to PROGRAM as fd 3,
@@ -123,14 +157,15 @@ int main(int argc, char **argv) {
     const char *args_file = NULL;
     const char *cgroups[MAX_LIST], *hidden[MAX_LIST], *concealed[MAX_LIST];
     int n_cg = 0, n_hide = 0, n_conceal = 0, use_ns = 0, hide_all = 0, serving = 0, start_ms = 10000;
-    int charge_start = 0;
+    int charge_start = 0, use_userns = 0;
     long uid = -1, gid = -1, nofile = 256;
-    unsigned long long cpu = 0, as = 0, stack = 0, fsize = 0, cpu_ms = 0;
+    unsigned long long cpu = 0, as = 0, stack = 0, fsize = 0, cpu_ms = 0, nproc = 0;
     int i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) { i++; break; }
         if (strcmp(a, "--ns") == 0) { use_ns = 1; continue; }
+        if (strcmp(a, "--userns") == 0) { use_userns = 1; continue; }
         if (strcmp(a, "--hide-all") == 0) { hide_all = 1; continue; }
         if (strcmp(a, "--serve") == 0) { serving = 1; continue; }
         if (strcmp(a, "--charge-start") == 0) { charge_start = 1; continue; }
@@ -147,6 +182,7 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--stack") == 0) stack = strtoull(v, NULL, 10);
         else if (strcmp(a, "--fsize") == 0) fsize = strtoull(v, NULL, 10);
         else if (strcmp(a, "--nofile") == 0) nofile = strtol(v, NULL, 10);
+        else if (strcmp(a, "--nproc") == 0) nproc = strtoull(v, NULL, 10);
         else if (strcmp(a, "--uid") == 0) uid = strtol(v, NULL, 10);
         else if (strcmp(a, "--gid") == 0) gid = strtol(v, NULL, 10);
         else if (strcmp(a, "--cg") == 0 && n_cg < MAX_LIST) cgroups[n_cg++] = v;
@@ -155,7 +191,8 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--start-ms") == 0) start_ms = (int)strtol(v, NULL, 10);
         else { fprintf(stderr, "launcher: unknown option %s\n", a); return 122; }
     }
-    if (!report || !box || i >= argc || (serving && !use_ns) || (serving && args_file)) {
+    if (!report || !box || i >= argc || (serving && !use_ns) || (serving && args_file) ||
+        (nproc && !use_userns)) {
         fprintf(stderr, "launcher: bad arguments\n");
         return 122;
     }
@@ -175,9 +212,18 @@ int main(int argc, char **argv) {
     int args_fd = args_file ? open(args_file, O_RDONLY | O_CLOEXEC) : -1;
     if (args_file && args_fd < 0) report_error("open the arguments file");
 
+    if (use_userns && !use_ns) {
+        uid_t judge_uid = getuid();
+        gid_t judge_gid = getgid();
+        if (unshare(CLONE_NEWUSER) != 0) report_error("unshare");
+        map_ids(judge_uid, judge_gid);
+    }
     if (use_ns) {
-        if (unshare(CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS) != 0)
-            report_error("unshare");
+        uid_t judge_uid = getuid();
+        gid_t judge_gid = getgid();
+        int flags = CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS;
+        if (unshare(flags | (use_userns ? CLONE_NEWUSER : 0)) != 0) report_error("unshare");
+        if (use_userns) map_ids(judge_uid, judge_gid);
         if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) report_error("mount private");
         /* the scratch dir again, now as a path of the new mount namespace */
         close(box_fd);
@@ -193,6 +239,13 @@ int main(int argc, char **argv) {
             if (mkdir("/tmp/box", 0755) != 0) report_error("mkdir /tmp/box");
             if (mount(src, "/tmp/box", NULL, MS_BIND | MS_NOSUID | MS_NODEV, NULL) != 0)
                 report_error("bind scratch dir");
+            /* a fork server's cases read the program, never change it (the cases get
+             * /tmp/case): with --userns the program has the judge's uid, which owns
+             * the files */
+            if (serving && mount(NULL, "/tmp/box", NULL,
+                                 MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV,
+                                 NULL) != 0)
+                report_error("read-only scratch dir");
             close(box_fd);
             box_fd = open("/tmp/box", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
             if (box_fd < 0) report_error("open /tmp/box");
@@ -217,6 +270,9 @@ int main(int argc, char **argv) {
     if (!use_ns) prctl(PR_SET_CHILD_SUBREAPER, 1);
     if (use_ns) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
+        /* with --userns INIT has the program's uid: not dumpable, its /proc entry is
+         * neither listed to nor traceable by the program (it holds capabilities too) */
+        if (use_userns) prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
         if (mount_proc() != 0) report_error("mount /proc");
     }
     int pipefd[2], pair[2] = {-1, -1};
@@ -237,8 +293,12 @@ int main(int argc, char **argv) {
         if (fchdir(box_fd) != 0) child_fail(2);
         if (cpu) set_limit(RLIMIT_CPU, cpu, cpu + 1);
         if (set_rlimits(as, stack, fsize, (unsigned long long)nofile) != 0) child_fail(1);
+        if (nproc) set_limit(RLIMIT_NPROC, nproc, nproc);
         if (gid >= 0 && (setgroups(0, NULL) != 0 || setgid((gid_t)gid) != 0)) child_fail(3);
         if (uid >= 0 && setuid((uid_t)uid) != 0) child_fail(4);
+        /* --userns: the capabilities PROG still holds in the user namespace end at
+         * execve (a non-zero uid); none can come back, not even through the bounding set */
+        for (int cap = 0; use_userns && cap <= 63; cap++) prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
         prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
         if (deny_keyrings() != 0) child_fail(5);
         sigset_t none;
@@ -283,6 +343,7 @@ int main(int argc, char **argv) {
         while (waitpid(-1, NULL, 0) > 0 || errno == EINTR) {}
     } else {
         reap_leftovers(procs_file);
+        if (use_userns) reap_settling(SETTLE_MS);
     }
     struct rusage all;
     if (getrusage(RUSAGE_CHILDREN, &all) != 0) all = ru;

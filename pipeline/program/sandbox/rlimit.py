@@ -2,9 +2,11 @@
 
 Per run: a new session; the CPU limit enforced by the launcher's watchdog (not
 RLIMIT_CPU, which coarsens the program's own CPU clock); rlimits FSIZE (output cap),
-NOFILE, CORE=0 and STACK = the memory limit; an unprivileged uid (nobody) when the judge
-is root; new network, pid, mount, ipc and uts namespaces (no network; every process
-dies with the run; only the system directories stay visible, /tmp is a private tmpfs);
+NOFILE, CORE=0 and STACK = the memory limit; new network, pid, mount, ipc and uts
+namespaces (no network; every process dies with the run; only the system directories
+stay visible, /tmp is a private tmpfs), made by root with the program as nobody, or
+by an ordinary user inside a new user namespace with the program as that user's uid
+and no capabilities (`--userns`), whichever this machine allows (probed by a run);
 the process count capped by the pids cgroup and memory limited and measured by the
 memory cgroup (RLIMIT_AS is used only where no memory cgroup is writable, so runtimes
 that reserve large virtual memory still run). CPU time and peak RSS come from wait4 in
@@ -24,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
+from pipeline.program.isolation import ALLOW_UNSANDBOXED_ENV
 from pipeline.program.sandbox import cgroups
 from pipeline.program.sandbox.base import (
     FileSpec,
@@ -59,6 +62,12 @@ EXTRA_HIDDEN = ("/var/tmp", "/dev/shm", "/var/lock", "/run/lock")
 # hidden with the rest of the host
 VISIBLE_TOP = frozenset(("bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr", "etc", "sys",
                          "var", "opt"))  # fmt: skip
+# runs tried before the sandbox concludes that namespaces cannot be made here
+PROBES = 3
+# the launcher and init, counted with the program's tasks under --nproc
+LAUNCHER_TASKS = 2
+# why a run has no fork server and no namespaces (the runner column of its rows)
+UNSANDBOXED = "unsandboxed: no namespaces"
 # folders concealed on request (the launcher takes 32 of --conceal; GRIDJUDGE_HIDE's count)
 MAX_CONCEALED = 24
 
@@ -125,7 +134,10 @@ class RlimitSandbox:
         self.owner = nobody_ids() if (root if drop_uid is None else drop_uid) else None
         want_cg = root if use_cgroups is None else use_cgroups
         self.pool = cgroups.SlotPool() if want_cg and cgroups.available() else None
-        self.namespaces = root if namespaces is None else namespaces
+        # namespaces wherever the machine allows them: an ordinary user makes them in a
+        # user namespace of its own (the probe below falls back when it cannot)
+        self.namespaces = True if namespaces is None else namespaces
+        self.userns = self.namespaces and not root
         self.hide_fs = hide_fs
         # host folders holding judge data (corpora, packages) that the view hides
         # besides the ones it shows no one: `hidden`, and GRIDJUDGE_HIDE (os.pathsep)
@@ -140,11 +152,21 @@ class RlimitSandbox:
             self.namespaces = False
 
     def _probe_namespaces(self) -> bool:
-        probe = self.run(["true"], limits=Limits.from_seconds(5.0))
-        if probe.judge_error or probe.exit_code != 0:
-            self.notes.append(f"namespaces unavailable: {probe.judge_error or probe.exit_code}")
-            return False
-        return True
+        """Whether a run in namespaces works here; tried a few times, so that a passing
+        shortage (no free process, say) does not leave the sandbox without them."""
+        for _ in range(PROBES):
+            probe = self.run(["true"], limits=Limits.from_seconds(5.0))
+            if not probe.judge_error and probe.exit_code == 0:
+                return True
+        self.notes.append(f"namespaces unavailable: {probe.judge_error or probe.exit_code}")
+        self.userns = False
+        return False
+
+    @property
+    def unsandboxed(self) -> bool:
+        """The program runs as the judge's user with its files and the network (no
+        namespaces could be made here): rlimits only."""
+        return not self.namespaces and self.owner is None
 
     def command(
         self,
@@ -187,6 +209,11 @@ class RlimitSandbox:
                 args += ["--procs", str(slot.dirs["pids"] / "cgroup.procs")]
         if self.owner is not None:
             args += ["--uid", str(self.owner[0]), "--gid", str(self.owner[1])]
+        if self.userns:
+            # counted per user namespace: this run's tasks (with the launcher and init;
+            # a fork server's cases share one count with their server)
+            tasks = limits.processes + LAUNCHER_TASKS + (serve is not None)
+            args += ["--userns", "--nproc", str(tasks)]
         if self.namespaces:
             args.append("--ns")
             if self.hide_fs:
@@ -229,8 +256,10 @@ class RlimitSandbox:
         the reason) where this sandbox cannot serve or the server did not start."""
         if type(self) is not RlimitSandbox:
             raise ForkServerUnavailable(f"{self.name} sandbox")
-        if not (self.namespaces and self.hide_fs):
-            raise ForkServerUnavailable("sandbox without namespaces")
+        if not self.namespaces:
+            raise ForkServerUnavailable(UNSANDBOXED)
+        if not self.hide_fs:
+            raise ForkServerUnavailable("sandbox without its filesystem view")
         from pipeline.program.sandbox import forkserver
 
         return forkserver.start(self, argv, files, limits, env=env, preload=preload)
@@ -247,6 +276,10 @@ class RlimitSandbox:
         stdio: tuple[int, int] | None = None,
     ) -> ExecutionResult:
         result = ExecutionResult()
+        if self.unsandboxed and os.environ.get(ALLOW_UNSANDBOXED_ENV) != "1":
+            # the commands refuse first (isolation.admit); this holds in every worker
+            result.judge_error = f"refused: {UNSANDBOXED} here, and not allowed"
+            return result
         try:
             ws = Workspace.create(stdin, files, self.owner)
         except (OSError, ValueError) as exc:

@@ -102,22 +102,43 @@ static int read_only(const char *dir) {
     return remount_below(dir);
 }
 
-/* A /dev of its own: the harmless character devices, the usual links, a shm folder. */
+/* A /dev of its own: the harmless character devices, the usual links, a shm folder.
+ * In a user namespace mknod is refused (and its tmpfs is nodev): the host's nodes are
+ * bound instead, opened before the tmpfs covers them. */
 static int build_dev(void) {
     static const struct { const char *name; unsigned major, minor; } nodes[] = {
         {"null", 1, 3}, {"zero", 1, 5}, {"full", 1, 7}, {"random", 1, 8}, {"urandom", 1, 9}};
+    enum { N_NODES = sizeof nodes / sizeof *nodes };
     static const char *links[][2] = {{"fd", "/proc/self/fd"}, {"stdin", "/proc/self/fd/0"},
                                      {"stdout", "/proc/self/fd/1"},
                                      {"stderr", "/proc/self/fd/2"}};
-    if (mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "size=64k,mode=0755") != 0)
-        return -1;
+    int host[N_NODES];
     char path[64];
-    for (size_t i = 0; i < sizeof nodes / sizeof *nodes; i++) {
+    for (size_t i = 0; i < N_NODES; i++) {
         snprintf(path, sizeof path, "/dev/%s", nodes[i].name);
-        if (mknod(path, S_IFCHR | 0666, makedev(nodes[i].major, nodes[i].minor)) != 0 ||
-            chmod(path, 0666) != 0) /* not the judge's umask */
-            return -1;
+        host[i] = open(path, O_PATH | O_CLOEXEC);
     }
+    int failed = mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "size=64k,mode=0755");
+    for (size_t i = 0; i < N_NODES && !failed; i++) {
+        snprintf(path, sizeof path, "/dev/%s", nodes[i].name);
+        dev_t dev = makedev(nodes[i].major, nodes[i].minor);
+        if (mknod(path, S_IFCHR | 0666, dev) == 0) {
+            failed = chmod(path, 0666) != 0; /* not the judge's umask */
+            continue;
+        }
+        int refused = errno == EPERM;
+        struct stat st;
+        char from[64];
+        snprintf(from, sizeof from, "/proc/self/fd/%d", host[i]);
+        int placeholder = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        failed = !refused || host[i] < 0 || fstat(host[i], &st) != 0 ||
+                 !S_ISCHR(st.st_mode) || st.st_rdev != dev || placeholder < 0 ||
+                 mount(from, path, NULL, MS_BIND, NULL) != 0;
+        if (placeholder >= 0) close(placeholder);
+    }
+    for (size_t i = 0; i < N_NODES; i++)
+        if (host[i] >= 0) close(host[i]);
+    if (failed) return -1;
     for (size_t i = 0; i < sizeof links / sizeof *links; i++) {
         snprintf(path, sizeof path, "/dev/%s", links[i][0]);
         if (symlink(links[i][1], path) != 0) return -1;
