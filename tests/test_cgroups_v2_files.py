@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.program.sandbox import cgroups_v2
+from pipeline.program.sandbox.cgroups import sweep_stale
 from pipeline.program.sandbox.cgroups_v2 import (
     HELPER_MEMORY,
     HELPER_PROCESSES,
@@ -18,7 +19,6 @@ from pipeline.program.sandbox.cgroups_v2 import (
     enable_controllers,
     parse_keyed,
     prepare_root,
-    sweep_stale,
 )
 
 MEMORY_EVENTS = "low 0\nhigh 0\nmax 12\noom 2\noom_kill 1\noom_group_kill 0\n"
@@ -136,7 +136,7 @@ def test_sweep_stale_spares_live_owners(tmp_path: Path) -> None:
     dead = 2**22 + 7  # above the largest pid_max (2**22): no process has it
     (tmp_path / f"{dead}-3").mkdir()
     (tmp_path / f"{dead}-3" / "cgroup.events").write_text("populated 0\n")
-    assert sweep_stale(tmp_path) == 0  # a real cgroup dir is empty; this one holds a file
+    assert sweep_stale([tmp_path]) == 0  # a real cgroup dir is empty; this one holds a file
     (tmp_path / f"{dead}-3" / "cgroup.events").unlink()
-    assert sweep_stale(tmp_path) == 1
+    assert sweep_stale([tmp_path]) == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"{os.getpid()}-0", "judge"]

@@ -125,9 +125,24 @@ def test_isolation_levels() -> None:
         "/sys/fs/cgroup/x", "/proc/self/cgroup", True, ("memory", "pids")
     )
     v2_only = make_facts(v1_writable=False, v2=delegated)
-    assert isolation_level(v2_only)[0] == (
-        "full" if isolation.CGROUP_V2_SLOTS else "namespaces without cgroups"
-    )
+    assert isolation_level(v2_only)[0] == "full"
+
+
+def test_a_judge_in_its_leaf_finds_the_delegated_subtree_above_it(tmp_path: Path) -> None:
+    """A worker forked from a judge that moved itself into `<subtree>/judge` puts its
+    slots in the same subtree, not one level deeper."""
+    scope = _fake_cgroup(tmp_path / "run-r1.scope", "memory pids")
+    _fake_cgroup(scope / isolation.JUDGE_LEAF, "memory pids")
+    found = v2_subtree(False, str(tmp_path), f"/run-r1.scope/{isolation.JUDGE_LEAF}", None)
+    assert found.path == str(scope)
+
+
+def test_slot_hierarchy_prefers_writable_v1_then_a_usable_v2_subtree() -> None:
+    usable = isolation.CgroupV2Subtree("/sys/fs/cgroup", "unified root", True, ("memory", "pids"))
+    unusable = isolation.CgroupV2Subtree("/sys/fs/cgroup/x", "/proc/self/cgroup", False, ())
+    assert isolation.slot_hierarchy(make_facts(v1_writable=True, v2=usable)) == "v1"
+    assert isolation.slot_hierarchy(make_facts(v1_writable=False, v2=usable)) == "v2"
+    assert isolation.slot_hierarchy(make_facts(v1_writable=False, v2=unusable)) == ""
 
 
 def test_an_ordinary_user_with_namespaces_is_isolated_and_not_refused() -> None:

@@ -108,6 +108,21 @@ def test_memory_is_limited_by_use_not_by_reservation(name: str, tmp_path: Path) 
     assert result.peak_rss_kb < 64 * 1024
 
 
+CHILD_BURNS = b"import os, time\nif os.fork() == 0:\n    while True: pass\ntime.sleep(60)\n"
+
+
+@pytest.mark.parametrize("name", [b for b in BACKENDS if b != "none"])
+def test_the_cpu_watchdog_counts_a_child_the_program_does_not_wait_for(name: str) -> None:
+    """The program sleeps while its child burns CPU: the watchdog reads the run's cgroup
+    (opened before the view hides /sys/fs/cgroup), so the CPU limit ends the run, not the
+    wall clock."""
+    if not cgroups.available():
+        pytest.skip("without a cgroup the watchdog reads the program's own clock")
+    limits = Limits.from_seconds(0.5, memory_mb=256, wall_ms=20_000, processes=8)
+    result = make(name).run(["python3", "p.py"], limits=limits, files={"p.py": CHILD_BURNS})
+    assert result.cpu_exceeded and not result.wall_exceeded, vars(result)
+
+
 def test_unknown_backend_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GRIDJUDGE_SANDBOX", "chroot")
     with pytest.raises(SandboxError) as err:

@@ -24,14 +24,18 @@ CGROUP_MOUNT = Path("/sys/fs/cgroup")
 V1_CONTROLLERS = ("pids", "memory", "cpuacct")
 V2_CONTROLLERS = ("memory", "pids")
 CGROUP_ENV = "GRIDJUDGE_CGROUP"
+# the leaf of a delegated subtree its processes (the judge) move into, so that the
+# subtree may hand controllers on to the slots (cgroups_v2.py)
+JUDGE_LEAF = "judge"
 PROBE_TIMEOUT_S = 10.0
 # the view the bwrap backend builds, every namespace unshared
 BWRAP_CHECK = ("--unshare-all", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "true")
 # What the sandbox does with what the machine allows: an ordinary user's launcher makes
-# its namespaces inside a user namespace (launcher.c --userns); the slots are cgroup v1
-# ones (cgroups_v2.py is not wired in yet: flip CGROUP_V2_SLOTS when it is).
+# its namespaces inside a user namespace (launcher.c --userns); its slots are cgroup v1
+# ones where v1 is writable, else cgroup v2 ones in the subtree `v2_subtree` finds
+# (slot_hierarchy).
 ORDINARY_USER_NAMESPACES = True
-CGROUP_V2_SLOTS = False
+CGROUP_V2_SLOTS = True
 
 # what the launcher makes as an ordinary user: all five namespaces in a user namespace
 # mapping the user's own uid, and a /proc of the new pid namespace
@@ -212,11 +216,18 @@ def v2_subtree(
         return CgroupV2Subtree(None, "no cgroup v2 line in /proc/self/cgroup", False, ())
     else:
         path, source = Path(unified) / own_path.lstrip("/"), "/proc/self/cgroup"
+        if path.name == JUDGE_LEAF:  # a judge moved there already: the subtree is above
+            path = path.parent
     writable = all(
         _writable(p) for p in (path, path / "cgroup.procs", path / "cgroup.subtree_control")
     )
     controllers = parse_words(_read(path / "cgroup.controllers") or "")
     return CgroupV2Subtree(str(path), source, writable, controllers)
+
+
+def v1_writable(root: bool, mounts: CgroupMounts) -> bool:
+    """The sandbox's v1 controllers are all mounted and can take slots (needs root)."""
+    return root and all(c in mounts.v1 and _writable(Path(mounts.v1[c])) for c in V1_CONTROLLERS)
 
 
 def cgroup_version(mounts: CgroupMounts, unified_controllers: tuple[str, ...]) -> str:
@@ -253,9 +264,7 @@ def probe(env: dict[str, str] | None = None) -> Facts:
         namespaces=namespaces,
         cgroup_version=cgroup_version(mounts, unified_controllers),
         v1_controllers=v1,
-        v1_writable=root
-        and len(v1) == len(V1_CONTROLLERS)
-        and all(_writable(Path(mounts.v1[c])) for c in v1),
+        v1_writable=v1_writable(root, mounts),
         unified_mount=mounts.unified,
         unified_controllers=unified_controllers,
         v2=v2_subtree(root, mounts.unified, own_v2, env.get(CGROUP_ENV)),
@@ -281,8 +290,33 @@ def probed() -> Facts:
     return probe()
 
 
+def slot_hierarchy(facts: Facts) -> str:
+    """Where the sandbox's slots go: "v1" (root, v1 controllers), "v2" (the unified
+    root for root, a delegated subtree for an ordinary user) or "" (none: rlimits)."""
+    return _hierarchy(facts.v1_writable, facts.v2)
+
+
+def _hierarchy(v1: bool, v2: CgroupV2Subtree) -> str:
+    if v1:
+        return "v1"
+    if CGROUP_V2_SLOTS and v2.usable:
+        return "v2"
+    return ""
+
+
+@functools.cache
+def slots_probed() -> tuple[str, CgroupV2Subtree]:
+    """(slot_hierarchy, the cgroup v2 subtree) for the sandbox, probed once per process
+    from files alone (no command runs: every sandbox of every worker asks)."""
+    root = os.geteuid() == 0
+    mounts = parse_mounts(_read("/proc/self/mounts") or "")
+    own_v2, _ = parse_proc_cgroup(_read("/proc/self/cgroup") or "")
+    v2 = v2_subtree(root, mounts.unified, own_v2, os.environ.get(CGROUP_ENV))
+    return _hierarchy(v1_writable(root, mounts), v2), v2
+
+
 def cgroups_usable(facts: Facts) -> bool:
-    return facts.v1_writable or (CGROUP_V2_SLOTS and facts.v2.usable)
+    return slot_hierarchy(facts) != ""
 
 
 def isolation_level(facts: Facts) -> tuple[str, str]:

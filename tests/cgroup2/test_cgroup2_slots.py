@@ -15,13 +15,12 @@ from pathlib import Path
 import pytest
 
 from pipeline.program import isolation
+from pipeline.program.sandbox.cgroups import procs
 from pipeline.program.sandbox.cgroups_v2 import (
     HELPER_MEMORY,
     HELPER_PROCESSES,
-    JUDGE_LEAF,
     Slot,
     SlotPool,
-    procs,
 )
 
 MB = 1 << 20
@@ -77,7 +76,7 @@ def test_judge_sits_in_a_leaf_and_hands_controllers_on(pool: SlotPool) -> None:
         assert {"memory", "pids"} <= set(enabled), path
     if os.geteuid() != 0:
         own, _ = isolation.parse_proc_cgroup(Path("/proc/self/cgroup").read_text())
-        assert own is not None and own.endswith(f"/{JUDGE_LEAF}"), own
+        assert own is not None and own.endswith(f"/{isolation.JUDGE_LEAF}"), own
 
 
 def test_memory_max_kills_with_oom_and_says_so(slot: Slot) -> None:

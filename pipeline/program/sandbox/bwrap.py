@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
-from pipeline.program.sandbox import cgroups
+from pipeline.program.sandbox import slots
 from pipeline.program.sandbox.base import Workspace, private_open
 from pipeline.program.sandbox.errors import SandboxError
 from pipeline.program.sandbox.rlimit import RlimitSandbox, Serve
@@ -64,7 +64,7 @@ class BwrapSandbox(RlimitSandbox):
         ws: Workspace,
         argv: Sequence[str],
         limits: Limits,
-        slot: cgroups.Slot | None,
+        slot: slots.Slot | None,
         *,
         serve: Serve | None = None,
         args_file: Path | None = None,

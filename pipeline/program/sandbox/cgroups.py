@@ -3,8 +3,9 @@ OOM kills) and cpuacct (CPU of every process of the run).
 
 A slot is a set of per-process cgroups `gridjudge/<pid>-<n>` reused run after run
 (creating cgroups per run is slower); slots are removed at exit, and slots of dead
-judge processes are swept when a new pool starts. Where cgroup v1 is not writable
-the pool is empty and the sandbox falls back to rlimits alone.
+judge processes are swept when a new pool starts (`sweep_stale`, which cgroups_v2.py's
+pools use too). Where cgroup v1 is not writable the pool is empty and the sandbox falls
+back to rlimits alone.
 """
 
 from __future__ import annotations
@@ -16,8 +17,11 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from pipeline.program.sandbox import slots
 
 CGROUP_ROOT = Path(os.environ.get("GRIDJUDGE_CGROUP_ROOT", "/sys/fs/cgroup"))
 CONTROLLERS = ("pids", "memory", "cpuacct")
@@ -81,6 +85,15 @@ class Slot:
     @property
     def join_dirs(self) -> list[str]:
         return [str(p) for p in self.dirs.values()]
+
+    @property
+    def cpu_file(self) -> Path:
+        """Nanoseconds of CPU of every process of the slot."""
+        return self.dirs["cpuacct"] / "cpuacct.usage"
+
+    @property
+    def procs_file(self) -> Path:
+        return self.dirs["pids"] / "cgroup.procs"
 
     def prepare(self, processes: int, memory_bytes: int | None) -> None:
         """Sets the limits of the next run and resets its counters."""
@@ -179,9 +192,10 @@ class SlotPool:
             self._all.append(slot)
             return slot
 
-    def release(self, slot: Slot) -> None:
+    def release(self, slot: slots.Slot) -> None:
         """Hands `slot` to the next run, unless memory is still charged to it (files a
         run left on a tmpfs, say): then it is removed and the next run gets a new one."""
+        assert isinstance(slot, Slot), "a slot of another pool"
         if not slot.clean():
             slot.remove()
             with self._lock:
@@ -211,21 +225,41 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def sweep_stale() -> int:
-    """Removes slots left behind by judge processes that died without cleaning up."""
+def v1_bases() -> list[Path]:
+    return [CGROUP_ROOT / ctrl / GROUP for ctrl in CONTROLLERS]
+
+
+def sweep_stale(bases: Iterable[Path] | None = None) -> int:
+    """Removes slots (`<pid>-<n>` folders of `bases`, the v1 controllers' by default)
+    left behind by judge processes that died without cleaning up; how many."""
     removed = 0
-    for ctrl in CONTROLLERS:
-        base = CGROUP_ROOT / ctrl / GROUP
+    for base in v1_bases() if bases is None else bases:
         if not base.is_dir():
             continue
         for path in base.iterdir():
             owner, _, _ = path.name.partition("-")
             if not path.is_dir() or not owner.isdigit() or _alive(int(owner)):
                 continue
-            for pid in procs(path):
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGKILL)
+            _kill_members(path)
             with contextlib.suppress(OSError):
                 path.rmdir()
                 removed += 1
     return removed
+
+
+def _kill_members(path: Path, timeout_s: float = 1.0) -> None:
+    """Kills what is left in a cgroup (v2: `cgroup.kill`) and waits until it is empty."""
+    deadline = time.monotonic() + timeout_s
+    kill_file = path / "cgroup.kill"  # v2 since 5.14; else SIGKILL to each
+    one_write = kill_file.exists()
+    while left := procs(path):
+        if one_write:
+            with contextlib.suppress(OSError):
+                _write(kill_file, "1")
+        else:
+            for pid in left:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+        if time.monotonic() > deadline:
+            return
+        time.sleep(0.005)

@@ -7,7 +7,8 @@ or a subtree delegated to an ordinary user (systemd `Delegate=yes` hands the use
 files). Controllers reach a cgroup's children only through its `cgroup.subtree_control`,
 and a cgroup that hands them on may hold no process itself ("no internal processes"), so
 the processes of a delegated root (the judge) are first moved into `<root>/judge`; the
-slots are `<root>/gridjudge/<pid>-<n>`, reused run after run.
+slots are `<root>/gridjudge/<pid>-<n>`, reused run after run; slots of dead judges are
+swept by cgroups.py's `sweep_stale`, as v1 ones are.
 
 The peak of a reused slot: kernels since 6.12 reset `memory.peak` per open file (a write
 through the fd the slot keeps); from 5.19 `memory.peak` is the cgroup's lifetime peak, so
@@ -28,9 +29,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline.program.isolation import JUDGE_LEAF
+from pipeline.program.sandbox import slots
+from pipeline.program.sandbox.cgroups import RELEASE_BOUND, procs, sweep_stale
+
 CONTROLLERS = ("memory", "pids")
 GROUP = "gridjudge"
-JUDGE_LEAF = "judge"
 # the launcher and the namespace's init process run in the slot too
 HELPER_PROCESSES = 2
 HELPER_MEMORY = 8 << 20
@@ -60,13 +64,6 @@ def parse_keyed(text: str) -> dict[str, int]:
         with contextlib.suppress(ValueError):
             out[key] = int(value)
     return out
-
-
-def procs(path: Path) -> list[int]:
-    try:
-        return [int(p) for p in _read(path / "cgroup.procs").split()]
-    except (OSError, ValueError):
-        return []
 
 
 def is_hierarchy_root(path: Path) -> bool:
@@ -178,8 +175,13 @@ class Slot:
 
     @property
     def cpu_file(self) -> Path:
-        """`usage_usec` in it counts the CPU of every process of the slot, microseconds."""
+        """`usage_usec` in it counts the CPU of every process of the slot, microseconds
+        (its first line: the launcher's watchdog reads it there)."""
         return self.path / "cpu.stat"
+
+    @property
+    def procs_file(self) -> Path:
+        return self.path / "cgroup.procs"
 
     def prepare(self, processes: int, memory_bytes: int | None) -> None:
         """Sets the limits of the next run and resets its counters."""
@@ -234,6 +236,18 @@ class Slot:
     def usage(self) -> int:
         """Memory charged to the slot now, in bytes."""
         return int(_read(self.path / "memory.current"))
+
+    def clean(self) -> bool:
+        """Whether at most RELEASE_BOUND bytes stay charged once the kernel is asked to
+        reclaim them (`memory.reclaim`, 5.19+: page cache of the run's files)."""
+        try:
+            if self.usage() <= RELEASE_BOUND:
+                return True
+            with contextlib.suppress(OSError):  # EAGAIN: could not reclaim it all
+                _write(self.path / "memory.reclaim", str(self.usage()))
+            return self.usage() <= RELEASE_BOUND
+        except (OSError, ValueError):
+            return False
 
     def peak(self) -> int:
         if self._peak_fd is not None:
@@ -294,7 +308,7 @@ class SlotPool:
         self._free: list[Slot] = []
         self._all: list[Slot] = []
         self._owner = os.getpid()
-        sweep_stale(self.base)
+        sweep_stale([self.base])
         atexit.register(self.close)
 
     def acquire(self) -> Slot:
@@ -306,7 +320,16 @@ class SlotPool:
             self._all.append(slot)
             return slot
 
-    def release(self, slot: Slot) -> None:
+    def release(self, slot: slots.Slot) -> None:
+        """Hands `slot` to the next run, unless memory is still charged to it (files a
+        run left on a tmpfs, say): then it is removed and the next run gets a new one."""
+        assert isinstance(slot, Slot), "a slot of another pool"
+        if not slot.clean():
+            slot.remove()
+            with self._lock:
+                if slot in self._all:
+                    self._all.remove(slot)
+            return
         with self._lock:
             self._free.append(slot)
 
@@ -318,28 +341,3 @@ class SlotPool:
                 slot.remove()
             self._all.clear()
             self._free.clear()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def sweep_stale(base: Path) -> int:
-    """Removes slots left behind by judge processes that died without cleaning up."""
-    removed = 0
-    for path in base.iterdir():
-        owner, _, _ = path.name.partition("-")
-        if not path.is_dir() or not owner.isdigit() or _alive(int(owner)):
-            continue
-        with contextlib.suppress(OSError):
-            Slot(path.name, path).kill_all(timeout_s=1.0)
-        with contextlib.suppress(OSError):
-            path.rmdir()
-            removed += 1
-    return removed

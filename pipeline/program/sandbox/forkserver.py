@@ -22,7 +22,7 @@ from typing import Literal, Protocol
 
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
-from pipeline.program.sandbox import cgroups
+from pipeline.program.sandbox import slots
 from pipeline.program.sandbox.base import (
     FileSpec,
     Workspace,
@@ -71,14 +71,14 @@ class Launching(Protocol):
     namespaces: bool
     hide_fs: bool
     owner: tuple[int, int] | None
-    pool: cgroups.SlotPool | None
+    pool: slots.Pool | None
 
     def command(
         self,
         ws: Workspace,
         argv: Sequence[str],
         limits: Limits,
-        slot: cgroups.Slot | None,
+        slot: slots.Slot | None,
         *,
         serve: Serve | None = None,
     ) -> list[str]: ...
@@ -146,7 +146,7 @@ class ForkServer:
     env: Mapping[str, str] = field(default_factory=dict)
     preload: bool = True
     _ws: Workspace | None = None
-    _slot: cgroups.Slot | None = None
+    _slot: slots.Slot | None = None
     _sock: socket.socket | None = None
     _pid: int = 0
     _cases: int = 0

@@ -207,6 +207,9 @@ int main(int argc, char **argv) {
     char pid_text[32];
     snprintf(pid_text, sizeof pid_text, "%d\n", (int)getpid());
     for (int k = 0; k < n_cg; k++) write_file(cgroups[k], "cgroup.procs", pid_text);
+    /* opened now: the view built below hides /sys/fs/cgroup from INIT as from PROG */
+    int cpu_fd = cpu_file ? open(cpu_file, O_RDONLY | O_CLOEXEC) : -1;
+    if (cpu_file && cpu_fd < 0) report_error("open the run's CPU file");
     int box_fd = open(box, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (box_fd < 0) report_error("open scratch dir");
     int args_fd = args_file ? open(args_file, O_RDONLY | O_CLOEXEC) : -1;
@@ -321,7 +324,7 @@ int main(int argc, char **argv) {
             .cpu_fd = -1, .start_ms = start_ms, .n_writable = 0,
             .mqueue_fd = -1, .uid = uid, .gid = gid, .charge_start = charge_start,
             .start_cpu_ms = charge_start ? (long long)cpu_ms : 0};
-        if (cpu_file) setup.cpu_fd = open(cpu_file, O_RDONLY | O_CLOEXEC);
+        setup.cpu_fd = cpu_fd;
         if (hide_all) setup.writable[setup.n_writable++] = "/tmp";
         for (int k = 0; k < n_hide; k++) setup.writable[setup.n_writable++] = hidden[k];
         return serve(3, pair[0], prog, &setup);
@@ -330,7 +333,6 @@ int main(int argc, char **argv) {
     struct rusage ru;
     memset(&out, 0, sizeof out);
     memset(&ru, 0, sizeof ru);
-    int cpu_fd = cpu_file ? open(cpu_file, O_RDONLY | O_CLOEXEC) : -1;
     long long start = now_us();
     /* with a cgroup: every process of the run (bwrap hides the program from its clock) */
     watch(prog, cpu_ms ? (long long)cpu_ms * 1000 : -1, 0, cpu_fd, start, &out, &ru);

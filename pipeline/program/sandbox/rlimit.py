@@ -8,8 +8,9 @@ stay visible, /tmp is a private tmpfs), made by root with the program as nobody,
 by an ordinary user inside a new user namespace with the program as that user's uid
 and no capabilities (`--userns`), whichever this machine allows (probed by a run);
 the process count capped by the pids cgroup and memory limited and measured by the
-memory cgroup (RLIMIT_AS is used only where no memory cgroup is writable, so runtimes
-that reserve large virtual memory still run). CPU time and peak RSS come from wait4 in
+memory cgroup, v1 or v2 (`slot_pool`, from isolation.py's probe: RLIMIT_AS is used only
+where no memory cgroup is writable, so runtimes that reserve large virtual memory still
+run). CPU time and peak RSS come from wait4 in
 the launcher's init, whose child was forked from the tiny launcher, not from the big
 judge.
 """
@@ -25,9 +26,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.limits import Limits
+from pipeline.program import isolation
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.isolation import ALLOW_UNSANDBOXED_ENV
-from pipeline.program.sandbox import cgroups
+from pipeline.program.sandbox import cgroups, cgroups_v2, slots
 from pipeline.program.sandbox.base import (
     FileSpec,
     Workspace,
@@ -88,6 +90,20 @@ def read_report(path: Path) -> dict[str, str]:
         return {}
 
 
+def slot_pool(notes: list[str]) -> slots.Pool | None:
+    """The cgroup slots this process's runs get: v1 where its controllers are writable
+    (root), else v2 in the unified root (root) or a delegated subtree, else none."""
+    hierarchy, subtree = isolation.slots_probed()
+    if hierarchy == "v1" and cgroups.available():
+        return cgroups.SlotPool()
+    if hierarchy == "v2" and subtree.path is not None:
+        try:
+            return cgroups_v2.SlotPool(Path(subtree.path))
+        except cgroups_v2.CgroupV2Error as exc:
+            notes.append(f"no cgroup v2 slots: {exc}")
+    return None
+
+
 def spawn(command: list[str], ws: Workspace, stdio: tuple[int, int] | None = None) -> int:
     """Starts `command` in a new session on the run's stdin, stdout and stderr files, or
     on the fds `stdio` for stdin and stdout (closed here once the launcher holds them:
@@ -132,8 +148,10 @@ class RlimitSandbox:
         root = os.geteuid() == 0
         self.launcher = str(launcher_path())
         self.owner = nobody_ids() if (root if drop_uid is None else drop_uid) else None
-        want_cg = root if use_cgroups is None else use_cgroups
-        self.pool = cgroups.SlotPool() if want_cg and cgroups.available() else None
+        self.notes: list[str] = []
+        # v1 slots need root; a delegated v2 subtree serves an ordinary user too
+        want_cg = True if use_cgroups is None else use_cgroups
+        self.pool = slot_pool(self.notes) if want_cg else None
         # namespaces wherever the machine allows them: an ordinary user makes them in a
         # user namespace of its own (the probe below falls back when it cannot)
         self.namespaces = True if namespaces is None else namespaces
@@ -146,7 +164,6 @@ class RlimitSandbox:
         # without a memory cgroup, RLIMIT_AS is the memory limit (the `none` backend
         # sets neither)
         self.limit_address_space = True
-        self.notes: list[str] = []
         sweep_stale_runs()
         if self.namespaces and not self._probe_namespaces():
             self.namespaces = False
@@ -173,7 +190,7 @@ class RlimitSandbox:
         ws: Workspace,
         argv: Sequence[str],
         limits: Limits,
-        slot: cgroups.Slot | None,
+        slot: slots.Slot | None,
         *,
         serve: Serve | None = None,
         args_file: Path | None = None,
@@ -204,9 +221,9 @@ class RlimitSandbox:
             for path in slot.join_dirs:
                 args += ["--cg", path]
             # the watchdog counts the CPU of every process of the run, children too
-            args += ["--cpu-file", str(slot.dirs["cpuacct"] / "cpuacct.usage")]
+            args += ["--cpu-file", str(slot.cpu_file)]
             if not self.namespaces:  # INIT cleans up the run's processes itself
-                args += ["--procs", str(slot.dirs["pids"] / "cgroup.procs")]
+                args += ["--procs", str(slot.procs_file)]
         if self.owner is not None:
             args += ["--uid", str(self.owner[0]), "--gid", str(self.owner[1])]
         if self.userns:
@@ -319,7 +336,7 @@ class RlimitSandbox:
         ws: Workspace,
         argv: Sequence[str],
         limits: Limits,
-        slot: cgroups.Slot | None,
+        slot: slots.Slot | None,
         result: ExecutionResult,
         stdio: tuple[int, int] | None = None,
     ) -> None:

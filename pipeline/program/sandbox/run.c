@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,6 +22,10 @@ long long cgroup_cpu_us(int fd) {
     ssize_t n = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
     if (n <= 0) return -1;
     buf[n] = 0;
+    /* cgroup v2's cpu.stat opens with `usage_usec N`; v1's cpuacct.usage is nanoseconds */
+    static const char v2_key[] = "usage_usec ";
+    if (strncmp(buf, v2_key, sizeof v2_key - 1) == 0)
+        return strtoll(buf + sizeof v2_key - 1, NULL, 10);
     return strtoll(buf, NULL, 10) / 1000;
 }
 

@@ -14,7 +14,8 @@ struct outcome {
 };
 
 long long now_us(void);
-/* CPU microseconds: a cgroup's cpuacct.usage, a process's own clock, a rusage; -1 when
+/* CPU microseconds: a cgroup's cpuacct.usage (v1) or cpu.stat (v2), a process's own
+ * clock, a rusage; -1 when
  * it cannot be read */
 long long cgroup_cpu_us(int fd);
 long long process_cpu_us(pid_t pid);

@@ -1,0 +1,31 @@
+"""Builds, natively on the host, what the cgroup v2 VM runs (vm.sh calls it with
+GRIDJUDGE_CACHE set to the folder the VM shares): compiling under software emulation
+would take most of the VM's time. The VM finds the builds in the compile cache."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.problem.registry import get_problem
+from pipeline.program.submission import parse_spec, prepare
+from tests._fake_problem import make_problem
+from tests.test_forkserver_agreement import EXAMPLES, SEED_SPEC
+from tests.test_hostile import FILES
+from tests.test_seed_programs import SEEDS
+
+LANGUAGES = Path(__file__).resolve().parents[1] / "submissions" / "languages"
+
+
+def main() -> None:
+    specs = [(get_problem("clocks"), str(LANGUAGES / n)) for n in ("Clocks.java", "clocks.go")]
+    specs += [(make_problem(), str(p)) for p in FILES]
+    spot = get_problem("spot")
+    specs.append((spot, SEED_SPEC["spot"].format(SEEDS / "spot.cpp")))
+    specs += [(spot, str(p)) for p in sorted((EXAMPLES / "spot").iterdir())]
+    for problem, spec in specs:
+        sub = prepare(parse_spec(spec), problem)
+        print(f"built {spec}: {'ok' if sub.compile_error is None else 'compile error'}")
+
+
+if __name__ == "__main__":
+    main()
