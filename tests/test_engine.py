@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 from pipeline.grade.engine import grade_cases
 from pipeline.grade.rows import RowContext
+from pipeline.grade.runners.batch import BatchRunner
+from pipeline.grade.runners.program import ProgramRunner
 from pipeline.grade.settings import GradeSettings
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
@@ -76,6 +78,7 @@ class FakeSub:
     crash: frozenset[int] = frozenset()
     slow: frozenset[int] = frozenset()
     tle: frozenset[int] = frozenset()
+    start_cpu_ms: float = 0.0  # as a fork server reports its start-up, once per run
     log: list[tuple[str, int]] = field(default_factory=list)  # (label, cases in run)
 
     def limits_for(self, limits: Limits) -> Limits:
@@ -95,6 +98,7 @@ class FakeSub:
         return ExecutionResult(
             exit_code=0,
             cpu_ms=cpu,
+            start_cpu_ms=self.start_cpu_ms,
             wall_ms=cpu,
             output="".join(out).encode(),
             cpu_exceeded=limits.cpu_over(cpu),
@@ -171,6 +175,21 @@ def test_batch_runs_k_cases_per_process_when_all_pass() -> None:
     assert [n for _, n in sub.log] == [4, 4, 2]
     assert {r["verdict"] for r in rows} == {"AC"}
     assert [r["batch_size"] for r in rows] == [4] * 8 + [2] * 2
+
+
+def test_a_batch_shares_its_start_up_cpu_among_its_cases_as_its_time() -> None:
+    """A fork server's start-up is charged once per run: a batch of n cases splits it n
+    ways as it splits the CPU time, so the cases' shares add up to the batch's own."""
+    sub = FakeSub(start_cpu_ms=300.0)
+    batch = BatchRunner(ProgramRunner(SUM, sub, Limits.from_seconds(1.0)), 3)  # type: ignore[arg-type]
+    try:
+        runs = batch.run_group([f"{a} 1\n" for a in (1, 9, 2)], ["2\n", "10\n", "3\n"])
+    finally:
+        batch.close()
+    assert sub.log == [("fake", 3)]  # one run for the three
+    assert [r.batch_size for r in runs] == [3, 3, 3]
+    assert [r.result.start_cpu_ms for r in runs] == [100.0, 100.0, 100.0]
+    assert sum(r.result.cpu_ms + r.result.start_cpu_ms for r in runs) == 300.0 + 3 * 1.0
 
 
 def test_failing_batch_is_bisected_to_the_guilty_case() -> None:

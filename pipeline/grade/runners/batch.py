@@ -6,7 +6,7 @@ part per case, a case not AC, a judge error) is bisected down to single cases, s
 still gets its own honest verdict. The whole batch runs under ONE case's time and memory
 limit: a case that would exceed the limit alone makes its batch exceed it too, so batching
 never turns a TLE into an AC. The time of a passing batch is divided among its cases
-(the batch_size column says so).
+(the batch_size column says so), a fork server's start-up CPU too.
 """
 
 from __future__ import annotations
@@ -92,6 +92,9 @@ class BatchRunner:
             per_case.output = part.encode()
             per_case.cpu_ms = result.cpu_ms / n
             per_case.wall_ms = result.wall_ms / n
+            # a fork server's start-up was charged once to the whole batch: shared out as
+            # its CPU time is (a spawned batch's start-up is inside cpu_ms, divided above)
+            per_case.start_cpu_ms = result.start_cpu_ms / n
             check = judge(problem, text, want, per_case, limits)
             if check.verdict != Verdict.AC:
                 return None
