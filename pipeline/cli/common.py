@@ -4,6 +4,7 @@ and option defaults read from the library."""
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -12,8 +13,9 @@ from typing import ParamSpec, TypeVar
 
 import typer
 
+from pipeline.distribute.cluster import interrupted_ray, stop_interrupted_ray
 from pipeline.errors import GridjudgeError
-from pipeline.grade.interrupts import Terminated
+from pipeline.grade.interrupts import by_sigterm
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -38,7 +40,14 @@ def interrupts_end(hint: str) -> Iterator[None]:
         yield
     except KeyboardInterrupt as stop:
         typer.echo(f"interrupted: {hint}", err=True)
-        code = EXIT_TERMINATED if isinstance(stop, Terminated) else EXIT_INTERRUPTED
+        code = EXIT_TERMINATED if by_sigterm(stop) else EXIT_INTERRUPTED
+        if interrupted_ray():
+            # everything is written; Ray's shutdown (or its atexit handler) could still
+            # trip a check in its core worker on the way out: its node ended, end here
+            sys.stdout.flush()
+            sys.stderr.flush()
+            stop_interrupted_ray()
+            os._exit(code)
         raise typer.Exit(code) from None
 
 

@@ -17,8 +17,29 @@ class Terminated(KeyboardInterrupt):
     "interrupted", the cluster shut down in order)."""
 
 
+_sigterm_received = False
+
+
 def _terminate(signum: int, frame: FrameType | None) -> None:
+    global _sigterm_received
+    _sigterm_received = True
     raise Terminated()
+
+
+def by_sigterm(stop: KeyboardInterrupt) -> bool:
+    """Whether `stop` ended the run because of SIGTERM. Not only a Terminated: Ray's core
+    worker turns any KeyboardInterrupt a signal handler raises while the driver waits in
+    ray.wait/ray.get into a plain KeyboardInterrupt (its check_signals), so the handler
+    also notes that SIGTERM came."""
+    return isinstance(stop, Terminated) or _sigterm_received
+
+
+def raise_if_terminated() -> None:
+    """Raises Terminated if SIGTERM came during this run and the run goes on: a call into
+    Ray's core worker that the handler's exception interrupted may have dropped it (seen
+    once: a demo that went on to the end and exited 0). Called between chunks."""
+    if _sigterm_received:
+        raise Terminated()
 
 
 def on_sigterm() -> None:
@@ -33,7 +54,10 @@ def sigterm_interrupts() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    global _sigterm_received
     before = signal.getsignal(signal.SIGTERM)
+    if before is not _terminate:  # the outermost run: no SIGTERM came to it yet
+        _sigterm_received = False
     on_sigterm()
     try:
         yield

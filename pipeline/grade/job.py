@@ -34,7 +34,7 @@ from pipeline.grade.cache import ROW_COLUMNS, ResultCache, open_cache
 from pipeline.grade.cache_key import KeyBase, case_digest, pair_key
 from pipeline.grade.cases import CASE_COLUMNS
 from pipeline.grade.chunk_sizes import chunk_size_for, in_process, tapered_size
-from pipeline.grade.interrupts import on_sigterm, sigterm_interrupts
+from pipeline.grade.interrupts import on_sigterm, raise_if_terminated, sigterm_interrupts
 from pipeline.grade.plan import (
     CorpusPlan,
     GradeOutcome,
@@ -332,6 +332,7 @@ def _grade_on_cluster(
         )
         for chunk, result in results:
             driver.commit(chunk, result)
+            raise_if_terminated()
 
 
 def _staged(driver: _Driver, chunks: Iterator[GradeChunk]) -> Iterator[GradeChunk]:

@@ -30,7 +30,7 @@ import pyarrow.parquet as pq
 
 from pipeline.distribute.cluster import Cluster
 from pipeline.errors import GridjudgeError
-from pipeline.grade.interrupts import on_sigterm, sigterm_interrupts
+from pipeline.grade.interrupts import on_sigterm, raise_if_terminated, sigterm_interrupts
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, GradeSettings, plan_grade
 from pipeline.jobs.corpus import generate_on
@@ -177,6 +177,7 @@ def _run_all(
         corpora[p] = out / "corpora" / p
         m = generate_on(cluster, get_problem(p), count, seed, corpora[p])
         say(f"generated {m.count} {p} cases ({len(m.families)} families)")
+        raise_if_terminated()
     for p in cases:
         run_dir = out / "runs" / p
         batch = DEMO_BATCH if get_problem(p).multi_case > 1 else 1
@@ -191,6 +192,7 @@ def _run_all(
         write_report(run_dir, summary=graded.summary)
         result.runs[p] = run_dir
         say(f"graded {p}: {', '.join(plan[p])} ({graded.rows} results)")
+        raise_if_terminated()
 
 
 def _finish(

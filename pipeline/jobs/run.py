@@ -14,7 +14,7 @@ from pipeline.compare.render import write_outputs
 from pipeline.compare.runs import compare_runs
 from pipeline.corpus.store import CorpusError, import_path, manifest_path, read_manifest
 from pipeline.distribute.cluster import Cluster
-from pipeline.grade.interrupts import on_sigterm, sigterm_interrupts
+from pipeline.grade.interrupts import on_sigterm, raise_if_terminated, sigterm_interrupts
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, GradeOutcome, plan_grade
 from pipeline.jobs.config import CorpusSpec, JobSpec, RunConfig
@@ -103,6 +103,7 @@ def run_config(
             )
             policy = policy_for(job.scoring, options.corpora)
             outcome = run_grade(plan_grade(options), on_rows=on_rows)
+            raise_if_terminated()
             job_result = JobResult(run_dir, outcome)
             done = finish_run(run_dir, policy, job.feedback.value, outcome.summary, config.html)
             job_result.report = done.report if done is not None else None
