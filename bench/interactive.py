@@ -4,7 +4,7 @@ through the judge's relay, execute.interact), N cases graded on the embedded Ray
 once with both programs forked from their fork servers and once with both spawned.
 
 Printed in the same run: the machine's floor for a design that gives every run a fresh
-process, two bare forks per case (bench/package_checker.py's fork_floor: no sandbox, no
+process, two bare forks per case (bench/package_bench.py's fork_floor: no sandbox, no
 pipes, no judge), and each way's cases/s as a ratio to it; and the fork servers' rate as
 a ratio to spawning both.
 
@@ -16,27 +16,18 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import package_bench  # beside this script: found while bench/ is sys.path[0]
+
 # bench/solvers.py would shadow the `solvers` package the problem plugins live in
 if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     sys.path.pop(0)
 
 import argparse
-import importlib.util
 import os
 import random
-import tempfile
-import time
-from collections.abc import Callable
-from typing import cast
 
-from pipeline.corpus.store import import_path
-from pipeline.distribute.cluster import Cluster
-from pipeline.grade.job import run_grade
-from pipeline.grade.plan import GradeOptions, plan_grade
 from pipeline.grade.settings import GradeSettings
-from pipeline.problem.registry import get_problem
 
-HERE = Path(__file__).resolve().parent
 INTERACTOR = r"""
 #include <cstdio>
 int main(int argc, char** argv) {
@@ -61,15 +52,6 @@ int main() {
 """
 
 
-def fork_floor(work: Path, n: int) -> float:
-    """bench/package_checker.py's floor: two bare forks per case, one loop per core."""
-    spec = importlib.util.spec_from_file_location("package_checker", HERE / "package_checker.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return cast(Callable[[Path, int], float], module.fork_floor)(work, n)
-
-
 def package(folder: Path, n: int) -> Path:
     (folder / "data" / "secret").mkdir(parents=True)
     (folder / "output_validator" / "next").mkdir(parents=True)
@@ -88,19 +70,9 @@ def package(folder: Path, n: int) -> Path:
 
 def graded(work: Path, corpus: Path, submission: Path, fork: bool) -> float:
     name = "fork-server" if fork else "spawn"
-    plan = plan_grade(
-        GradeOptions(
-            corpora=[corpus],
-            submissions=[str(submission)],
-            out=work / f"{name}-run",
-            cache=False,
-            settings=GradeSettings(fork_server=fork),
-        )
-    )
-    start = time.perf_counter()
-    outcome = run_grade(plan)
-    rate = outcome.rows / (time.perf_counter() - start)
-    assert set(dict(outcome.verdicts)) == {"AC"}, outcome.verdicts
+    settings = GradeSettings(fork_server=fork)
+    rate, verdicts = package_bench.graded(work, name, corpus, submission, settings)
+    assert set(verdicts) == {"AC"}, verdicts
     return rate
 
 
@@ -108,16 +80,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=2_000)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp, Cluster("local") as cluster:
-        work = Path(tmp)
+    with package_bench.bench_run(f"{args.n} interactive cases") as work:
         submission = work / "next.cpp"
         submission.write_text(SUBMISSION)
-        pkg = package(work / "next", args.n)
-        corpus = work / "corpus"
-        import_path(pkg, get_problem(str(pkg)), corpus, None)
-        print(f"{args.n} interactive cases; cluster: {cluster.describe()}")
-        print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-        floor = fork_floor(work, args.n)
+        corpus = package_bench.import_corpus(package(work / "next", args.n), work / "corpus")
+        floor = package_bench.fork_floor(work, args.n)
         served = graded(work, corpus, submission, fork=True)
         spawned = graded(work, corpus, submission, fork=False)
         print(
@@ -131,7 +98,6 @@ def main() -> None:
         print(
             f"interactive, both spawned: {spawned:,.0f} cases/s, {spawned / floor:.3f}x the floor"
         )
-        print(f"load average at the end: {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":
