@@ -249,7 +249,9 @@ def test_stress_and_generate_say_a_package_has_no_generator(tmp_path: Path) -> N
 
 @pytest.mark.ray
 @pytest.mark.slow
-def test_a_package_grades_on_the_embedded_local_ray(tmp_path: Path) -> None:
+def test_a_package_grades_on_the_embedded_local_ray(tmp_path: Path, ray_cluster: object) -> None:
+    # grade joins the suite's shared embedded Ray (already running in this process): a
+    # Ray of its own cost a start and a stop here and a restart of the shared one after
     _needs("cpp")
     package = PACKAGES / "pairsum_cpp"
     subs = package / "submissions"
