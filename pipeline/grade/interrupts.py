@@ -1,7 +1,8 @@
 """SIGTERM during a run handled as Ctrl-C: a KeyboardInterrupt (Terminated) raised in
-the main thread, so the driver keeps its finished chunks, writes run.json "interrupted"
-and shuts the cluster down in order (Ray's own handler exits at once, leaving a crash
-dump and the run "running")."""
+the main thread, so the driver keeps its finished chunks and writes run.json
+"interrupted" (Ray's own handler exits at once, leaving a crash dump and the run
+"running"). An embedded Ray is then not shut down but ended with the process
+(distribute.cluster.Cluster.__exit__, cli.common.interrupts_end)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from types import FrameType
 
 class Terminated(KeyboardInterrupt):
     """SIGTERM during a run: handled as Ctrl-C is (finished chunks kept, run.json
-    "interrupted", the cluster shut down in order)."""
+    "interrupted", the process ended with exit 143)."""
 
 
 _sigterm_received = False
