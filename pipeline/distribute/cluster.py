@@ -368,6 +368,7 @@ class Cluster:
         def submit(call: _Call[T]) -> None:
             in_flight[remote.remote(fn_ref, call.chunk, call.attempt)] = call
 
+        interrupted = False
         try:
             while True:
                 while not exhausted and len(in_flight) < limit:
@@ -386,12 +387,12 @@ class Cluster:
                     else:
                         submit(_Call(call.chunk, call.attempt + 1))
         except KeyboardInterrupt:
-            self._interrupted = True
+            interrupted = True
             raise
         finally:
             # not after an interrupt (caught here, or at a yield: then this runs once the
-            # caller left `with Cluster`): see __exit__
-            for ref in [] if self._interrupted else in_flight:
+            # caller left `with Cluster`, which noted it): see __exit__
+            for ref in [] if interrupted or self._interrupted else in_flight:
                 with contextlib.suppress(Exception):
                     ray.cancel(ref, force=True)
 
