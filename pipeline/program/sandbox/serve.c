@@ -250,10 +250,29 @@ static void wipe(const struct serve_setup *s) {
 }
 
 #define FRESH_DIR "/tmp/case"
+#define BOX_DIR "/tmp/box/"
 
-/* The case's scratch dir: FRESH_DIR made anew (wipe() removes it), or the judge's. */
-static const char *scratch_dir(const char *asked, const struct serve_setup *s) {
-    if (strcmp(asked, "-") != 0) return asked;
+/* The case's scratch dir: FRESH_DIR made anew (wipe() removes it), or the one the judge
+ * staged, a folder of the read-only box, bound writable over itself for this case
+ * (*bound set: unbound after it). The bind comes from the box's writable mount, which
+ * only INIT holds: the server and the cases never get a writable path to the box. */
+static const char *scratch_dir(const char *asked, const struct serve_setup *s, int *bound) {
+    *bound = 0;
+    if (strcmp(asked, "-") != 0) {
+        const char *name = asked + strlen(BOX_DIR);
+        if (strncmp(asked, BOX_DIR, strlen(BOX_DIR)) != 0 || !*name || strchr(name, '/') ||
+            !strcmp(name, ".") || !strcmp(name, "..") || s->box_fd < 0)
+            return NULL;
+        int dir = openat(s->box_fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (dir < 0) return NULL;
+        char from[64];
+        snprintf(from, sizeof from, "/proc/self/fd/%d", dir);
+        int failed = mount(from, asked, NULL, MS_BIND, NULL) != 0;
+        close(dir);
+        if (failed) return NULL;
+        *bound = 1;
+        return asked;
+    }
     if (mkdir(FRESH_DIR, 0700) != 0) return NULL;
     if (s->uid >= 0 && chown(FRESH_DIR, (uid_t)s->uid, (gid_t)s->gid) != 0) return NULL;
     return FRESH_DIR;
@@ -269,10 +288,11 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
         tell(judge, "error bad request");
         return -1;
     }
-    const char *where = scratch_dir(dir, s);
+    int bound;
+    const char *where = scratch_dir(dir, s, &bound);
     if (!where) {
         for (int k = 0; k < 3; k++) close(fds[k]);
-        tell(judge, "error cannot make the scratch dir");
+        tell(judge, "error cannot make the case's scratch dir");
         return -1;
     }
     snprintf(forward, sizeof forward, "%s %lld %lld %lld", where, fsize, stack, nofile);
@@ -316,6 +336,11 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
                   !answer(server, pong, sizeof pong, (int)(wall_ms > 0 ? wall_ms : 1000)) ||
                   strcmp(pong, "pong") != 0))
         lost = 1;
+    /* the staged folder, read-only again (the judge reads and removes it) */
+    if (bound && umount2(where, MNT_DETACH) != 0) {
+        tell(judge, "error cannot unbind the case's scratch dir");
+        return -1;
+    }
     wipe(s);
     remove_ipc();
     remove_mqueues(s->mqueue_fd);
