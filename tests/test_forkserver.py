@@ -117,6 +117,26 @@ def test_a_case_that_kills_its_server_is_re_and_the_next_case_gets_a_new_one(
     assert r.servers.started == 2
 
 
+def test_a_case_that_stops_its_server_is_re_and_the_next_case_gets_a_new_one(
+    serve: list[ProgramRunner],
+) -> None:
+    r = runner(HOSTILE / "stop_server.c", serve)
+    got = cases(r, [3, 4, 6])
+    assert verdicts(got) == ["RE", "AC", "AC"]
+    assert "fork server" in got[0][1].message
+    assert [res.extra["runner"] for res, _ in got] == [RUNNER] * 3
+    assert r.servers.started == 2
+
+
+def test_signals_a_case_sends_its_server_reach_neither_it_nor_a_later_case(
+    serve: list[ProgramRunner],
+) -> None:
+    r = runner(HOSTILE / "signal_server.c", serve)
+    got = cases(r, [7, 8, 9])
+    assert verdicts(got) == ["AC"] * 3, [res.output for res, _ in got]
+    assert r.servers.started == 1
+
+
 def test_a_case_can_neither_ptrace_nor_write_into_the_server(
     serve: list[ProgramRunner],
 ) -> None:

@@ -76,6 +76,40 @@ static void reap(pid_t server, int *server_lost, struct others *used) {
     }
 }
 
+/* Whether the server is still there for the next case, read from /proc without waking
+ * it: 1 when it is asleep (in its wait for the next request: it blocks every signal
+ * while it serves, so nothing else can run in it) with one thread, no SIGKILL pending
+ * and not exiting; 0 when it is stopped, dead, exiting or has SIGKILL pending; -1 when
+ * its state cannot tell (running: still on its way back to the wait, or dying). Called
+ * when no process of the case is left to signal it. */
+#define PF_EXITING_FLAG 0x4
+static int server_state(pid_t server_pid) {
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)server_pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0) return 0;
+    text[n] = 0;
+    const char *at = strrchr(text, ')'); /* the command name may hold anything */
+    if (!at || at[1] != ' ') return -1;
+    char state = at[2];
+    /* the fields after the name: state (3) ... flags (9) ... num_threads (20) ...
+     * signal (31, the pending signals of the thread) */
+    unsigned long long field[32] = {0};
+    const char *p = at + 3;
+    for (int k = 4; k <= 31 && *p; k++) {
+        char *end;
+        field[k] = strtoull(p, &end, 10);
+        if (end == p) return -1;
+        p = end;
+    }
+    if (state == 'T' || state == 't' || state == 'Z' || state == 'X' || state == 'x') return 0;
+    if ((field[9] & PF_EXITING_FLAG) || (field[31] & (1ULL << (SIGKILL - 1)))) return 0;
+    return state == 'S' && field[20] == 1 ? 1 : -1;
+}
+
 /* Kills every process of the namespace but INIT and the server, until none is left. */
 static void kill_others(pid_t server, int *server_lost, struct others *used) {
     for (int round = 0; round < 200; round++) {
@@ -227,8 +261,12 @@ static int mount_mqueues(void) {
     return open(at, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 }
 
-static void remove_mqueues(int mqueues) {
-    if (mqueues >= 0) empty_dir(openat(mqueues, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), NULL);
+/* `empty_size`: the queues' folder's size when it holds none (the mqueue filesystem
+ * adds to a folder's size for each queue): a look at it spares the listing */
+static void remove_mqueues(int mqueues, long long empty_size) {
+    struct stat st;
+    if (mqueues < 0 || (fstat(mqueues, &st) == 0 && st.st_size == empty_size)) return;
+    empty_dir(openat(mqueues, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), NULL);
 }
 
 /* tmpfs gives a directory a size of 20 per entry, "." and ".." included */
@@ -329,21 +367,24 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
      * nothing under load: a grandchild went unmeasured) */
     struct others left = {0, 0};
     kill_others(server_pid, &lost, &left);
-    /* a server killed by the case may not have exited yet: only an answer proves it is
-     * still there (a stopped one gets the wall limit to answer) */
-    char pong[8];
-    if (!lost && (send(server, "ping", 4, MSG_NOSIGNAL) != 4 ||
-                  !answer(server, pong, sizeof pong, (int)(wall_ms > 0 ? wall_ms : 1000)) ||
-                  strcmp(pong, "pong") != 0))
-        lost = 1;
+    if (!lost) {
+        /* a server killed by the case may not have exited yet: its state says so, and
+         * where it cannot (still running, or in another state), only an answer proves it
+         * is there (a stopped one gets the wall limit to answer) */
+        int state = server_state(server_pid);
+        char pong[8];
+        if (state < 0)
+            lost = send(server, "ping", 4, MSG_NOSIGNAL) != 4 ||
+                   !answer(server, pong, sizeof pong, (int)(wall_ms > 0 ? wall_ms : 1000)) ||
+                   strcmp(pong, "pong") != 0;
+        else
+            lost = !state;
+    }
     /* the staged folder, read-only again (the judge reads and removes it) */
     if (bound && umount2(where, MNT_DETACH) != 0) {
         tell(judge, "error cannot unbind the case's scratch dir");
         return -1;
     }
-    wipe(s);
-    remove_ipc();
-    remove_mqueues(s->mqueue_fd);
     /* the case's own CPU; the start-up, one measurement made once per server, goes
      * beside it: added to each case's time, its noise would be a constant offset
      * between two servers' timings (issue 22) */
@@ -353,7 +394,16 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     out.lost = lost;
     format_report(report, sizeof report, &out, NULL);
     tell(judge, report);
-    return lost ? -1 : 0;
+    if (lost) return -1;
+    /* what the case left in the private folders and the IPC namespace: removed while
+     * the judge reads the report, before the next request is read (no process of the
+     * case is left to add to it). The fresh scratch dir, mostly left empty, goes in one
+     * call, and then the look at /tmp's size (wipe) spares its listing. */
+    if (!bound) rmdir(FRESH_DIR);
+    wipe(s);
+    remove_ipc();
+    remove_mqueues(s->mqueue_fd, s->mqueue_empty_size);
+    return 0;
 }
 
 /* Waits for the server's "ready" at most start_ms; with a start CPU budget, gives up
@@ -398,6 +448,8 @@ int serve(int judge, int server, pid_t server_pid, struct serve_setup *s) {
         if (s->start_cpu_us < 0) s->start_cpu_us = 0;
     }
     s->mqueue_fd = mount_mqueues();
+    struct stat mq;
+    s->mqueue_empty_size = s->mqueue_fd >= 0 && fstat(s->mqueue_fd, &mq) == 0 ? mq.st_size : -1;
     for (int k = 0; k < s->n_writable; k++)
         s->writable_fd[k] = open(s->writable[k], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     tell(judge, "ready");
