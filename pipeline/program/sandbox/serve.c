@@ -316,10 +316,46 @@ static const char *scratch_dir(const char *asked, const struct serve_setup *s, i
     return FRESH_DIR;
 }
 
+/* The child the server made for the next case (forked from its state, waiting on a
+ * socket of its own for its case), and the server's CPU in making it (the case's). */
+static struct {
+    pid_t pid;
+    int sock;
+    long long charged_us;
+} spare = {0, -1, 0};
+
+/* Asks the server for a spare child, waiting `ms` at most. The pid it names must be a
+ * live child of INIT (cloned with CLONE_PARENT). Returns 0, or -1 (no spare). */
+static int make_spare(int server, pid_t server_pid, int ms) {
+    long long before = process_cpu_us(server_pid);
+    if (send(server, "spare", 5, MSG_NOSIGNAL) != 5) return -1;
+    struct pollfd p = {server, POLLIN, 0};
+    int got;
+    do got = poll(&p, 1, ms);
+    while (got < 0 && errno == EINTR);
+    if (got <= 0) return -1;
+    char reply[32];
+    int sock = -1, with_fd = 0;
+    if (receive_fds(server, reply, sizeof reply, &sock, 1, &with_fd) <= 0 || !with_fd) return -1;
+    long long after = process_cpu_us(server_pid);
+    pid_t pid = (pid_t)strtol(reply, NULL, 10);
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    if (pid <= 1 || pid == server_pid ||
+        waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid != 0) {
+        close(sock);
+        return -1;
+    }
+    spare.pid = pid;
+    spare.sock = sock;
+    spare.charged_us = before >= 0 && after > before ? after - before : 0;
+    return 0;
+}
+
 /* One case; returns 0 when the server is still there for the next one. */
 static int one_case(int judge, int server, pid_t server_pid, struct serve_setup *s,
                     const char *request, int fds[3]) {
-    char dir[256], forward[512], reply[32], report[256];
+    char dir[256], forward[512], report[256];
     long long cpu_ms, wall_ms, fsize, stack, nofile;
     if (sscanf(request, "%255s %lld %lld %lld %lld %lld", dir, &cpu_ms, &wall_ms, &fsize, &stack,
                &nofile) != 6) {
@@ -334,23 +370,24 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
         return -1;
     }
     snprintf(forward, sizeof forward, "%s %lld %lld %lld", where, fsize, stack, nofile);
-    long long start = now_us();
-    /* the server's CPU from receiving the case to naming its child is the case's */
-    long long server_before = process_cpu_us(server_pid);
-    int sent = send_case(server, forward, fds);
-    for (int k = 0; k < 3; k++) close(fds[k]);
-    if (sent != 0 || !answer(server, reply, sizeof reply, (int)(wall_ms > 0 ? wall_ms : 1000))) {
+    int wait_ms = (int)(wall_ms > 0 ? wall_ms : 1000);
+    if (!spare.pid && (s->broken || make_spare(server, server_pid, wait_ms) != 0)) {
+        for (int k = 0; k < 3; k++) close(fds[k]);
         tell(judge, "lost 1 error the fork server did not answer");
         return -1;
     }
-    long long server_after = process_cpu_us(server_pid);
-    long long charged = 0;
-    if (server_before >= 0 && server_after > server_before) charged = server_after - server_before;
-    pid_t pid = (pid_t)strtol(reply, NULL, 10);
-    siginfo_t info;
-    if (pid <= 1 || pid == server_pid ||
-        waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
-        tell(judge, "lost 1 error the fork server named no child of the sandbox");
+    /* the case goes to the spare child the server made before it (after the last case
+     * ended), which becomes it: the server's work is not on the case's way */
+    long long start = now_us();
+    int sent = send_case(spare.sock, forward, fds);
+    for (int k = 0; k < 3; k++) close(fds[k]);
+    close(spare.sock);
+    pid_t pid = spare.pid;
+    long long charged = spare.charged_us;
+    spare.pid = 0;
+    spare.sock = -1;
+    if (sent != 0) {
+        tell(judge, "lost 1 error the fork server's child did not take its case");
         return -1;
     }
     struct outcome out;
@@ -403,6 +440,8 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     wipe(s);
     remove_ipc();
     remove_mqueues(s->mqueue_fd, s->mqueue_empty_size);
+    /* the next case's child, made now that nothing of this case is left to reach it */
+    if (make_spare(server, server_pid, wait_ms) != 0) s->broken = 1;
     return 0;
 }
 
