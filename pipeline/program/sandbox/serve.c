@@ -5,12 +5,15 @@
  *                DIR "-" asks INIT for a fresh empty scratch dir in the private /tmp
  * INIT -> judge  "ready", then per case one report line of key value pairs
  *
- * INIT asks the server for a child, checks that the pid it names is INIT's own child
- * (cloned with CLONE_PARENT), then waits for it exactly as for a spawned program: wait4
- * gives the CPU time and peak RSS, the watchdog kills at the CPU or wall limit. Then it
- * kills every other process of the namespace but the server, empties the private
- * writable directories and removes System V IPC objects, so the next case starts from
- * the server's state alone.
+ * INIT asks the server for a child ahead of each case (a spare, made once the previous
+ * case has ended: no case ever runs beside the next one's process), checks that the
+ * pid it names is INIT's own live child (cloned with CLONE_PARENT), sends the case to
+ * it on the spare's own socket, then waits for it exactly as for a spawned program:
+ * wait4 gives the CPU time and peak RSS, the watchdog kills at the CPU or wall limit.
+ * Then it kills every other process of the namespace but the server, reads the
+ * server's state (server_state), reports, and only then empties the private writable
+ * directories, removes System V and POSIX IPC objects and asks for the next spare, so
+ * the next case starts from the server's state alone.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
