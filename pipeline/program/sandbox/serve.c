@@ -113,11 +113,20 @@ static int server_state(pid_t server_pid) {
     return state == 'S' && field[20] == 1 ? 1 : -1;
 }
 
-/* Kills every process of the namespace but INIT and the server, until none is left. */
-static void kill_others(pid_t server, int *server_lost, struct others *used) {
-    for (int round = 0; round < 200; round++) {
+/* Kills every process of the namespace but INIT and the server, until none is left,
+ * each one reaped and what it used counted: one that frees much memory may take long to
+ * die on a loaded machine, and the report waits for it (a bound on rounds gave up
+ * under load: the case was reported without a grandchild's CPU, which lived on into
+ * the next case). Returns 0, or -1 when some are still there after OTHERS_GONE_MS. */
+#define OTHERS_GONE_MS 10000
+static int kill_others(pid_t server, int *server_lost, struct others *used) {
+    long long deadline = now_us() + OTHERS_GONE_MS * 1000LL;
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    for (;;) {
         DIR *proc = opendir("/proc");
-        if (!proc) return;
+        if (!proc) return -1;
         int others = 0;
         struct dirent *e;
         while ((e = readdir(proc)) != NULL) {
@@ -129,8 +138,12 @@ static void kill_others(pid_t server, int *server_lost, struct others *used) {
         }
         closedir(proc);
         reap(server, server_lost, used);
-        if (!others) return;
-        usleep(200);
+        if (!others) return 0;
+        if (now_us() > deadline) return -1;
+        /* until one of INIT's children ends (SIGCHLD is blocked in INIT) or 1 ms has
+         * passed: the others become its children as their parents die */
+        struct timespec wait = {0, 1000000};
+        sigtimedwait(&chld, NULL, &wait);
     }
 }
 
@@ -406,7 +419,10 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     /* every case: what it left is counted (a pids count equal to the idle one proved
      * nothing under load: a grandchild went unmeasured) */
     struct others left = {0, 0};
-    kill_others(server_pid, &lost, &left);
+    if (kill_others(server_pid, &lost, &left) != 0) {
+        tell(judge, "lost 1 error processes of the case outlived it");
+        return -1;
+    }
     if (!lost) {
         /* a server killed by the case may not have exited yet: its state says so, and
          * where it cannot (still running, or in another state), only an answer proves it
