@@ -1,6 +1,6 @@
-/* Messages with files over a SOCK_SEQPACKET socket (a case's stdin, stdout and stderr;
- * a spare child's socket): shared by the launcher's serving init (serve.c) and the fork
- * server (forkserver.c). */
+/* Messages with a case's three files (stdin, stdout, stderr) over a SOCK_SEQPACKET
+ * socket: shared by the launcher's serving init (serve.c) and the fork server
+ * (forkserver.c). */
 #ifndef GRIDJUDGE_FDPASS_H
 #define GRIDJUDGE_FDPASS_H
 #include <errno.h>
@@ -14,25 +14,24 @@ union case_control {
     struct cmsghdr align;
 };
 
-static inline void case_message(struct msghdr *msg, struct iovec *iov, union case_control *control,
-                                size_t n_fds) {
+static inline void case_message(struct msghdr *msg, struct iovec *iov, union case_control *control) {
     memset(msg, 0, sizeof *msg);
     memset(control, 0, sizeof *control);
     msg->msg_iov = iov;
     msg->msg_iovlen = 1;
     msg->msg_control = control->buf;
-    msg->msg_controllen = CMSG_SPACE(n_fds * sizeof(int));
+    msg->msg_controllen = sizeof control->buf;
 }
 
-/* One message into `text` (NUL-terminated); the `n_fds` files it carries into `fds`,
- * and *with_fds says whether it carried them. Returns the text's length, 0 at the end,
- * -1 on error or on a message carrying something else. */
-static inline ssize_t receive_fds(int sock, char *text, size_t size, int *fds, size_t n_fds,
-                                  int *with_fds) {
+/* One message into `text` (NUL-terminated); its three files into `fds`, and *with_fds
+ * says whether it carried them. Returns the text's length, 0 at the end, -1 on error or
+ * on a message carrying something else. */
+static inline ssize_t receive_case(int sock, char *text, size_t size, int fds[CASE_FDS],
+                                   int *with_fds) {
     struct iovec iov = {text, size - 1};
     union case_control control;
     struct msghdr msg;
-    case_message(&msg, &iov, &control, n_fds);
+    case_message(&msg, &iov, &control);
     ssize_t n;
     do n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
     while (n < 0 && errno == EINTR);
@@ -41,33 +40,21 @@ static inline ssize_t receive_fds(int sock, char *text, size_t size, int *fds, s
     struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
     *with_fds = c != NULL;
     if (!c) return n;
-    if (c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(n_fds * sizeof(int)) ||
-        (msg.msg_flags & MSG_CTRUNC))
-        return -1;
-    memcpy(fds, CMSG_DATA(c), n_fds * sizeof(int));
+    if (c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(CASE_FDS * sizeof(int))) return -1;
+    memcpy(fds, CMSG_DATA(c), CASE_FDS * sizeof(int));
     return n;
 }
 
-static inline int send_fds(int sock, const char *text, const int *fds, size_t n_fds) {
+static inline int send_case(int sock, const char *text, const int fds[CASE_FDS]) {
     struct iovec iov = {(void *)text, strlen(text)};
     union case_control control;
     struct msghdr msg;
-    case_message(&msg, &iov, &control, n_fds);
+    case_message(&msg, &iov, &control);
     struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
     c->cmsg_level = SOL_SOCKET;
     c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(n_fds * sizeof(int));
-    memcpy(CMSG_DATA(c), fds, n_fds * sizeof(int));
+    c->cmsg_len = CMSG_LEN(CASE_FDS * sizeof(int));
+    memcpy(CMSG_DATA(c), fds, CASE_FDS * sizeof(int));
     return sendmsg(sock, &msg, MSG_NOSIGNAL) < 0 ? -1 : 0;
-}
-
-/* A case's message: its three files (stdin, stdout, stderr). */
-static inline ssize_t receive_case(int sock, char *text, size_t size, int fds[CASE_FDS],
-                                   int *with_fds) {
-    return receive_fds(sock, text, size, fds, CASE_FDS, with_fds);
-}
-
-static inline int send_case(int sock, const char *text, const int fds[CASE_FDS]) {
-    return send_fds(sock, text, fds, CASE_FDS);
 }
 #endif

@@ -10,12 +10,10 @@
  *
  * Protocol on the socket named by GRIDJUDGE_FORK_SERVER_FD (SOCK_SEQPACKET, to init):
  *   server -> init  "ready"
- *   init -> server  "spare" (once no case of the server runs: after the last one's end)
- *   server -> init  "PID" of a new child (or "-ERRNO"), with that child's socket
+ *   init -> server  "DIR FSIZE STACK NOFILE" with stdin, stdout, stderr (SCM_RIGHTS)
+ *   server -> init  "PID" of the new child (or "-ERRNO")
  *   init -> server  "ping" -> "pong" (after a case, only where its state in /proc
  *                   could not say whether the server is still there)
- * and on a spare child's socket, when its case comes:
- *   init -> child   "DIR FSIZE STACK NOFILE" with stdin, stdout, stderr (SCM_RIGHTS)
  * The child makes the three files its 0, 1, 2, enters DIR, sets its rlimits and returns
  * into the program (to main, or into the zygote's Python code).
  */
@@ -59,21 +57,6 @@ static void become_case(int sock, int fds[3], const char *dir, unsigned long lon
     sigprocmask(SIG_SETMASK, &program_mask, NULL);
 }
 
-/* A spare child: waits for its case on its own socket (init sends it there), then
- * becomes that case. Returns 0 into the program; ends when init closes the socket. */
-static int spare(int sock) {
-    char text[512], dir[256];
-    int fds[CASE_FDS];
-    int with_fds = 0;
-    ssize_t got = receive_case(sock, text, sizeof text, fds, &with_fds);
-    if (got <= 0 || !with_fds) _exit(0);
-    unsigned long long fsize = 0, stack = 0;
-    long nofile = 0;
-    if (sscanf(text, "%255s %llu %llu %ld", dir, &fsize, &stack, &nofile) != 4) _exit(2);
-    become_case(sock, fds, dir, fsize, stack, nofile);
-    return 0;
-}
-
 /* Serves cases until init closes the socket. Returns 0 in each child; returns -1 at
  * once when this process was not started as a fork server. */
 int gj_serve(void) {
@@ -92,31 +75,28 @@ int gj_serve(void) {
     sigprocmask(SIG_BLOCK, &all, &program_mask);
     if (send(sock, "ready", 5, MSG_NOSIGNAL) != 5) _exit(0);
     for (;;) {
-        char text[512], reply[32];
-        int unused[CASE_FDS];
+        char text[512], dir[256], reply[32];
+        int fds[3];
         int with_fds = 0;
-        ssize_t got = receive_case(sock, text, sizeof text, unused, &with_fds);
-        if (got <= 0 || with_fds) _exit(0);
-        if (got == 4 && memcmp(text, "ping", 4) == 0) {
+        ssize_t got = receive_case(sock, text, sizeof text, fds, &with_fds);
+        if (got == 4 && !with_fds && memcmp(text, "ping", 4) == 0) {
             if (send(sock, "pong", 4, MSG_NOSIGNAL) != 4) _exit(0);
             continue;
         }
-        if (got != 5 || memcmp(text, "spare", 5) != 0) _exit(2);
-        int pair[2];
-        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) _exit(0);
+        if (got <= 0 || !with_fds) _exit(0);
+        unsigned long long fsize = 0, stack = 0;
+        long nofile = 0;
+        if (sscanf(text, "%255s %llu %llu %ld", dir, &fsize, &stack, &nofile) != 4) _exit(2);
         /* a raw clone: glibc's fork() has no CLONE_PARENT. The process has one thread,
          * so the child's copy of it is consistent. */
         long pid = syscall(SYS_clone, CLONE_PARENT | SIGCHLD, 0, NULL, NULL, 0);
         if (pid == 0) {
-            close(sock);
-            close(pair[0]);
-            return spare(pair[1]);
+            become_case(sock, fds, dir, fsize, stack, nofile);
+            return 0;
         }
-        close(pair[1]);
-        snprintf(reply, sizeof reply, "%ld", pid < 0 ? -(long)errno : pid);
-        int sent = send_fds(sock, reply, &pair[0], 1);
-        close(pair[0]);
-        if (sent != 0) _exit(0);
+        for (int k = 0; k < 3; k++) close(fds[k]);
+        int n = snprintf(reply, sizeof reply, "%ld", pid < 0 ? -(long)errno : pid);
+        if (send(sock, reply, (size_t)n, MSG_NOSIGNAL) != n) _exit(0);
     }
 }
 

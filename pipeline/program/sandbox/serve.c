@@ -5,15 +5,13 @@
  *                DIR "-" asks INIT for a fresh empty scratch dir in the private /tmp
  * INIT -> judge  "ready", then per case one report line of key value pairs
  *
- * INIT asks the server for a child ahead of each case (a spare, made once the previous
- * case has ended: no case ever runs beside the next one's process), checks that the
- * pid it names is INIT's own live child (cloned with CLONE_PARENT), sends the case to
- * it on the spare's own socket, then waits for it exactly as for a spawned program:
- * wait4 gives the CPU time and peak RSS, the watchdog kills at the CPU or wall limit.
- * Then it kills every other process of the namespace but the server, reads the
- * server's state (server_state), reports, and only then empties the private writable
- * directories, removes System V and POSIX IPC objects and asks for the next spare, so
- * the next case starts from the server's state alone.
+ * INIT asks the server for a child, checks that the pid it names is INIT's own child
+ * (cloned with CLONE_PARENT), then waits for it exactly as for a spawned program: wait4
+ * gives the CPU time and peak RSS, the watchdog kills at the CPU or wall limit. Then it
+ * kills every other process of the namespace but the server, reads the server's state
+ * (server_state: no message to it), empties the private writable directories and
+ * removes System V and POSIX IPC objects, so the next case starts from the server's
+ * state alone, and reports.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -332,46 +330,10 @@ static const char *scratch_dir(const char *asked, const struct serve_setup *s, i
     return FRESH_DIR;
 }
 
-/* The child the server made for the next case (forked from its state, waiting on a
- * socket of its own for its case), and the server's CPU in making it (the case's). */
-static struct {
-    pid_t pid;
-    int sock;
-    long long charged_us;
-} spare = {0, -1, 0};
-
-/* Asks the server for a spare child, waiting `ms` at most. The pid it names must be a
- * live child of INIT (cloned with CLONE_PARENT). Returns 0, or -1 (no spare). */
-static int make_spare(int server, pid_t server_pid, int ms) {
-    long long before = process_cpu_us(server_pid);
-    if (send(server, "spare", 5, MSG_NOSIGNAL) != 5) return -1;
-    struct pollfd p = {server, POLLIN, 0};
-    int got;
-    do got = poll(&p, 1, ms);
-    while (got < 0 && errno == EINTR);
-    if (got <= 0) return -1;
-    char reply[32];
-    int sock = -1, with_fd = 0;
-    if (receive_fds(server, reply, sizeof reply, &sock, 1, &with_fd) <= 0 || !with_fd) return -1;
-    long long after = process_cpu_us(server_pid);
-    pid_t pid = (pid_t)strtol(reply, NULL, 10);
-    siginfo_t info;
-    memset(&info, 0, sizeof info);
-    if (pid <= 1 || pid == server_pid ||
-        waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid != 0) {
-        close(sock);
-        return -1;
-    }
-    spare.pid = pid;
-    spare.sock = sock;
-    spare.charged_us = before >= 0 && after > before ? after - before : 0;
-    return 0;
-}
-
 /* One case; returns 0 when the server is still there for the next one. */
 static int one_case(int judge, int server, pid_t server_pid, struct serve_setup *s,
                     const char *request, int fds[3]) {
-    char dir[256], forward[512], report[256];
+    char dir[256], forward[512], reply[32], report[256];
     long long cpu_ms, wall_ms, fsize, stack, nofile;
     if (sscanf(request, "%255s %lld %lld %lld %lld %lld", dir, &cpu_ms, &wall_ms, &fsize, &stack,
                &nofile) != 6) {
@@ -386,24 +348,23 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
         return -1;
     }
     snprintf(forward, sizeof forward, "%s %lld %lld %lld", where, fsize, stack, nofile);
-    int wait_ms = (int)(wall_ms > 0 ? wall_ms : 1000);
-    if (!spare.pid && (s->broken || make_spare(server, server_pid, wait_ms) != 0)) {
-        for (int k = 0; k < 3; k++) close(fds[k]);
+    long long start = now_us();
+    /* the server's CPU from receiving the case to naming its child is the case's */
+    long long server_before = process_cpu_us(server_pid);
+    int sent = send_case(server, forward, fds);
+    for (int k = 0; k < 3; k++) close(fds[k]);
+    if (sent != 0 || !answer(server, reply, sizeof reply, (int)(wall_ms > 0 ? wall_ms : 1000))) {
         tell(judge, "lost 1 error the fork server did not answer");
         return -1;
     }
-    /* the case goes to the spare child the server made before it (after the last case
-     * ended), which becomes it: the server's work is not on the case's way */
-    long long start = now_us();
-    int sent = send_case(spare.sock, forward, fds);
-    for (int k = 0; k < 3; k++) close(fds[k]);
-    close(spare.sock);
-    pid_t pid = spare.pid;
-    long long charged = spare.charged_us;
-    spare.pid = 0;
-    spare.sock = -1;
-    if (sent != 0) {
-        tell(judge, "lost 1 error the fork server's child did not take its case");
+    long long server_after = process_cpu_us(server_pid);
+    long long charged = 0;
+    if (server_before >= 0 && server_after > server_before) charged = server_after - server_before;
+    pid_t pid = (pid_t)strtol(reply, NULL, 10);
+    siginfo_t info;
+    if (pid <= 1 || pid == server_pid ||
+        waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
+        tell(judge, "lost 1 error the fork server named no child of the sandbox");
         return -1;
     }
     struct outcome out;
@@ -441,6 +402,13 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
         tell(judge, "error cannot unbind the case's scratch dir");
         return -1;
     }
+    /* what the case left in the private folders and the IPC namespace (no process of
+     * the case is left to add to it). The fresh scratch dir, mostly left empty, goes in
+     * one call, and then the look at /tmp's size (wipe) spares its listing. */
+    if (!bound) rmdir(FRESH_DIR);
+    wipe(s);
+    remove_ipc();
+    remove_mqueues(s->mqueue_fd, s->mqueue_empty_size);
     /* the case's own CPU; the start-up, one measurement made once per server, goes
      * beside it: added to each case's time, its noise would be a constant offset
      * between two servers' timings (issue 22) */
@@ -449,19 +417,11 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     out.maxrss_kb = ru.ru_maxrss > left.maxrss_kb ? ru.ru_maxrss : left.maxrss_kb;
     out.lost = lost;
     format_report(report, sizeof report, &out, NULL);
+    /* the report last, then straight to the wait for the next request: the judge
+     * wakes to a free core (cleaning up after the report, overlapped with the judge,
+     * was faster on an idle machine and much slower on a loaded one) */
     tell(judge, report);
-    if (lost) return -1;
-    /* what the case left in the private folders and the IPC namespace: removed while
-     * the judge reads the report, before the next request is read (no process of the
-     * case is left to add to it). The fresh scratch dir, mostly left empty, goes in one
-     * call, and then the look at /tmp's size (wipe) spares its listing. */
-    if (!bound) rmdir(FRESH_DIR);
-    wipe(s);
-    remove_ipc();
-    remove_mqueues(s->mqueue_fd, s->mqueue_empty_size);
-    /* the next case's child, made now that nothing of this case is left to reach it */
-    if (make_spare(server, server_pid, wait_ms) != 0) s->broken = 1;
-    return 0;
+    return lost ? -1 : 0;
 }
 
 /* Waits for the server's "ready" at most start_ms; with a start CPU budget, gives up

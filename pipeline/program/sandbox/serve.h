@@ -18,7 +18,6 @@ struct serve_setup {
     int charge_start;        /* charge the server's CPU before "ready" to every case */
     long long start_cpu_us;  /* that CPU, measured at "ready" */
     long long start_cpu_ms;  /* with charge_start: more before "ready" and it is refused */
-    int broken;              /* the server made no child when asked: the next case is lost */
 };
 
 int serve(int judge, int server, pid_t server_pid, struct serve_setup *s);
