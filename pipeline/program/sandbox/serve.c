@@ -417,8 +417,8 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     out.maxrss_kb = ru.ru_maxrss > left.maxrss_kb ? ru.ru_maxrss : left.maxrss_kb;
     out.lost = lost;
     format_report(report, sizeof report, &out, NULL);
-    /* the report last, then straight to the wait for the next request: the judge
-     * wakes to a free core (cleaning up after the report, overlapped with the judge,
+    /* the report last: INIT sleeps at once in its wait for the next request, so the
+     * judge it woke takes its core (work after the report, overlapped with the judge,
      * was faster on an idle machine and much slower on a loaded one) */
     tell(judge, report);
     return lost ? -1 : 0;
