@@ -42,6 +42,9 @@ FULL = "rlimit: + namespaces (full, default)"
 FORK = "full isolation, fork server"
 PY_SPAWN = "python hello, full isolation spawn"
 PY_ZYGOTE = "python hello, full isolation zygote"
+# the runs' limits: a wall limit no load spike reaches (a run killed by it aborts the
+# bench: it measured nothing)
+LIMITS = Limits.from_seconds(1.0, wall_ms=60_000)
 
 
 def tiny_binary(folder: Path) -> Path:
@@ -63,7 +66,7 @@ def bare(binary: Path) -> Callable[[], None]:
 
 
 def sandboxed(sandbox: object, binary: Path) -> Callable[[], None]:
-    limits = Limits.from_seconds(1.0)
+    limits = LIMITS
     files = {"tiny": binary}
 
     def run() -> None:
@@ -75,7 +78,7 @@ def sandboxed(sandbox: object, binary: Path) -> Callable[[], None]:
 
 
 def served(server: forkserver.ForkServer, want: bytes = b"") -> Callable[[], None]:
-    limits = Limits.from_seconds(1.0)
+    limits = LIMITS
 
     def run() -> None:
         result = server.run(b"", limits)
@@ -86,7 +89,7 @@ def served(server: forkserver.ForkServer, want: bytes = b"") -> Callable[[], Non
 
 
 def python_spawned(sandbox: object, script: Path) -> Callable[[], None]:
-    limits = Limits.from_seconds(1.0)
+    limits = LIMITS
 
     def run() -> None:
         result = sandbox.run(  # type: ignore[attr-defined]
@@ -99,7 +102,7 @@ def python_spawned(sandbox: object, script: Path) -> Callable[[], None]:
 
 
 def servers(box: RlimitSandbox, binary: Path, script: Path) -> list[forkserver.ForkServer]:
-    limits = Limits.from_seconds(1.0)
+    limits = LIMITS
     tiny = forkserver.start(box, ["./tiny"], {"tiny": binary}, limits)
     zygote = forkserver.start(
         box,

@@ -17,6 +17,7 @@ from pipeline.grade.verdict import judge
 from pipeline.limits import Limits
 from pipeline.problem.checkers import CheckResult
 from pipeline.program.execute import FORK_SERVER as RUNNER
+from pipeline.program.execute import Servers, run
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import get_sandbox
 from pipeline.program.submission import parse_spec, prepare
@@ -116,6 +117,26 @@ def test_a_case_that_kills_its_server_is_re_and_the_next_case_gets_a_new_one(
     assert r.servers.started == 2
 
 
+def test_a_case_that_stops_its_server_is_re_and_the_next_case_gets_a_new_one(
+    serve: list[ProgramRunner],
+) -> None:
+    r = runner(HOSTILE / "stop_server.c", serve)
+    got = cases(r, [3, 4, 6])
+    assert verdicts(got) == ["RE", "AC", "AC"]
+    assert "fork server" in got[0][1].message
+    assert [res.extra["runner"] for res, _ in got] == [RUNNER] * 3
+    assert r.servers.started == 2
+
+
+def test_signals_a_case_sends_its_server_reach_neither_it_nor_a_later_case(
+    serve: list[ProgramRunner],
+) -> None:
+    r = runner(HOSTILE / "signal_server.c", serve)
+    got = cases(r, [7, 8, 9])
+    assert verdicts(got) == ["AC"] * 3, [res.output for res, _ in got]
+    assert r.servers.started == 1
+
+
 def test_a_case_can_neither_ptrace_nor_write_into_the_server(
     serve: list[ProgramRunner],
 ) -> None:
@@ -133,6 +154,32 @@ def test_a_child_left_behind_does_not_outlive_its_case(serve: list[ProgramRunner
     left = [p for p in psutil.process_iter(["name"]) if p.info["name"] == f"gjfs{mark}"]
     assert left == []
     assert verdicts(cases(r, [mark + 1])) == ["AC"]
+
+
+@pytest.mark.parametrize("name", ["staged_folder.c", "feedback.py"])
+def test_a_served_program_writes_its_own_staged_folder_and_nothing_else(name: str) -> None:
+    """A served run with staged files (an output validator writing its feedback) works
+    in a folder of its own, writable for that case alone: the server's box around it,
+    the server's files and any other case's folder stay out of its reach."""
+    program = prepare(parse_spec(str(HOSTILE / name)), PROBLEM)
+    servers = Servers()
+    try:
+        for n in (31, 32, 33):
+            got = run(
+                program,
+                f"{n}\n".encode(),
+                limits=LIMITS,
+                files={"input": f"staged {n}\n".encode()},
+                read_back=["judgemessage.txt"],
+                servers=servers,
+            )
+            assert got.extra["runner"] == RUNNER, vars(got)
+            assert not got.judge_error and got.exit_code == 0, vars(got)
+            assert got.output == f"{n}\n".encode(), vars(got)
+            assert got.files == {"judgemessage.txt": f"case {n} saw staged {n}\n".encode()}
+        assert servers.started == 1
+    finally:
+        servers.close()
 
 
 def test_a_statically_linked_program_is_spawned_and_its_rows_say_why(

@@ -1,5 +1,5 @@
 """The Sandbox protocol and what every backend shares: the per-run workspace (a private
-run folder holding the stdin/stdout/stderr files and the program's scratch dir), capped
+run folder holding the program's scratch dir, and its stdin/stdout/stderr as memfds), capped
 output reading, and waiting for a process under a wall-clock limit."""
 
 from __future__ import annotations
@@ -128,26 +128,16 @@ def runs_root() -> Path:
 
 @dataclass
 class Workspace:
-    """One run's private folder (mode 0700): stdin, stdout, stderr, report, and box/,
-    the program's scratch dir."""
+    """One run's private folder (mode 0700): report, and box/, the program's scratch
+    dir; and the run's stdin, stdout and stderr, unnamed files (memfds) the program gets
+    as they are: a link of /proc/self/fd names no folder of the judge's."""
 
     root: Path
+    stdio: tuple[int, int, int] = (-1, -1, -1)
 
     @property
     def box(self) -> Path:
         return self.root / BOX
-
-    @property
-    def stdin(self) -> Path:
-        return self.root / "stdin"
-
-    @property
-    def stdout(self) -> Path:
-        return self.root / "stdout"
-
-    @property
-    def stderr(self) -> Path:
-        return self.root / "stderr"
 
     @property
     def report(self) -> Path:
@@ -162,10 +152,8 @@ class Workspace:
     ) -> Workspace:
         root = Path(tempfile.mkdtemp(prefix=f"run-{os.getpid()}-", dir=runs_root()))
         os.chmod(root, 0o711)
-        ws = cls(root)
+        ws = cls(root, unnamed_stdio(stdin))
         ws.box.mkdir()
-        with private_open(ws.stdin) as fh:
-            fh.write(stdin)
         stage(ws.box, files or {}, owner)
         if owner is not None:
             os.chown(ws.box, *owner)
@@ -174,10 +162,26 @@ class Workspace:
     def remove(self) -> bool:
         """Removes the run folder, whatever the program built in it; False (and the
         folder quarantined for a later sweep) when something could not be removed."""
+        close_fds(fd for fd in self.stdio if fd >= 0)
+        self.stdio = (-1, -1, -1)
         if remove_tree(self.root):
             return True
         quarantine(self.root)
         return False
+
+
+def unnamed_stdio(stdin: bytes) -> tuple[int, int, int]:
+    """A run's stdin (holding `stdin`, at its start), stdout and stderr as memfds."""
+    fds = [os.memfd_create(name, os.MFD_CLOEXEC) for name in ("stdin", "stdout", "stderr")]
+    try:
+        view = memoryview(stdin)
+        while view:
+            view = view[os.write(fds[0], view) :]
+        os.lseek(fds[0], 0, os.SEEK_SET)
+    except OSError:
+        close_fds(fds)
+        raise
+    return fds[0], fds[1], fds[2]
 
 
 def stage(folder: Path | str, files: Mapping[str, FileSpec], owner: tuple[int, int] | None) -> None:
@@ -354,8 +358,7 @@ def collect_output(
     read_back: Sequence[str] = (),
 ) -> None:
     """`collect` from a spawned run's workspace files."""
-    with open(ws.stdout, "rb") as out, open(ws.stderr, "rb") as err:
-        collect(result, limits, out.fileno(), err.fileno(), ws.box, output_file, read_back)
+    collect(result, limits, ws.stdio[1], ws.stdio[2], ws.box, output_file, read_back)
 
 
 SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"

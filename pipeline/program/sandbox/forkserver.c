@@ -12,7 +12,8 @@
  *   server -> init  "ready"
  *   init -> server  "DIR FSIZE STACK NOFILE" with stdin, stdout, stderr (SCM_RIGHTS)
  *   server -> init  "PID" of the new child (or "-ERRNO")
- *   init -> server  "ping" (after each case: is the server still there?) -> "pong"
+ *   init -> server  "ping" -> "pong" (after a case, only where its state in /proc
+ *                   could not say whether the server is still there)
  * The child makes the three files its 0, 1, 2, enters DIR, sets its rlimits and returns
  * into the program (to main, or into the zygote's Python code).
  */
@@ -35,6 +36,9 @@
 
 #define CONTROL_ENV "GRIDJUDGE_FORK_SERVER_FD"
 
+/* the program's signal mask, which each case gets back (the server blocks them all) */
+static sigset_t program_mask;
+
 /* In the child: the case's files, folder and limits; then back into the program. */
 static void become_case(int sock, int fds[3], const char *dir, unsigned long long fsize,
                         unsigned long long stack, long nofile) {
@@ -49,6 +53,8 @@ static void become_case(int sock, int fds[3], const char *dir, unsigned long lon
     /* as a spawned program would be; the server and init stay undumpable */
     prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
     signal(SIGPIPE, SIG_DFL);
+    /* signals sent to the server stayed with it: a new process starts with none pending */
+    sigprocmask(SIG_SETMASK, &program_mask, NULL);
 }
 
 /* Serves cases until init closes the socket. Returns 0 in each child; returns -1 at
@@ -61,6 +67,12 @@ int gj_serve(void) {
     unsetenv("LD_PRELOAD");
     /* neither the cases nor anything else may ptrace this process or read its memory */
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    /* while it serves, no signal runs anything in it (a handler of the program's
+     * start-up, a default action): only SIGKILL and SIGSTOP reach it, both visible to
+     * init in its state (serve.c:server_state) */
+    sigset_t all;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &program_mask);
     if (send(sock, "ready", 5, MSG_NOSIGNAL) != 5) _exit(0);
     for (;;) {
         char text[512], dir[256], reply[32];

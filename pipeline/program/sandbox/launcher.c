@@ -38,7 +38,8 @@
  * fork bomb.
  *
  * --serve (with --ns): PROGRAM is a fork server (forkserver.c) talking to INIT on fd 3,
- * and INIT serves the cases the judge sends on the launcher's fd 3 (serve.c). With
+ * and INIT serves the cases the judge sends on the launcher's fd 3 (serve.c). The box
+ * (/tmp/box) is read-only then; INIT binds a staged case's folder writable for it. With
  * --charge-start the CPU the server used before it was ready (the program's own pre-main
  * code: ELF constructors, .preinit_array) counts against every case's CPU limit and is
  * reported beside each case's CPU (start_cpu_us), and a server that passes --cpu-ms
@@ -213,6 +214,7 @@ int main(int argc, char **argv) {
     int box_fd = open(box, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (box_fd < 0) report_error("open scratch dir");
     int args_fd = args_file ? open(args_file, O_RDONLY | O_CLOEXEC) : -1;
+    int box_rw_fd = -1; /* serving: the box's writable mount (serve.c binds cases from it) */
     if (args_file && args_fd < 0) report_error("open the arguments file");
 
     if (use_userns && !use_ns) {
@@ -242,16 +244,19 @@ int main(int argc, char **argv) {
             if (mkdir("/tmp/box", 0755) != 0) report_error("mkdir /tmp/box");
             if (mount(src, "/tmp/box", NULL, MS_BIND | MS_NOSUID | MS_NODEV, NULL) != 0)
                 report_error("bind scratch dir");
-            /* with --userns the program has the judge's uid, which owns the server's
-             * files: a fork server's box is read-only there, so a case cannot change
-             * the program for the next one. As root the program is nobody, owning only
-             * the cases' scratch dirs, which checkers write their feedback into: the box
-             * stays writable. (With --userns a served run that must write into its
-             * staged scratch dir cannot yet: known gap, docs/sandbox.md.) */
-            if (serving && use_userns && mount(NULL, "/tmp/box", NULL,
-                                 MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV,
-                                 NULL) != 0)
-                report_error("read-only scratch dir");
+            /* a fork server's box is read-only: the program's files stay as staged
+             * for every case (with --userns the program has the judge's uid, which
+             * owns them). A case with staged files gets its own folder of the box
+             * bound writable over it by INIT for that case alone (serve.c), from
+             * box_rw_fd, the box's writable mount, which only INIT holds. */
+            if (serving) {
+                box_rw_fd = dup(box_fd);
+                if (box_rw_fd < 0 || fcntl(box_rw_fd, F_SETFD, FD_CLOEXEC) != 0)
+                    report_error("keep scratch dir");
+                if (mount(NULL, "/tmp/box", NULL,
+                          MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL) != 0)
+                    report_error("read-only scratch dir");
+            }
             close(box_fd);
             box_fd = open("/tmp/box", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
             if (box_fd < 0) report_error("open /tmp/box");
@@ -328,6 +333,7 @@ int main(int argc, char **argv) {
             .mqueue_fd = -1, .uid = uid, .gid = gid, .charge_start = charge_start,
             .start_cpu_ms = charge_start ? (long long)cpu_ms : 0};
         setup.cpu_fd = cpu_fd;
+        setup.box_fd = box_rw_fd;
         if (hide_all) setup.writable[setup.n_writable++] = "/tmp";
         for (int k = 0; k < n_hide; k++) setup.writable[setup.n_writable++] = hidden[k];
         return serve(3, pair[0], prog, &setup);

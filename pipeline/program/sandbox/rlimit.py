@@ -38,7 +38,6 @@ from pipeline.program.sandbox.base import (
     group_gone,
     kill_group,
     missing_program,
-    private_open,
     sweep_stale_runs,
     wait_with_deadline,
 )
@@ -105,28 +104,23 @@ def slot_pool(notes: list[str]) -> slots.Pool | None:
 
 
 def spawn(command: list[str], ws: Workspace, stdio: tuple[int, int] | None = None) -> int:
-    """Starts `command` in a new session on the run's stdin, stdout and stderr files, or
-    on the fds `stdio` for stdin and stdout (closed here once the launcher holds them:
-    it passes its stdin and stdout on to the program)."""
+    """Starts `command` in a new session on the run's stdin, stdout and stderr, or on the
+    fds `stdio` for stdin and stdout (closed here once the launcher holds them: it passes
+    its stdin and stdout on to the program)."""
     try:
-        with (
-            open(ws.stdin, "rb") as fin,
-            private_open(ws.stdout) as fout,
-            private_open(ws.stderr) as ferr,
-        ):
-            given_in, given_out = stdio if stdio is not None else (fin.fileno(), fout.fileno())
-            # posix_spawn (vfork-like): no copy of the big judge process is ever made
-            return os.posix_spawn(
-                command[0],
-                command,
-                ENV,
-                file_actions=[
-                    (os.POSIX_SPAWN_DUP2, given_in, 0),
-                    (os.POSIX_SPAWN_DUP2, given_out, 1),
-                    (os.POSIX_SPAWN_DUP2, ferr.fileno(), 2),
-                ],
-                setsid=True,
-            )
+        given_in, given_out = stdio if stdio is not None else ws.stdio[:2]
+        # posix_spawn (vfork-like): no copy of the big judge process is ever made
+        return os.posix_spawn(
+            command[0],
+            command,
+            ENV,
+            file_actions=[
+                (os.POSIX_SPAWN_DUP2, given_in, 0),
+                (os.POSIX_SPAWN_DUP2, given_out, 1),
+                (os.POSIX_SPAWN_DUP2, ws.stdio[2], 2),
+            ],
+            setsid=True,
+        )
     finally:
         close_fds(stdio)
 

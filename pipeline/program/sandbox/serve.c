@@ -8,9 +8,10 @@
  * INIT asks the server for a child, checks that the pid it names is INIT's own child
  * (cloned with CLONE_PARENT), then waits for it exactly as for a spawned program: wait4
  * gives the CPU time and peak RSS, the watchdog kills at the CPU or wall limit. Then it
- * kills every other process of the namespace but the server, empties the private
- * writable directories and removes System V IPC objects, so the next case starts from
- * the server's state alone.
+ * kills every other process of the namespace but the server, reads the server's state
+ * (server_state: no message to it), empties the private writable directories and
+ * removes System V and POSIX IPC objects, so the next case starts from the server's
+ * state alone, and reports.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -76,11 +77,54 @@ static void reap(pid_t server, int *server_lost, struct others *used) {
     }
 }
 
-/* Kills every process of the namespace but INIT and the server, until none is left. */
-static void kill_others(pid_t server, int *server_lost, struct others *used) {
-    for (int round = 0; round < 200; round++) {
+/* Whether the server is still there for the next case, read from /proc without waking
+ * it: 1 when it is asleep (in its wait for the next request: it blocks every signal
+ * while it serves, so nothing else can run in it) with one thread, no SIGKILL pending
+ * and not exiting; 0 when it is stopped, dead, exiting or has SIGKILL pending; -1 when
+ * its state cannot tell (running: still on its way back to the wait, or dying). Called
+ * when no process of the case is left to signal it. */
+#define PF_EXITING_FLAG 0x4
+static int server_state(pid_t server_pid) {
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)server_pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0) return 0;
+    text[n] = 0;
+    const char *at = strrchr(text, ')'); /* the command name may hold anything */
+    if (!at || at[1] != ' ') return -1;
+    char state = at[2];
+    /* the fields after the name: state (3) ... flags (9) ... num_threads (20) ...
+     * signal (31, the pending signals of the thread) */
+    unsigned long long field[32] = {0};
+    const char *p = at + 3;
+    for (int k = 4; k <= 31 && *p; k++) {
+        char *end;
+        field[k] = strtoull(p, &end, 10);
+        if (end == p) return -1;
+        p = end;
+    }
+    if (state == 'T' || state == 't' || state == 'Z' || state == 'X' || state == 'x') return 0;
+    if ((field[9] & PF_EXITING_FLAG) || (field[31] & (1ULL << (SIGKILL - 1)))) return 0;
+    return state == 'S' && field[20] == 1 ? 1 : -1;
+}
+
+/* Kills every process of the namespace but INIT and the server, until none is left,
+ * each one reaped and what it used counted: one that frees much memory may take long to
+ * die on a loaded machine, and the report waits for it (a bound on rounds gave up
+ * under load: the case was reported without a grandchild's CPU, which lived on into
+ * the next case). Returns 0, or -1 when some are still there after OTHERS_GONE_MS. */
+#define OTHERS_GONE_MS 10000
+static int kill_others(pid_t server, int *server_lost, struct others *used) {
+    long long deadline = now_us() + OTHERS_GONE_MS * 1000LL;
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    for (;;) {
         DIR *proc = opendir("/proc");
-        if (!proc) return;
+        if (!proc) return -1;
         int others = 0;
         struct dirent *e;
         while ((e = readdir(proc)) != NULL) {
@@ -92,8 +136,12 @@ static void kill_others(pid_t server, int *server_lost, struct others *used) {
         }
         closedir(proc);
         reap(server, server_lost, used);
-        if (!others) return;
-        usleep(200);
+        if (!others) return 0;
+        if (now_us() > deadline) return -1;
+        /* until one of INIT's children ends (SIGCHLD is blocked in INIT) or 1 ms has
+         * passed: the others become its children as their parents die */
+        struct timespec wait = {0, 1000000};
+        sigtimedwait(&chld, NULL, &wait);
     }
 }
 
@@ -227,8 +275,12 @@ static int mount_mqueues(void) {
     return open(at, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 }
 
-static void remove_mqueues(int mqueues) {
-    if (mqueues >= 0) empty_dir(openat(mqueues, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), NULL);
+/* `empty_size`: the queues' folder's size when it holds none (the mqueue filesystem
+ * adds to a folder's size for each queue): a look at it spares the listing */
+static void remove_mqueues(int mqueues, long long empty_size) {
+    struct stat st;
+    if (mqueues < 0 || (fstat(mqueues, &st) == 0 && st.st_size == empty_size)) return;
+    empty_dir(openat(mqueues, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), NULL);
 }
 
 /* tmpfs gives a directory a size of 20 per entry, "." and ".." included */
@@ -250,10 +302,29 @@ static void wipe(const struct serve_setup *s) {
 }
 
 #define FRESH_DIR "/tmp/case"
+#define BOX_DIR "/tmp/box/"
 
-/* The case's scratch dir: FRESH_DIR made anew (wipe() removes it), or the judge's. */
-static const char *scratch_dir(const char *asked, const struct serve_setup *s) {
-    if (strcmp(asked, "-") != 0) return asked;
+/* The case's scratch dir: FRESH_DIR made anew (wipe() removes it), or the one the judge
+ * staged, a folder of the read-only box, bound writable over itself for this case
+ * (*bound set: unbound after it). The bind comes from the box's writable mount, which
+ * only INIT holds: the server and the cases never get a writable path to the box. */
+static const char *scratch_dir(const char *asked, const struct serve_setup *s, int *bound) {
+    *bound = 0;
+    if (strcmp(asked, "-") != 0) {
+        const char *name = asked + strlen(BOX_DIR);
+        if (strncmp(asked, BOX_DIR, strlen(BOX_DIR)) != 0 || !*name || strchr(name, '/') ||
+            !strcmp(name, ".") || !strcmp(name, "..") || s->box_fd < 0)
+            return NULL;
+        int dir = openat(s->box_fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (dir < 0) return NULL;
+        char from[64];
+        snprintf(from, sizeof from, "/proc/self/fd/%d", dir);
+        int failed = mount(from, asked, NULL, MS_BIND, NULL) != 0;
+        close(dir);
+        if (failed) return NULL;
+        *bound = 1;
+        return asked;
+    }
     if (mkdir(FRESH_DIR, 0700) != 0) return NULL;
     if (s->uid >= 0 && chown(FRESH_DIR, (uid_t)s->uid, (gid_t)s->gid) != 0) return NULL;
     return FRESH_DIR;
@@ -269,10 +340,11 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
         tell(judge, "error bad request");
         return -1;
     }
-    const char *where = scratch_dir(dir, s);
+    int bound;
+    const char *where = scratch_dir(dir, s, &bound);
     if (!where) {
         for (int k = 0; k < 3; k++) close(fds[k]);
-        tell(judge, "error cannot make the scratch dir");
+        tell(judge, "error cannot make the case's scratch dir");
         return -1;
     }
     snprintf(forward, sizeof forward, "%s %lld %lld %lld", where, fsize, stack, nofile);
@@ -308,17 +380,35 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     /* every case: what it left is counted (a pids count equal to the idle one proved
      * nothing under load: a grandchild went unmeasured) */
     struct others left = {0, 0};
-    kill_others(server_pid, &lost, &left);
-    /* a server killed by the case may not have exited yet: only an answer proves it is
-     * still there (a stopped one gets the wall limit to answer) */
-    char pong[8];
-    if (!lost && (send(server, "ping", 4, MSG_NOSIGNAL) != 4 ||
-                  !answer(server, pong, sizeof pong, (int)(wall_ms > 0 ? wall_ms : 1000)) ||
-                  strcmp(pong, "pong") != 0))
-        lost = 1;
+    if (kill_others(server_pid, &lost, &left) != 0) {
+        tell(judge, "lost 1 error processes of the case outlived it");
+        return -1;
+    }
+    if (!lost) {
+        /* a server killed by the case may not have exited yet: its state says so, and
+         * where it cannot (still running, or in another state), only an answer proves it
+         * is there (a stopped one gets the wall limit to answer) */
+        int state = server_state(server_pid);
+        char pong[8];
+        if (state < 0)
+            lost = send(server, "ping", 4, MSG_NOSIGNAL) != 4 ||
+                   !answer(server, pong, sizeof pong, (int)(wall_ms > 0 ? wall_ms : 1000)) ||
+                   strcmp(pong, "pong") != 0;
+        else
+            lost = !state;
+    }
+    /* the staged folder, read-only again (the judge reads and removes it) */
+    if (bound && umount2(where, MNT_DETACH) != 0) {
+        tell(judge, "error cannot unbind the case's scratch dir");
+        return -1;
+    }
+    /* what the case left in the private folders and the IPC namespace (no process of
+     * the case is left to add to it). The fresh scratch dir, mostly left empty, goes in
+     * one call, and then the look at /tmp's size (wipe) spares its listing. */
+    if (!bound) rmdir(FRESH_DIR);
     wipe(s);
     remove_ipc();
-    remove_mqueues(s->mqueue_fd);
+    remove_mqueues(s->mqueue_fd, s->mqueue_empty_size);
     /* the case's own CPU; the start-up, one measurement made once per server, goes
      * beside it: added to each case's time, its noise would be a constant offset
      * between two servers' timings (issue 22) */
@@ -327,6 +417,9 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     out.maxrss_kb = ru.ru_maxrss > left.maxrss_kb ? ru.ru_maxrss : left.maxrss_kb;
     out.lost = lost;
     format_report(report, sizeof report, &out, NULL);
+    /* the report last: INIT sleeps at once in its wait for the next request, so the
+     * judge it woke takes its core (work after the report, overlapped with the judge,
+     * was faster on an idle machine and much slower on a loaded one) */
     tell(judge, report);
     return lost ? -1 : 0;
 }
@@ -373,6 +466,8 @@ int serve(int judge, int server, pid_t server_pid, struct serve_setup *s) {
         if (s->start_cpu_us < 0) s->start_cpu_us = 0;
     }
     s->mqueue_fd = mount_mqueues();
+    struct stat mq;
+    s->mqueue_empty_size = s->mqueue_fd >= 0 && fstat(s->mqueue_fd, &mq) == 0 ? mq.st_size : -1;
     for (int k = 0; k < s->n_writable; k++)
         s->writable_fd[k] = open(s->writable[k], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     tell(judge, "ready");

@@ -12,6 +12,8 @@ struct serve_setup {
     int writable_fd[SERVE_MAX_WRITABLE];
     int n_writable;
     int mqueue_fd;  /* the namespace's POSIX message queues, mounted by init, or -1 */
+    long long mqueue_empty_size; /* the size of their folder while it holds none */
+    int box_fd;     /* the scratch dir's writable mount (the cases see it read-only), or -1 */
     long uid, gid;  /* the cases' user, or -1 */
     int charge_start;        /* charge the server's CPU before "ready" to every case */
     long long start_cpu_us;  /* that CPU, measured at "ready" */
