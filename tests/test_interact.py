@@ -113,3 +113,19 @@ def test_a_summary_keeps_each_directions_first_and_last_kib_in_order() -> None:
     for direction, data in ((TO_SUBMISSION, b"abcdef"), (TO_INTERACTOR, b"12")):
         whole.record(direction, data)
     assert whole.render().splitlines() == ["< abcdef", "> 12"]
+
+
+def test_a_slow_server_start_is_not_on_the_exchanges_clock(fork: bool) -> None:
+    # the submission spends 3 s before main, longer than the exchange's 1.5 s and the
+    # interactor's 2.5 s: forked, that start is its server's, made before the exchange
+    # begins (once made inside it, the interactor's clock ran out first: JE); spawned, the
+    # sleep is the run's own and it times out on its side, the interactor still in time
+    done = exchange(fork, "slow_start.c", wall_ms=1500)
+    assert done.interactor.judge_error is None and not done.interactor.wall_exceeded
+    if fork:
+        assert done.submission.extra["runner"] == "fork-server", done.submission.extra
+        assert done.interactor.exit_code == 42, done.interactor.stderr_head
+        assert done.submission.exit_code == 0 and not done.submission.wall_exceeded
+    else:
+        assert done.submission.wall_exceeded and done.first == SUBMISSION
+        assert done.interactor.exit_code == 43

@@ -216,6 +216,14 @@ class Servers:
             old.close()
         return server
 
+    def ready(self, program: Program, limits: Limits, args: Sequence[str] = ()) -> None:
+        """`program`'s server started now, if it is forked and not started yet (or the
+        reason it is spawned learned): `interact` readies both sides before either one's
+        clock runs, so that neither waits out the other's start."""
+        if self.fork and _refusal(program) is None:
+            self._server((program.sha, tuple(args), limits.memory_mb, limits.processes),
+                         program, limits, args)  # fmt: skip
+
     def serve(
         self,
         program: Program,
@@ -360,6 +368,13 @@ def interact(
     exchange_ms = wall_ms if wall_ms is not None else submission.limits.wall_limit_ms
     walls = {SUBMISSION: exchange_ms, INTERACTOR: exchange_ms + INTERACTOR_GRACE_MS}
     sides = {SUBMISSION: submission, INTERACTOR: interactor}
+    # a server's start (the program's pre-main code, a zygote's imports) happens before the
+    # exchange: started inside it, it would run on one side's clock while the other's
+    # already runs (a submission whose server failed was then spawned a start later,
+    # its wall limit counted from there, and the interactor's ran out first: JE)
+    for side in sides.values():
+        if side.servers is not None:
+            side.servers.ready(side.program, side.limits, side.args)
 
     def start(name: str, stdio: tuple[int, int]) -> ExecutionResult:
         side = sides[name]
