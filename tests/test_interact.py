@@ -11,18 +11,23 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.grade.verdict import judge_interaction
 from pipeline.limits import Limits
+from pipeline.package.protocols.contract import Case
+from pipeline.package.protocols.interactive import KattisInteractor
 from pipeline.problem.contract import STDIO
 from pipeline.program import execute
 from pipeline.program.build import default_cache_dir
 from pipeline.program.interaction import (
     INTERACTOR,
+    READ_BYTES,
     SUBMISSION,
     TO_INTERACTOR,
     TO_SUBMISSION,
     Transcript,
 )
 from pipeline.program.submission import PreparedSubmission, parse_spec, prepare_program
+from pipeline.schemas import Verdict
 from tests.fork_server_probe import require_fork_server
 
 HERE = Path(__file__).parent / "interact"
@@ -129,3 +134,45 @@ def test_a_slow_server_start_is_not_on_the_exchanges_clock(fork: bool) -> None:
     else:
         assert done.submission.wall_exceeded and done.first == SUBMISSION
         assert done.interactor.exit_code == 43
+
+
+# a 1 MiB output limit: a flood reaches it in a fraction of the CPU limit
+FLOOD = Limits(cpu_ms=1000, wall_ms=3000, output_kb=1024)
+
+
+def pair(fork: bool, submission: str, interactor: str, limits: Limits) -> execute.Interaction:
+    ours, theirs = execute.Servers(fork=fork), execute.Servers(fork=fork)
+    try:
+        return execute.interact(
+            execute.Side(prepared(submission), limits, servers=ours),
+            execute.Side(prepared(interactor), Limits(cpu_ms=10_000), servers=theirs),
+        )
+    finally:
+        ours.close()
+        theirs.close()
+
+
+def verdict(done: execute.Interaction, limits: Limits) -> tuple[Verdict, str]:
+    """The case's verdict as a Kattis interactive problem judges it."""
+    check = KattisInteractor().verdict(done.interactor, Case("", "", ""))
+    got = judge_interaction(limits, done.submission, check, done.first == INTERACTOR)
+    return got.verdict, got.message
+
+
+def test_a_submission_flooding_the_interactor_is_cut_at_its_output_limit(fork: bool) -> None:
+    # the interactor reads all it gets: without a cap the flood ran to the CPU limit (TLE)
+    done = pair(fork, "floods.c", "drain_all.py", FLOOD)
+    assert done.submission.output_exceeded and done.first == SUBMISSION
+    assert not done.submission.cpu_exceeded and not done.submission.wall_exceeded
+    carried = done.transcript.totals[TO_INTERACTOR]
+    assert FLOOD.output_bytes < carried <= FLOOD.output_bytes + READ_BYTES
+    assert verdict(done, FLOOD)[0] == Verdict.OLE
+
+
+def test_an_interactor_flooding_the_submission_is_cut_and_blamed(fork: bool) -> None:
+    done = pair(fork, "drains.c", "flood_back.py", FLOOD)
+    assert done.interactor.output_exceeded and not done.submission.output_exceeded
+    carried = done.transcript.totals[TO_SUBMISSION]
+    assert FLOOD.output_bytes < carried <= FLOOD.output_bytes + READ_BYTES
+    said, message = verdict(done, FLOOD)
+    assert said == Verdict.JE and "output limit" in message, message

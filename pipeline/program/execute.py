@@ -351,7 +351,10 @@ def interact(
     The submission's CPU limit is its own (`submission.limits`); `wall_ms` (default: the
     submission's wall limit) bounds the whole exchange: the submission is killed at it
     and the interactor a second later, so two programs waiting for each other end as the
-    submission's wall-clock timeout (TLE), never a hung worker.
+    submission's wall-clock timeout (TLE), never a hung worker. Both fork servers are
+    started before the exchange begins. Either side that writes more than the
+    submission's output limit (`limits.output_kb`) to the other is cut off there: its
+    stdout closed, its run's `output_exceeded` set.
 
     The result (interaction.Interaction): `submission` and `interactor`, each an
     ExecutionResult as `run` gives it (stderr, exit, signal, CPU, wall, memory, the
@@ -382,9 +385,13 @@ def interact(
         return run(side.program, limits=limits, args=side.args, files=side.files,
                    read_back=side.read_back, servers=side.servers, stdio=stdio)  # fmt: skip
 
-    done = exchange(start, full_transcript)
+    # each way, the stream is the submission's output or its input: the submission's
+    # output limit bounds both (a flood past it: OLE for the submission, JE for the
+    # interactor, the verdict rules say)
+    cap = submission.limits.output_bytes
+    done = exchange(start, full_transcript, cap)
     if done.submission.judge_error or done.interactor.judge_error:
-        done = exchange(start, full_transcript)
+        done = exchange(start, full_transcript, cap)
     return done
 
 

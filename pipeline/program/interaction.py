@@ -4,7 +4,10 @@ ended first, and the transcript; and the relay that carries the bytes between th
 The judge sits between the two programs: each writes into a pipe the relay reads, and the
 relay writes what it read into the other's stdin pipe, recording it in the transcript in
 the order it was read. A program that stops reading does not stop the relay (it writes
-without blocking and keeps what did not fit).
+without blocking and keeps what did not fit). Each direction has a cap, its writer's
+output limit: past it the relay stops carrying that direction (its writer's stdout is
+closed: it gets EPIPE; the reader sees the end of its input), as a file past the limit
+stops a batch run's output.
 """
 
 from __future__ import annotations
@@ -123,11 +126,18 @@ class Interaction:
 class _Pump:
     """One direction: from `source` (a program's stdout) into `sink` (the other's stdin)."""
 
-    source: int
+    source: int | None
     sink: int | None
     direction: str
+    cap: int | None = None  # bytes its writer may write, None: no cap
     pending: bytearray = field(default_factory=bytearray)
     eof: bool = False
+    over: bool = False  # its writer wrote past the cap
+
+    def close_source(self) -> None:
+        if self.source is not None:
+            os.close(self.source)
+            self.source = None
 
     def close_sink(self) -> None:
         if self.sink is not None:
@@ -136,14 +146,21 @@ class _Pump:
         self.pending.clear()
 
 
-def relay(pumps: list[tuple[int, int, str]], transcript: Transcript, stop: int) -> list[str]:
+def relay(
+    pumps: list[tuple[int, int, str]],
+    transcript: Transcript,
+    stop: int,
+    caps: dict[str, int] | None = None,
+) -> tuple[list[str], list[str]]:
     """Carries bytes for each (source, sink, direction) until every source is at its end
     (or `stop` is readable: both programs are over) and everything read is written or
-    can no longer be. Closes every source and sink. Returns the directions in the order
-    their sources ended (a program's stdout ends when it does)."""
-    live = [_Pump(src, snk, d) for src, snk, d in pumps]
+    can no longer be; a direction whose writer passes its cap in `caps` is cut there.
+    Closes every source and sink. Returns the directions in the order their sources
+    ended (a program's stdout ends when it does, or when it is cut), and those cut."""
+    live = [_Pump(src, snk, d, (caps or {}).get(d)) for src, snk, d in pumps]
     ended: list[str] = []
     for pump in live:
+        assert pump.source is not None
         os.set_blocking(pump.source, False)
         if pump.sink is not None:
             os.set_blocking(pump.sink, False)
@@ -153,16 +170,17 @@ def relay(pumps: list[tuple[int, int, str]], transcript: Transcript, stop: int) 
             poller = select.poll()
             by_fd: dict[int, tuple[_Pump, bool]] = {}
             for pump in live:
-                if not pump.eof and len(pump.pending) < PENDING_CAP:
+                if pump.source is not None and not pump.eof and len(pump.pending) < PENDING_CAP:
                     poller.register(pump.source, select.POLLIN)
                     by_fd[pump.source] = (pump, True)
                 if pump.pending and pump.sink is not None:
                     poller.register(pump.sink, select.POLLOUT)
                     by_fd[pump.sink] = (pump, False)
-            if not by_fd:
-                return ended
-            if stopping and all(p.eof or not _readable(p.source) for p in live):
-                return ended  # both programs are over and what they left is read
+            if not by_fd or (
+                stopping
+                and all(p.eof or not _readable(p.source) for p in live if p.source is not None)
+            ):  # both programs are over and what they left is read
+                return ended, [p.direction for p in live if p.over]
             else:
                 poller.register(stop, select.POLLIN)
             for fd, _ in poller.poll():
@@ -178,7 +196,7 @@ def relay(pumps: list[tuple[int, int, str]], transcript: Transcript, stop: int) 
                     _write(pump)
     finally:
         for pump in live:
-            os.close(pump.source)
+            pump.close_source()
             pump.close_sink()
 
 
@@ -188,6 +206,7 @@ def _readable(fd: int) -> bool:
 
 
 def _read(pump: _Pump, transcript: Transcript) -> None:
+    assert pump.source is not None
     try:
         data = os.read(pump.source, READ_BYTES)
     except BlockingIOError:
@@ -200,6 +219,13 @@ def _read(pump: _Pump, transcript: Transcript) -> None:
             pump.close_sink()  # the other side sees the end of its input
         return
     transcript.record(pump.direction, data)
+    if pump.cap is not None and transcript.totals[pump.direction] > pump.cap:
+        # what passed the cap goes nowhere: the writer's stdout is closed (EPIPE), the
+        # reader sees the end of its input
+        pump.over = pump.eof = True
+        pump.close_source()
+        pump.close_sink()
+        return
     if pump.sink is not None:
         pump.pending += data
         _write(pump)
@@ -222,10 +248,16 @@ def _write(pump: _Pump) -> None:
         pump.close_sink()
 
 
-def exchange(start: Callable[[str, tuple[int, int]], ExecutionResult], full: bool) -> Interaction:
+def exchange(
+    start: Callable[[str, tuple[int, int]], ExecutionResult],
+    full: bool,
+    cap_bytes: int | None = None,
+) -> Interaction:
     """Both programs at once: `start(side, (stdin_fd, stdout_fd))` runs SUBMISSION or
     INTERACTOR on those pipe ends (and closes them), each in a thread of its own, while
-    this thread relays between them and records the transcript (`full`: all of it)."""
+    this thread relays between them and records the transcript (`full`: all of it).
+    A side that writes more than `cap_bytes` to the other is cut there, its run's
+    `output_exceeded` set."""
     sub_out, int_in, int_out, sub_in = os.pipe(), os.pipe(), os.pipe(), os.pipe()
     stop = os.pipe()  # written when both runs are over
     stdio = {SUBMISSION: (sub_in[0], sub_out[1]), INTERACTOR: (int_in[0], int_out[1])}
@@ -249,12 +281,14 @@ def exchange(start: Callable[[str, tuple[int, int]], ExecutionResult], full: boo
     threads = [threading.Thread(target=one, args=(n,), daemon=True) for n in stdio]
     for thread in threads:
         thread.start()
-    relay_error, closed = None, []
+    relay_error, closed, cut = None, [], []
+    caps = None if cap_bytes is None else dict.fromkeys(DIRECTIONS, cap_bytes)
     try:
-        closed = relay(
+        closed, cut = relay(
             [(sub_out[0], int_in[1], TO_INTERACTOR), (int_out[0], sub_in[1], TO_SUBMISSION)],
             transcript,
             stop[0],
+            caps,
         )
     except Exception as exc:  # the judge's own: the runs still end at their limits
         relay_error = f"relay failed: {type(exc).__name__}: {exc}"
@@ -265,6 +299,8 @@ def exchange(start: Callable[[str, tuple[int, int]], ExecutionResult], full: boo
         os.close(fd)
     if relay_error:
         results[SUBMISSION].judge_error = results[SUBMISSION].judge_error or relay_error
+    for direction in cut:
+        results[SUBMISSION if direction == TO_INTERACTOR else INTERACTOR].output_exceeded = True
     # whose stdout ended first (its process's end, as the other side saw it), else whose
     # run returned first
     first = ended[0]
