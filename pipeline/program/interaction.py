@@ -281,7 +281,9 @@ def exchange(
     threads = [threading.Thread(target=one, args=(n,), daemon=True) for n in stdio]
     for thread in threads:
         thread.start()
-    relay_error, closed, cut = None, [], []
+    relay_error: str | None = None
+    closed: list[str] = []
+    cut: list[str] = []
     caps = None if cap_bytes is None else dict.fromkeys(DIRECTIONS, cap_bytes)
     try:
         closed, cut = relay(
