@@ -18,7 +18,10 @@ from pipeline.package.protocols.interactive import KattisInteractor
 from pipeline.problem.contract import STDIO
 from pipeline.program import execute
 from pipeline.program.build import default_cache_dir
+from pipeline.program.execution import ExecutionResult
 from pipeline.program.interaction import (
+    AFTER_INTERACTOR,
+    IDLE,
     INTERACTOR,
     READ_BYTES,
     SUBMISSION,
@@ -48,6 +51,11 @@ def fork(request: pytest.FixtureRequest) -> Iterator[bool]:
     yield bool(request.param)
 
 
+def rejects(ran: ExecutionResult) -> bool:
+    """Whether the interactor's run is a rejection (or a failure) by the Kattis rules."""
+    return KattisInteractor().verdict(ran, Case("", "", "")).verdict != Verdict.AC
+
+
 def exchange(fork: bool, submission: str, wall_ms: float | None = None) -> execute.Interaction:
     ours, theirs = execute.Servers(fork=fork), execute.Servers(fork=fork)
     try:
@@ -61,6 +69,7 @@ def exchange(fork: bool, submission: str, wall_ms: float | None = None) -> execu
                 servers=theirs,
             ),
             wall_ms=wall_ms,
+            ends_submission=rejects,
         )
     finally:
         ours.close()
@@ -87,16 +96,21 @@ def test_each_side_reads_what_the_other_wrote_in_order(fork: bool) -> None:
     }
 
 
-def test_two_programs_waiting_for_each_other_end_at_the_submissions_wall_limit(
+def test_two_programs_waiting_for_each_other_end_as_idle_before_the_wall_limit(
     fork: bool,
 ) -> None:
+    # both wait to read: no byte moves, neither uses CPU; the submission is ended as idle
+    # (before, it waited out its wall limit, 2 s here, then a wall-TLE rerun did again)
     done = exchange(fork, "silent.cpp", wall_ms=2000)
-    assert done.submission.wall_exceeded and not done.submission.cpu_exceeded
+    assert done.submission.extra.get("ended") == IDLE, done.submission.extra
+    assert not done.submission.wall_exceeded and not done.submission.cpu_exceeded
     assert done.submission.judge_error is None and done.interactor.judge_error is None
-    # killed first; the interactor then sees the end of its input and rejects
+    # ended first; the interactor then sees the end of its input and rejects
     assert done.first == SUBMISSION
     assert done.interactor.exit_code == 43 and not done.interactor.wall_exceeded
     assert done.transcript.render() == "< 3\\n"
+    said, message = verdict(done, Limits(cpu_ms=1000, wall_ms=2000))
+    assert said == Verdict.TLE and message.startswith("idle"), message
 
 
 def test_a_summary_keeps_each_directions_first_and_last_kib_in_order() -> None:
@@ -124,7 +138,8 @@ def test_a_slow_server_start_is_not_on_the_exchanges_clock(fork: bool) -> None:
     # the submission spends 3 s before main, longer than the exchange's 1.5 s and the
     # interactor's 2.5 s: forked, that start is its server's, made before the exchange
     # begins (once made inside it, the interactor's clock ran out first: JE); spawned, the
-    # sleep is the run's own and it times out on its side, the interactor still in time
+    # sleep is the run's own, with the interactor waiting on it: ended as idle on its
+    # side, the interactor still in time
     done = exchange(fork, "slow_start.c", wall_ms=1500)
     assert done.interactor.judge_error is None and not done.interactor.wall_exceeded
     if fork:
@@ -132,7 +147,7 @@ def test_a_slow_server_start_is_not_on_the_exchanges_clock(fork: bool) -> None:
         assert done.interactor.exit_code == 42, done.interactor.stderr_head
         assert done.submission.exit_code == 0 and not done.submission.wall_exceeded
     else:
-        assert done.submission.wall_exceeded and done.first == SUBMISSION
+        assert done.submission.extra.get("ended") == IDLE and done.first == SUBMISSION
         assert done.interactor.exit_code == 43
 
 
@@ -176,3 +191,15 @@ def test_an_interactor_flooding_the_submission_is_cut_and_blamed(fork: bool) -> 
     assert FLOOD.output_bytes < carried <= FLOOD.output_bytes + READ_BYTES
     said, message = verdict(done, FLOOD)
     assert said == Verdict.JE and "output limit" in message, message
+
+
+def test_a_submission_still_running_after_a_rejection_is_ended_then(fork: bool) -> None:
+    # the interactor rejects the first answer; the submission spins on: it is ended when
+    # the interactor's verdict is in, not at its CPU limit (1 s), and the WA stands
+    done = exchange(fork, "wrong_then_spins.c")
+    assert done.interactor.exit_code == 43 and done.first == INTERACTOR
+    assert done.submission.extra.get("ended") == AFTER_INTERACTOR, done.submission.extra
+    assert not done.submission.cpu_exceeded and not done.submission.wall_exceeded
+    assert done.submission.cpu_ms < 1000, done.submission.cpu_ms
+    said, _ = verdict(done, Limits(cpu_ms=1000, wall_ms=3000))
+    assert said == Verdict.WA

@@ -3,6 +3,11 @@ in-process runner, turned into a verdict by grade.verdict."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -40,3 +45,58 @@ class ExecutionResult:
     # the files named in `read_back` that the run left in its scratch dir, each capped
     # at the output limit (a checker's feedback files: judgemessage.txt, score.txt...)
     files: dict[str, bytes] = field(default_factory=dict)
+
+
+class Handle:
+    """A run seen from outside while it runs (an interaction's two runs): the sandbox
+    arms it with a function listing the program's processes (never the sandbox's own),
+    disarms it once the run is over; `end(reason)` kills those processes (now, or as soon
+    as it is armed) and is safe to repeat; `activity()` tells whether they still work.
+    Thread-safe."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pids: Callable[[], list[int]] | None = None
+        self.ended: str | None = None  # why the judge ended the run
+
+    def arm(self, pids: Callable[[], list[int]]) -> None:
+        with self._lock:
+            self._pids = pids
+            if self.ended is not None:
+                self._kill()
+
+    def disarm(self) -> None:
+        with self._lock:
+            self._pids = None
+
+    def end(self, reason: str) -> None:
+        with self._lock:
+            if self.ended is None:
+                self.ended = reason
+            self._kill()
+
+    @property
+    def armed(self) -> bool:
+        return self._pids is not None
+
+    def activity(self) -> tuple[int, bool]:
+        """The processes' CPU so far (clock ticks) and whether one is running or waiting
+        for a CPU (state R: a loaded machine's wait is not idleness); (0, False) unarmed."""
+        with self._lock:
+            pids = self._pids() if self._pids is not None else []
+        total, running = 0, False
+        for pid in pids:
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as fh:
+                    fields = fh.read().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue
+            running = running or fields[0] == b"R"
+            # utime, stime, cutime, cstime (fields 14-17 of stat; fields[0] is field 3)
+            total += sum(int(f) for f in fields[11:15])
+        return total, running
+
+    def _kill(self) -> None:
+        for pid in self._pids() if self._pids is not None else []:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)

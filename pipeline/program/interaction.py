@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pipeline.program.execution import ExecutionResult
+from pipeline.program.execution import ExecutionResult, Handle
 
 # the two directions, as the transcript names them
 TO_INTERACTOR, TO_SUBMISSION = "submission>interactor", "interactor>submission"
@@ -33,6 +33,13 @@ READ_BYTES = 1 << 16
 # what one direction holds for a reader that does not read: past it, its writer waits
 PENDING_CAP = 16 << 20
 GAP = "..."
+# how often the relay looks at the two runs (an interactor's end, idleness) while no byte
+# moves
+WATCH_MS = 50
+# why the judge ended a submission's run before its limits (its result's extra["ended"])
+ENDED = "ended"
+AFTER_INTERACTOR = "the interactor ended first"
+IDLE = "idle"
 
 
 @dataclass
@@ -151,10 +158,12 @@ def relay(
     transcript: Transcript,
     stop: int,
     caps: dict[str, int] | None = None,
+    watch: Callable[[bool], None] | None = None,
 ) -> tuple[list[str], list[str]]:
     """Carries bytes for each (source, sink, direction) until every source is at its end
     (or `stop` is readable: both programs are over) and everything read is written or
     can no longer be; a direction whose writer passes its cap in `caps` is cut there.
+    `watch(moved)` is called at least every WATCH_MS, `moved` whether bytes moved since.
     Closes every source and sink. Returns the directions in the order their sources
     ended (a program's stdout ends when it does, or when it is cut), and those cut."""
     live = [_Pump(src, snk, d, (caps or {}).get(d)) for src, snk, d in pumps]
@@ -165,8 +174,12 @@ def relay(
         if pump.sink is not None:
             os.set_blocking(pump.sink, False)
     stopping = False
+    moved = False
     try:
         while True:
+            if watch is not None:
+                watch(moved)
+                moved = False
             poller = select.poll()
             by_fd: dict[int, tuple[_Pump, bool]] = {}
             for pump in live:
@@ -183,10 +196,11 @@ def relay(
                 return ended, [p.direction for p in live if p.over]
             else:
                 poller.register(stop, select.POLLIN)
-            for fd, _ in poller.poll():
+            for fd, _ in poller.poll(WATCH_MS if watch is not None else None):
                 if fd == stop:
                     stopping = True
                     continue
+                moved = True
                 pump, reading = by_fd[fd]
                 if reading:
                     _read(pump, transcript)
@@ -249,15 +263,21 @@ def _write(pump: _Pump) -> None:
 
 
 def exchange(
-    start: Callable[[str, tuple[int, int]], ExecutionResult],
+    start: Callable[[str, tuple[int, int], Handle], ExecutionResult],
     full: bool,
     cap_bytes: int | None = None,
+    ends_submission: Callable[[ExecutionResult], bool] | None = None,
+    idle_ms: float | None = None,
 ) -> Interaction:
-    """Both programs at once: `start(side, (stdin_fd, stdout_fd))` runs SUBMISSION or
-    INTERACTOR on those pipe ends (and closes them), each in a thread of its own, while
+    """Both programs at once: `start(side, (stdin_fd, stdout_fd), handle)` runs SUBMISSION
+    or INTERACTOR on those pipe ends (and closes them), each in a thread of its own, while
     this thread relays between them and records the transcript (`full`: all of it).
     A side that writes more than `cap_bytes` to the other is cut there, its run's
-    `output_exceeded` set."""
+    `output_exceeded` set. The submission's run is ended (its result's extra["ended"]
+    says why) once the interactor's is over and `ends_submission(its result)` (a
+    rejection: nothing the submission does after changes the verdict), and once for
+    `idle_ms` no byte moved and neither side used CPU or was running (both wait for
+    each other: IDLE)."""
     sub_out, int_in, int_out, sub_in = os.pipe(), os.pipe(), os.pipe(), os.pipe()
     stop = os.pipe()  # written when both runs are over
     stdio = {SUBMISSION: (sub_in[0], sub_out[1]), INTERACTOR: (int_in[0], int_out[1])}
@@ -265,10 +285,32 @@ def exchange(
     results: dict[str, ExecutionResult] = {}
     ended: list[str] = []
     lock = threading.Lock()
+    handles = {SUBMISSION: Handle(), INTERACTOR: Handle()}
+    quiet = {"since": time.monotonic(), "cpu": -1}
+
+    def watch(moved: bool) -> None:
+        with lock:
+            over = dict(results)
+        sub = handles[SUBMISSION]
+        if SUBMISSION in over:
+            return
+        if INTERACTOR in over:
+            if ends_submission is not None and ends_submission(over[INTERACTOR]):
+                sub.end(AFTER_INTERACTOR)  # again each look: a run not yet armed
+            return
+        if idle_ms is None or not all(h.armed for h in handles.values()):
+            return
+        seen = [h.activity() for h in handles.values()]
+        cpu, running = sum(c for c, _ in seen), any(r for _, r in seen)
+        now = time.monotonic()
+        if moved or running or cpu != quiet["cpu"]:
+            quiet["since"], quiet["cpu"] = now, cpu
+        elif (now - quiet["since"]) * 1000 >= idle_ms:
+            sub.end(IDLE)
 
     def one(name: str) -> None:
         try:
-            result = start(name, stdio[name])
+            result = start(name, stdio[name], handles[name])
         except BaseException as exc:  # run never raises; a thread must not die silently
             result = ExecutionResult(judge_error=f"{type(exc).__name__}: {exc}")
         with lock:
@@ -291,6 +333,7 @@ def exchange(
             transcript,
             stop[0],
             caps,
+            watch,
         )
     except Exception as exc:  # the judge's own: the runs still end at their limits
         relay_error = f"relay failed: {type(exc).__name__}: {exc}"
@@ -301,6 +344,9 @@ def exchange(
         os.close(fd)
     if relay_error:
         results[SUBMISSION].judge_error = results[SUBMISSION].judge_error or relay_error
+    why = handles[SUBMISSION].ended
+    if why is not None:
+        results[SUBMISSION].extra[ENDED] = why
     for direction in cut:
         results[SUBMISSION if direction == TO_INTERACTOR else INTERACTOR].output_exceeded = True
     # whose stdout ended first (its process's end, as the other side saw it), else whose
