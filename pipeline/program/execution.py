@@ -80,21 +80,24 @@ class Handle:
         return self._pids is not None
 
     def activity(self) -> tuple[int, bool]:
-        """The processes' CPU so far (clock ticks) and whether one is running or waiting
-        for a CPU (state R: a loaded machine's wait is not idleness); (0, False) unarmed."""
+        """The processes' CPU so far (clock ticks) and whether they may be working: one
+        runs or waits for a CPU (R: a loaded machine's wait is not idleness) or for the
+        disk (D), or none is there yet (the sandbox still sets up, or an exec is under
+        way). Only every process asleep (S) with its CPU unchanged can be idle."""
         with self._lock:
             pids = self._pids() if self._pids is not None else []
-        total, running = 0, False
+        total, working, seen = 0, False, False
         for pid in pids:
             try:
                 with open(f"/proc/{pid}/stat", "rb") as fh:
                     fields = fh.read().rsplit(b")", 1)[1].split()
             except OSError:
                 continue
-            running = running or fields[0] == b"R"
+            seen = True
+            working = working or fields[0] in (b"R", b"D")
             # utime, stime, cutime, cstime (fields 14-17 of stat; fields[0] is field 3)
             total += sum(int(f) for f in fields[11:15])
-        return total, running
+        return total, working or not seen
 
     def _kill(self) -> None:
         for pid in self._pids() if self._pids is not None else []:

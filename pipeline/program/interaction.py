@@ -158,12 +158,13 @@ def relay(
     transcript: Transcript,
     stop: int,
     caps: dict[str, int] | None = None,
-    watch: Callable[[bool], None] | None = None,
+    watch: Callable[[bool, list[str]], None] | None = None,
 ) -> tuple[list[str], list[str]]:
     """Carries bytes for each (source, sink, direction) until every source is at its end
     (or `stop` is readable: both programs are over) and everything read is written or
     can no longer be; a direction whose writer passes its cap in `caps` is cut there.
-    `watch(moved)` is called at least every WATCH_MS, `moved` whether bytes moved since.
+    `watch(moved, ended)` is called at least every WATCH_MS: whether bytes moved since,
+    and the directions ended so far.
     Closes every source and sink. Returns the directions in the order their sources
     ended (a program's stdout ends when it does, or when it is cut), and those cut."""
     live = [_Pump(src, snk, d, (caps or {}).get(d)) for src, snk, d in pumps]
@@ -178,7 +179,7 @@ def relay(
     try:
         while True:
             if watch is not None:
-                watch(moved)
+                watch(moved, ended)
                 moved = False
             poller = select.poll()
             by_fd: dict[int, tuple[_Pump, bool]] = {}
@@ -288,12 +289,12 @@ def exchange(
     handles = {SUBMISSION: Handle(), INTERACTOR: Handle()}
     quiet = {"since": time.monotonic(), "cpu": -1}
 
-    def watch(moved: bool) -> None:
+    def watch(moved: bool, closed: list[str]) -> None:
         with lock:
             over = dict(results)
         sub = handles[SUBMISSION]
-        if SUBMISSION in over:
-            return
+        if SUBMISSION in over or TO_INTERACTOR in closed:
+            return  # the submission's run, or its output, is over: it ended by itself
         if INTERACTOR in over:
             if ends_submission is not None and ends_submission(over[INTERACTOR]):
                 sub.end(AFTER_INTERACTOR)  # again each look: a run not yet armed
@@ -354,4 +355,6 @@ def exchange(
     first = ended[0]
     if closed:
         first = SUBMISSION if closed[0] == TO_INTERACTOR else INTERACTOR
+    if why is not None:  # the judge ended the submission: after the interactor, or idle
+        first = INTERACTOR if why == AFTER_INTERACTOR else SUBMISSION
     return Interaction(results[SUBMISSION], results[INTERACTOR], first, wall, transcript)
