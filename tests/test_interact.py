@@ -6,6 +6,7 @@ last KiB."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -44,11 +45,16 @@ def prepared(name: str) -> PreparedSubmission:
     return program
 
 
-@pytest.fixture(params=[False, True], ids=["spawn", "fork-server"])
-def fork(request: pytest.FixtureRequest) -> Iterator[bool]:
-    if request.param:
+@pytest.fixture(params=["spawn", "fork-server", "bwrap"])
+def fork(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[bool]:
+    """Whether to fork from servers; "bwrap": spawned in the bwrap backend."""
+    if request.param == "fork-server":
         require_fork_server()
-    yield bool(request.param)
+    if request.param == "bwrap":
+        if shutil.which("bwrap") is None:
+            pytest.skip("no bwrap on this machine")
+        monkeypatch.setenv("GRIDJUDGE_SANDBOX", "bwrap")
+    yield request.param == "fork-server"
 
 
 def rejects(ran: ExecutionResult) -> bool:
