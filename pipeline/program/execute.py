@@ -338,8 +338,9 @@ class Side:
 # the interactor's wall limit is the exchange's plus this: when both sides wait for each
 # other, the submission's wall limit ends the exchange (TLE), not the interactor's (JE)
 INTERACTOR_GRACE_MS = 1000.0
-# no byte moved and neither side worked (used CPU, or was running) for this long: the two
-# wait for each other, and the submission is ended as idle (TLE) before its wall limit
+# no byte moved, neither side used CPU and both waited to read their pipes for this long:
+# the two wait for each other, and the submission is ended as idle (TLE) before its wall
+# limit
 IDLE_MS = 1000.0
 
 

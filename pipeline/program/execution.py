@@ -79,27 +79,45 @@ class Handle:
     def armed(self) -> bool:
         return self._pids is not None
 
-    def activity(self) -> tuple[int, bool]:
-        """The processes' CPU so far (clock ticks) and whether they may be working: one
+    def activity(self) -> tuple[int, bool, bool]:
+        """The processes' CPU so far (clock ticks); whether they may be working: a thread
         runs or waits for a CPU (R: a loaded machine's wait is not idleness) or for the
-        disk (D), or none is there yet (the sandbox still sets up, or an exec is under
-        way). Only every process asleep (S) with its CPU unchanged can be idle."""
+        disk (D), or no process is there yet (the sandbox still sets up); and whether one
+        of their threads waits to read a pipe (its kernel wait channel says so: where the
+        kernel does not tell, never, and the wall limit ends a deadlock). A sleep, a
+        poll or a lock is no wait for the other side."""
         with self._lock:
             pids = self._pids() if self._pids is not None else []
-        total, working, seen = 0, False, False
+        total, working, reading, seen = 0, False, False, False
         for pid in pids:
             try:
                 with open(f"/proc/{pid}/stat", "rb") as fh:
                     fields = fh.read().rsplit(b")", 1)[1].split()
+                tasks = os.listdir(f"/proc/{pid}/task")
             except OSError:
                 continue
             seen = True
-            working = working or fields[0] in (b"R", b"D")
             # utime, stime, cutime, cstime (fields 14-17 of stat; fields[0] is field 3)
             total += sum(int(f) for f in fields[11:15])
-        return total, working or not seen
+            for task in tasks:
+                state, channel = _task_wait(pid, task)
+                working = working or state in (b"R", b"D")
+                reading = reading or b"pipe" in channel
+        return total, working or not seen, reading
 
     def _kill(self) -> None:
         for pid in self._pids() if self._pids is not None else []:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def _task_wait(pid: int, task: str) -> tuple[bytes, bytes]:
+    """A thread's state letter and kernel wait channel (b"" where unreadable)."""
+    base = f"/proc/{pid}/task/{task}"
+    try:
+        with open(f"{base}/stat", "rb") as fh:
+            state = fh.read().rsplit(b")", 1)[1].split()[0]
+        with open(f"{base}/wchan", "rb") as fh:
+            return state, fh.read()
+    except (OSError, IndexError):
+        return b"", b""

@@ -277,8 +277,8 @@ def exchange(
     `output_exceeded` set. The submission's run is ended (its result's extra["ended"]
     says why) once the interactor's is over and `ends_submission(its result)` (a
     rejection: nothing the submission does after changes the verdict), and once for
-    `idle_ms` no byte moved and neither side used CPU or was running (both wait for
-    each other: IDLE)."""
+    `idle_ms` no byte moved, neither side used CPU and both waited to read their pipes
+    (Handle.activity: both wait for each other, IDLE)."""
     sub_out, int_in, int_out, sub_in = os.pipe(), os.pipe(), os.pipe(), os.pipe()
     stop = os.pipe()  # written when both runs are over
     stdio = {SUBMISSION: (sub_in[0], sub_out[1]), INTERACTOR: (int_in[0], int_out[1])}
@@ -302,9 +302,10 @@ def exchange(
         if idle_ms is None or not all(h.armed for h in handles.values()):
             return
         seen = [h.activity() for h in handles.values()]
-        cpu, running = sum(c for c, _ in seen), any(r for _, r in seen)
+        cpu = sum(c for c, _, _ in seen)
+        waiting = all(reading and not working for _, working, reading in seen)
         now = time.monotonic()
-        if moved or running or cpu != quiet["cpu"]:
+        if moved or not waiting or cpu != quiet["cpu"]:
             quiet["since"], quiet["cpu"] = now, cpu
         elif (now - quiet["since"]) * 1000 >= idle_ms:
             sub.end(IDLE)
