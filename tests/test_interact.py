@@ -22,6 +22,7 @@ from pipeline.program.build import default_cache_dir
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.interaction import (
     AFTER_INTERACTOR,
+    AFTER_SUBMISSION,
     IDLE,
     INTERACTOR,
     READ_BYTES,
@@ -210,3 +211,15 @@ def test_a_submission_still_running_after_a_rejection_is_ended_then(fork: bool) 
     assert done.submission.cpu_ms < 1000, done.submission.cpu_ms
     said, _ = verdict(done, Limits(cpu_ms=1000, wall_ms=3000))
     assert said == Verdict.WA
+
+
+def test_an_interactor_going_on_past_the_submissions_end_is_ended_and_blamed(
+    fork: bool,
+) -> None:
+    # its time runs out a second after the submission's run is over, not from its start
+    done = pair(fork, "answers_once.cpp", "lingers.py", Limits(cpu_ms=1000, wall_ms=3000))
+    assert done.submission.exit_code == 0 and done.first == SUBMISSION
+    assert done.interactor.extra.get("ended") == AFTER_SUBMISSION, done.interactor.extra
+    assert done.interactor.wall_exceeded
+    said, message = verdict(done, Limits(cpu_ms=1000, wall_ms=3000))
+    assert said == Verdict.JE and "out of time" in message, message

@@ -335,8 +335,11 @@ class Side:
     servers: Servers | None = None
 
 
-# the interactor's wall limit is the exchange's plus this: when both sides wait for each
-# other, the submission's wall limit ends the exchange (TLE), not the interactor's (JE)
+# the interactor ends at most this long after the submission's run is over (the judge
+# ends it then: JE), and its own wall limit is the exchange's plus twice this, a backstop:
+# when both sides wait for each other, the submission's end ends the exchange (TLE), and
+# a submission slow to end (a fork bomb being killed on a loaded machine) is not the
+# interactor's fault
 INTERACTOR_GRACE_MS = 1000.0
 # no byte moved, neither side used CPU and both waited to read their pipes for this long:
 # the two wait for each other, and the submission is ended as idle (TLE) before its wall
@@ -361,9 +364,9 @@ def interact(
 
     The submission's CPU limit is its own (`submission.limits`); `wall_ms` (default: the
     submission's wall limit) bounds the whole exchange: the submission is killed at it
-    and the interactor a second later, so two programs waiting for each other end as the
-    submission's wall-clock timeout (TLE), never a hung worker. Both fork servers are
-    started before the exchange begins. Either side that writes more than the
+    and the interactor a second after the submission's run is over, so two programs
+    waiting for each other end as the submission's timeout (TLE), never a hung worker.
+    Both fork servers are started before the exchange begins. Either side that writes more than the
     submission's output limit (`limits.output_kb`) to the other is cut off there: its
     stdout closed, its run's `output_exceeded` set. The submission is ended early (its
     result's extra["ended"] says why: interaction.AFTER_INTERACTOR or IDLE) once the
@@ -384,7 +387,7 @@ def interact(
         if refused is not None:
             return Interaction(refused, refused, SUBMISSION, 0.0, Transcript())
     exchange_ms = wall_ms if wall_ms is not None else submission.limits.wall_limit_ms
-    walls = {SUBMISSION: exchange_ms, INTERACTOR: exchange_ms + INTERACTOR_GRACE_MS}
+    walls = {SUBMISSION: exchange_ms, INTERACTOR: exchange_ms + 2 * INTERACTOR_GRACE_MS}
     sides = {SUBMISSION: submission, INTERACTOR: interactor}
     # a server's start (the program's pre-main code, a zygote's imports) happens before the
     # exchange: started inside it, it would run on one side's clock while the other's
@@ -405,9 +408,13 @@ def interact(
     # output limit bounds both (a flood past it: OLE for the submission, JE for the
     # interactor, the verdict rules say)
     cap = submission.limits.output_bytes
-    done = exchange(start, full_transcript, cap, ends_submission, IDLE_MS)
+
+    def once() -> Interaction:
+        return exchange(start, full_transcript, cap, ends_submission, IDLE_MS, INTERACTOR_GRACE_MS)
+
+    done = once()
     if done.submission.judge_error or done.interactor.judge_error:
-        done = exchange(start, full_transcript, cap, ends_submission, IDLE_MS)
+        done = once()
     return done
 
 

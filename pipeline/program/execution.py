@@ -47,6 +47,11 @@ class ExecutionResult:
     files: dict[str, bytes] = field(default_factory=dict)
 
 
+# the processes of a run a Handle looks at, the topmost first: killing those ends the run
+# (its sandbox's init then kills the rest), and a run with more is not idle
+WATCHED = 64
+
+
 class Handle:
     """A run seen from outside while it runs (an interaction's two runs): the sandbox
     arms it with a function listing the program's processes (never the sandbox's own),
@@ -103,7 +108,7 @@ class Handle:
                 state, channel = _task_wait(pid, task)
                 working = working or state in (b"R", b"D")
                 reading = reading or b"pipe" in channel
-        return total, working or not seen, reading
+        return total, working or not seen or len(pids) >= WATCHED, reading
 
     def _kill(self) -> None:
         for pid in self._pids() if self._pids is not None else []:

@@ -36,10 +36,13 @@ GAP = "..."
 # how often the relay looks at the two runs (an interactor's end, idleness) while no byte
 # moves
 WATCH_MS = 50
+# how often it samples the runs' processes for idleness (each look reads /proc)
+SAMPLE_MS = 200
 # why the judge ended a submission's run before its limits (its result's extra["ended"])
 ENDED = "ended"
 AFTER_INTERACTOR = "the interactor ended first"
 IDLE = "idle"
+AFTER_SUBMISSION = "the interactor went on past the submission's end"
 
 
 @dataclass
@@ -269,6 +272,7 @@ def exchange(
     cap_bytes: int | None = None,
     ends_submission: Callable[[ExecutionResult], bool] | None = None,
     idle_ms: float | None = None,
+    grace_ms: float | None = None,
 ) -> Interaction:
     """Both programs at once: `start(side, (stdin_fd, stdout_fd), handle)` runs SUBMISSION
     or INTERACTOR on those pipe ends (and closes them), each in a thread of its own, while
@@ -278,7 +282,11 @@ def exchange(
     says why) once the interactor's is over and `ends_submission(its result)` (a
     rejection: nothing the submission does after changes the verdict), and once for
     `idle_ms` no byte moved, neither side used CPU and both waited to read their pipes
-    (Handle.activity: both wait for each other, IDLE)."""
+    (Handle.activity: both wait for each other, IDLE). The interactor is ended
+    `grace_ms` after the submission's run is over (its result's `wall_exceeded` set,
+    extra["ended"] AFTER_SUBMISSION): its time runs out from the submission's end, not
+    from its own start, so that a submission slow to end (a fork bomb being killed) is
+    not the interactor's fault."""
     sub_out, int_in, int_out, sub_in = os.pipe(), os.pipe(), os.pipe(), os.pipe()
     stop = os.pipe()  # written when both runs are over
     stdio = {SUBMISSION: (sub_in[0], sub_out[1]), INTERACTOR: (int_in[0], int_out[1])}
@@ -287,25 +295,38 @@ def exchange(
     ended: list[str] = []
     lock = threading.Lock()
     handles = {SUBMISSION: Handle(), INTERACTOR: Handle()}
-    quiet = {"since": time.monotonic(), "cpu": -1}
+    quiet = {"since": time.monotonic(), "cpu": -1.0, "sampled": 0.0}
+    over_at: dict[str, float] = {}  # when each run was over
 
     def watch(moved: bool, closed: list[str]) -> None:
         with lock:
             over = dict(results)
         sub = handles[SUBMISSION]
+        if (
+            SUBMISSION in over
+            and INTERACTOR not in over
+            and grace_ms is not None
+            and (time.monotonic() - over_at[SUBMISSION]) * 1000 >= grace_ms
+        ):
+            handles[INTERACTOR].end(AFTER_SUBMISSION)
         if SUBMISSION in over or TO_INTERACTOR in closed:
             return  # the submission's run, or its output, is over: it ended by itself
         if INTERACTOR in over:
             if ends_submission is not None and ends_submission(over[INTERACTOR]):
                 sub.end(AFTER_INTERACTOR)  # again each look: a run not yet armed
             return
+        now = time.monotonic()
+        if moved:
+            quiet["since"] = now
         if idle_ms is None or not all(h.armed for h in handles.values()):
             return
+        if (now - quiet["sampled"]) * 1000 < SAMPLE_MS:
+            return
+        quiet["sampled"] = now
         seen = [h.activity() for h in handles.values()]
         cpu = sum(c for c, _, _ in seen)
         waiting = all(reading and not working for _, working, reading in seen)
-        now = time.monotonic()
-        if moved or not waiting or cpu != quiet["cpu"]:
+        if not waiting or cpu != quiet["cpu"]:
             quiet["since"], quiet["cpu"] = now, cpu
         elif (now - quiet["since"]) * 1000 >= idle_ms:
             sub.end(IDLE)
@@ -317,6 +338,7 @@ def exchange(
             result = ExecutionResult(judge_error=f"{type(exc).__name__}: {exc}")
         with lock:
             results[name] = result
+            over_at[name] = time.monotonic()
             ended.append(name)
             if len(ended) == 2:
                 os.write(stop[1], b"x")
@@ -349,6 +371,10 @@ def exchange(
     why = handles[SUBMISSION].ended
     if why is not None:
         results[SUBMISSION].extra[ENDED] = why
+    late = handles[INTERACTOR].ended
+    if late is not None:  # out of time: its wall limit, in effect
+        results[INTERACTOR].extra[ENDED] = late
+        results[INTERACTOR].wall_exceeded = True
     for direction in cut:
         results[SUBMISSION if direction == TO_INTERACTOR else INTERACTOR].output_exceeded = True
     # whose stdout ended first (its process's end, as the other side saw it), else whose

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from pipeline.limits import Limits
-from pipeline.program.execution import ExecutionResult, Handle
+from pipeline.program.execution import WATCHED, ExecutionResult, Handle
 from pipeline.program.sandbox import slots
 from pipeline.program.sandbox.base import (
     FileSpec,
@@ -298,8 +298,8 @@ class ForkServer:
         for init in children(self._pid):
             for child in children(init):
                 if child != self._server_pid:
-                    out += [child, *descendants(child)]
-        return out
+                    out += [child, *descendants(child, WATCHED)]
+        return out[:WATCHED]
 
     def _prepare_scratch(self, scratch: str, files: Mapping[str, FileSpec]) -> None:
         os.mkdir(scratch, 0o700)

@@ -29,11 +29,12 @@ def children(pid: int) -> list[int]:
     return found
 
 
-def descendants(pid: int) -> list[int]:
-    """Every live process below `pid` (not `pid` itself), parents before children."""
+def descendants(pid: int, limit: int | None = None) -> list[int]:
+    """The live processes below `pid` (not `pid` itself), parents before children: all,
+    or the first `limit` (a fork bomb's thousands are not walked)."""
     out: list[int] = []
     todo = children(pid)
-    while todo:
+    while todo and (limit is None or len(out) < limit):
         here = todo.pop(0)
         out.append(here)
         todo += children(here)

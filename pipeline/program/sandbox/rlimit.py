@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from pipeline.limits import Limits
 from pipeline.program import isolation
-from pipeline.program.execution import ExecutionResult, Handle
+from pipeline.program.execution import WATCHED, ExecutionResult, Handle
 from pipeline.program.isolation import ALLOW_UNSANDBOXED_ENV
 from pipeline.program.sandbox import cgroups, cgroups_v2, slots
 from pipeline.program.sandbox.base import (
@@ -348,7 +348,7 @@ class RlimitSandbox:
         start = time.monotonic()
         pid = spawn(command, ws, stdio)
         if handle is not None:  # the program's processes: below the launcher's INIT
-            handle.arm(lambda: [p for init in children(pid) for p in descendants(init)])
+            handle.arm(lambda: [p for i in children(pid) for p in descendants(i, WATCHED)])
         try:
             status, _, hit = wait_with_deadline(pid, limits.wall_limit_ms)
         finally:
