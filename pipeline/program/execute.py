@@ -336,10 +336,10 @@ class Side:
 
 
 # the interactor ends at most this long after the submission's run is over (the judge
-# ends it then: JE), and its own wall limit is the exchange's plus twice this, a backstop:
-# when both sides wait for each other, the submission's end ends the exchange (TLE), and
-# a submission slow to end (a fork bomb being killed on a loaded machine) is not the
-# interactor's fault
+# ends it then: JE); its own wall limit, twice the exchange's plus this, is only a
+# backstop: when both sides wait for each other, the submission's end ends the exchange
+# (TLE), and a submission slow to end (a fork bomb's case took 2 s past its wall limit
+# to be over on a loaded machine) is not the interactor's fault
 INTERACTOR_GRACE_MS = 1000.0
 # no byte moved, neither side used CPU and both waited to read their pipes for this long:
 # the two wait for each other, and the submission is ended as idle (TLE) before its wall
@@ -387,7 +387,7 @@ def interact(
         if refused is not None:
             return Interaction(refused, refused, SUBMISSION, 0.0, Transcript())
     exchange_ms = wall_ms if wall_ms is not None else submission.limits.wall_limit_ms
-    walls = {SUBMISSION: exchange_ms, INTERACTOR: exchange_ms + 2 * INTERACTOR_GRACE_MS}
+    walls = {SUBMISSION: exchange_ms, INTERACTOR: 2 * exchange_ms + INTERACTOR_GRACE_MS}
     sides = {SUBMISSION: submission, INTERACTOR: interactor}
     # a server's start (the program's pre-main code, a zygote's imports) happens before the
     # exchange: started inside it, it would run on one side's clock while the other's
