@@ -84,7 +84,9 @@ RESULTS_SCHEMA = pa.schema(
         pa.field("runner", pa.string(), nullable=True),
         # A TLE's kind: "cpu" (over the CPU limit), "wall" (killed by the wall clock under
         # the CPU limit, again when run alone), "not-run" (the submission had --max-tle
-        # TLEs already: the case was not run); null for other verdicts and older parts.
+        # TLEs already: the case was not run), "idle" (an interactive case whose two
+        # sides waited for each other: ended early, not run again); null for other
+        # verdicts and older parts.
         pa.field("tle_kind", pa.string(), nullable=True),
         # The case's score as its checker gave it, a fraction of the case's full score (a
         # package's score.txt, testlib points); null: by verdict (AC full, else nothing).

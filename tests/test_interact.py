@@ -6,23 +6,33 @@ last KiB."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from pipeline.grade.verdict import judge_interaction
 from pipeline.limits import Limits
+from pipeline.package.protocols.contract import Case
+from pipeline.package.protocols.interactive import KattisInteractor
 from pipeline.problem.contract import STDIO
 from pipeline.program import execute
 from pipeline.program.build import default_cache_dir
+from pipeline.program.execution import ExecutionResult
 from pipeline.program.interaction import (
+    AFTER_INTERACTOR,
+    AFTER_SUBMISSION,
+    IDLE,
     INTERACTOR,
+    READ_BYTES,
     SUBMISSION,
     TO_INTERACTOR,
     TO_SUBMISSION,
     Transcript,
 )
 from pipeline.program.submission import PreparedSubmission, parse_spec, prepare_program
+from pipeline.schemas import Verdict
 from tests.fork_server_probe import require_fork_server
 
 HERE = Path(__file__).parent / "interact"
@@ -36,11 +46,21 @@ def prepared(name: str) -> PreparedSubmission:
     return program
 
 
-@pytest.fixture(params=[False, True], ids=["spawn", "fork-server"])
-def fork(request: pytest.FixtureRequest) -> Iterator[bool]:
-    if request.param:
+@pytest.fixture(params=["spawn", "fork-server", "bwrap"])
+def fork(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[bool]:
+    """Whether to fork from servers; "bwrap": spawned in the bwrap backend."""
+    if request.param == "fork-server":
         require_fork_server()
-    yield bool(request.param)
+    if request.param == "bwrap":
+        if shutil.which("bwrap") is None:
+            pytest.skip("no bwrap on this machine")
+        monkeypatch.setenv("GRIDJUDGE_SANDBOX", "bwrap")
+    yield request.param == "fork-server"
+
+
+def rejects(ran: ExecutionResult) -> bool:
+    """Whether the interactor's run is a rejection (or a failure) by the Kattis rules."""
+    return KattisInteractor().verdict(ran, Case("", "", "")).verdict != Verdict.AC
 
 
 def exchange(fork: bool, submission: str, wall_ms: float | None = None) -> execute.Interaction:
@@ -56,6 +76,7 @@ def exchange(fork: bool, submission: str, wall_ms: float | None = None) -> execu
                 servers=theirs,
             ),
             wall_ms=wall_ms,
+            ends_submission=rejects,
         )
     finally:
         ours.close()
@@ -82,16 +103,21 @@ def test_each_side_reads_what_the_other_wrote_in_order(fork: bool) -> None:
     }
 
 
-def test_two_programs_waiting_for_each_other_end_at_the_submissions_wall_limit(
+def test_two_programs_waiting_for_each_other_end_as_idle_before_the_wall_limit(
     fork: bool,
 ) -> None:
+    # both wait to read: no byte moves, neither uses CPU; the submission is ended as idle
+    # (before, it waited out its wall limit, 2 s here, then a wall-TLE rerun did again)
     done = exchange(fork, "silent.cpp", wall_ms=2000)
-    assert done.submission.wall_exceeded and not done.submission.cpu_exceeded
+    assert done.submission.extra.get("ended") == IDLE, done.submission.extra
+    assert not done.submission.wall_exceeded and not done.submission.cpu_exceeded
     assert done.submission.judge_error is None and done.interactor.judge_error is None
-    # killed first; the interactor then sees the end of its input and rejects
+    # ended first; the interactor then sees the end of its input and rejects
     assert done.first == SUBMISSION
     assert done.interactor.exit_code == 43 and not done.interactor.wall_exceeded
     assert done.transcript.render() == "< 3\\n"
+    said, message = verdict(done, Limits(cpu_ms=1000, wall_ms=2000))
+    assert said == Verdict.TLE and message.startswith("idle"), message
 
 
 def test_a_summary_keeps_each_directions_first_and_last_kib_in_order() -> None:
@@ -113,3 +139,87 @@ def test_a_summary_keeps_each_directions_first_and_last_kib_in_order() -> None:
     for direction, data in ((TO_SUBMISSION, b"abcdef"), (TO_INTERACTOR, b"12")):
         whole.record(direction, data)
     assert whole.render().splitlines() == ["< abcdef", "> 12"]
+
+
+def test_a_slow_server_start_is_not_on_the_exchanges_clock(fork: bool) -> None:
+    # the submission spends 3 s before main, longer than the exchange's 1.5 s and the
+    # interactor's 2.5 s: forked, that start is its server's, made before the exchange
+    # begins (once made inside it, the interactor's clock ran out first: JE); spawned, the
+    # sleep is the run's own: a sleep is no wait for the other side (not idle), the
+    # submission times out on its side, the interactor still in time
+    done = exchange(fork, "slow_start.c", wall_ms=1500)
+    assert done.interactor.judge_error is None and not done.interactor.wall_exceeded
+    if fork:
+        assert done.submission.extra["runner"] == "fork-server", done.submission.extra
+        assert done.interactor.exit_code == 42, done.interactor.stderr_head
+        assert done.submission.exit_code == 0 and not done.submission.wall_exceeded
+    else:
+        assert done.submission.wall_exceeded and done.first == SUBMISSION
+        assert "ended" not in done.submission.extra, done.submission.extra
+        assert done.interactor.exit_code == 43
+
+
+# a 1 MiB output limit: a flood reaches it in a fraction of the CPU limit
+FLOOD = Limits(cpu_ms=1000, wall_ms=3000, output_kb=1024)
+
+
+def pair(fork: bool, submission: str, interactor: str, limits: Limits) -> execute.Interaction:
+    ours, theirs = execute.Servers(fork=fork), execute.Servers(fork=fork)
+    try:
+        return execute.interact(
+            execute.Side(prepared(submission), limits, servers=ours),
+            execute.Side(prepared(interactor), Limits(cpu_ms=10_000), servers=theirs),
+        )
+    finally:
+        ours.close()
+        theirs.close()
+
+
+def verdict(done: execute.Interaction, limits: Limits) -> tuple[Verdict, str]:
+    """The case's verdict as a Kattis interactive problem judges it."""
+    check = KattisInteractor().verdict(done.interactor, Case("", "", ""))
+    got = judge_interaction(limits, done.submission, check, done.first == INTERACTOR)
+    return got.verdict, got.message
+
+
+def test_a_submission_flooding_the_interactor_is_cut_at_its_output_limit(fork: bool) -> None:
+    # the interactor reads all it gets: without a cap the flood ran to the CPU limit (TLE)
+    done = pair(fork, "floods.c", "drain_all.py", FLOOD)
+    assert done.submission.output_exceeded and done.first == SUBMISSION
+    assert not done.submission.cpu_exceeded and not done.submission.wall_exceeded
+    carried = done.transcript.totals[TO_INTERACTOR]
+    assert FLOOD.output_bytes < carried <= FLOOD.output_bytes + READ_BYTES
+    assert verdict(done, FLOOD)[0] == Verdict.OLE
+
+
+def test_an_interactor_flooding_the_submission_is_cut_and_blamed(fork: bool) -> None:
+    done = pair(fork, "drains.c", "flood_back.py", FLOOD)
+    assert done.interactor.output_exceeded and not done.submission.output_exceeded
+    carried = done.transcript.totals[TO_SUBMISSION]
+    assert FLOOD.output_bytes < carried <= FLOOD.output_bytes + READ_BYTES
+    said, message = verdict(done, FLOOD)
+    assert said == Verdict.JE and "output limit" in message, message
+
+
+def test_a_submission_still_running_after_a_rejection_is_ended_then(fork: bool) -> None:
+    # the interactor rejects the first answer; the submission spins on: it is ended when
+    # the interactor's verdict is in, not at its CPU limit (1 s), and the WA stands
+    done = exchange(fork, "wrong_then_spins.c")
+    assert done.interactor.exit_code == 43 and done.first == INTERACTOR
+    assert done.submission.extra.get("ended") == AFTER_INTERACTOR, done.submission.extra
+    assert not done.submission.cpu_exceeded and not done.submission.wall_exceeded
+    assert done.submission.cpu_ms < 1000, done.submission.cpu_ms
+    said, _ = verdict(done, Limits(cpu_ms=1000, wall_ms=3000))
+    assert said == Verdict.WA
+
+
+def test_an_interactor_going_on_past_the_submissions_end_is_ended_and_blamed(
+    fork: bool,
+) -> None:
+    # its time runs out a second after the submission's run is over, not from its start
+    done = pair(fork, "answers_once.cpp", "lingers.py", Limits(cpu_ms=1000, wall_ms=3000))
+    assert done.submission.exit_code == 0 and done.first == SUBMISSION
+    assert done.interactor.extra.get("ended") == AFTER_SUBMISSION, done.interactor.extra
+    assert done.interactor.wall_exceeded
+    said, message = verdict(done, Limits(cpu_ms=1000, wall_ms=3000))
+    assert said == Verdict.JE and "out of time" in message, message

@@ -4,7 +4,9 @@ A TLE whose CPU time is under the CPU limit was killed by the wall clock: the pr
 waited (for the CPU, taken by other work on the machine, or in a sleep). It is run again
 alone, after the runner's other cases, with no other case of this worker running; the
 rerun's verdict counts. One still wall-killed under the CPU limit keeps its TLE, marked
-`tle_kind` "wall" (a CPU-limit TLE is "cpu"). With `max_tle` N, once a submission has N
+`tle_kind` "wall" (a CPU-limit TLE is "cpu"). An interactive case ended as idle (both
+sides waiting to read: grade.verdict.IDLE_MARK) is "idle", and not run again: the load
+does not make a deadlock. With `max_tle` N, once a submission has N
 TLEs its remaining cases are not run: TLE rows marked "not-run".
 """
 
@@ -18,8 +20,9 @@ import pyarrow.compute as pc
 from pipeline.grade import rows
 from pipeline.grade.cases import Cases
 from pipeline.grade.runners import Graded, Runner
+from pipeline.grade.verdict import IDLE_MARK
 
-CPU, WALL, NOT_RUN = "cpu", "wall", "not-run"
+CPU, WALL, NOT_RUN, IDLE = "cpu", "wall", "not-run", "idle"
 # rows with these marks are not stored in the result cache (a later run, whose TLE
 # budget may differ, runs those cases); a wall TLE is, with its mark, under the cache's
 # rule for TLEs
@@ -27,12 +30,20 @@ NOT_CACHED = (NOT_RUN,)
 
 
 def tle_kinds(table: pa.Table, cpu_limit_ms: float) -> list[str | None]:
-    """Each row's mark: "cpu" for a TLE over the CPU limit, "wall" for one under it."""
+    """Each row's mark: "cpu" for a TLE over the CPU limit, "wall" for one under it,
+    "idle" for an interaction's deadlock."""
     verdicts = table.column("verdict").to_pylist()
     cpu = table.column("cpu_ms").to_pylist()
+    said = table.column("checker_msg").to_pylist()
     return [
-        None if v != "TLE" else WALL if c is not None and c <= cpu_limit_ms else CPU
-        for v, c in zip(verdicts, cpu, strict=True)
+        None
+        if v != "TLE"
+        else IDLE
+        if (m or "").startswith(IDLE_MARK)
+        else WALL
+        if c is not None and c <= cpu_limit_ms
+        else CPU
+        for v, c, m in zip(verdicts, cpu, said, strict=True)
     ]
 
 

@@ -13,9 +13,12 @@ from pipeline.limits import Limits
 from pipeline.problem.checkers import ACCEPTED, CheckResult
 from pipeline.problem.contract import Problem
 from pipeline.program.execution import ExecutionResult
+from pipeline.program.interaction import ENDED, IDLE
 from pipeline.schemas import Verdict
 
 MESSAGE_CHARS = 500
+# how an idle interaction's TLE message begins (grade.time_verdicts does not rerun it)
+IDLE_MARK = "idle:"
 
 
 def signal_name(number: int) -> str:
@@ -74,18 +77,22 @@ def judge_interaction(
     """The verdict of an interactive case (the Kattis format's rules, as problemtools
     applies them; the same for a testlib interactor): an interactor that failed is JE; an
     interactor that ended first with a rejection stands, whatever the submission did after
-    losing its input; else the submission's run decides as `decide` does (time, memory,
-    crash), and the interactor's `check` after it. A non-interactive pass of a multi-pass
-    problem is the same with `interactor_first` False."""
+    losing its input (execute.interact ends it then); a submission ended as idle (both
+    sides waiting to read) is TLE marked IDLE_MARK; else the submission's run decides as
+    `decide` does (time, memory, output, crash), and the interactor's `check` after it.
+    A non-interactive pass of a multi-pass problem is the same with `interactor_first`
+    False."""
     if check.verdict == Verdict.JE:
         return check
     if interactor_first and check.verdict != Verdict.AC:
         return check
-    decided = decide(limits, result, lambda _output: check)
-    idle = result.wall_exceeded and not (result.cpu_exceeded or limits.cpu_over(result.cpu_ms))
-    if decided.verdict == Verdict.TLE and idle:  # waiting, most likely for the other side
-        return decided._replace(message=f"idle: {decided.message}")
-    return decided
+    if result.extra.get(ENDED) == IDLE and not result.judge_error:
+        # both sides waited for each other (execute.interact ended it): a TLE of its own
+        # kind, not a wall-clock timeout that a quieter machine might not repeat
+        return CheckResult(
+            Verdict.TLE, f"{IDLE_MARK} the submission and the judge waited for each other"
+        )
+    return decide(limits, result, lambda _output: check)
 
 
 def judge(

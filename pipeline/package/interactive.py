@@ -127,6 +127,9 @@ class CaseRun:
                 servers=execute.current_judge_servers(),
             ),
             full_transcript=full,
+            # a rejection decides the case: the submission is ended then (the format's
+            # rule: what it does after the interactor's verdict does not count)
+            ends_submission=lambda ran: self.protocol.verdict(ran, case).verdict != Verdict.AC,
         )
         check = self.protocol.verdict(done.interactor, case)
         if check.verdict == Verdict.AC and self.checker is not None:

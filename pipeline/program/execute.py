@@ -20,13 +20,13 @@ from __future__ import annotations
 import contextlib
 import contextvars
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
 from pipeline.limits import Limits
-from pipeline.program.execution import ExecutionResult
+from pipeline.program.execution import ExecutionResult, Handle
 from pipeline.program.interaction import (
     INTERACTOR,
     SUBMISSION,
@@ -103,6 +103,7 @@ def run_command(
     read_back: Sequence[str] = (),
     reserve_mb: int = 0,
     stdio: tuple[int, int] | None = None,
+    handle: Handle | None = None,
 ) -> ExecutionResult:
     """`argv` spawned in the process-wide sandbox (a compile step, or a program no fork
     server serves); a judge error is tried again before it stands (not a run on `stdio`,
@@ -117,6 +118,7 @@ def run_command(
             output_file=output_file,
             read_back=read_back,
             stdio=stdio,
+            handle=handle,
         )
     for _ in range(JE_RETRIES):
         result = box.run(
@@ -216,6 +218,14 @@ class Servers:
             old.close()
         return server
 
+    def ready(self, program: Program, limits: Limits, args: Sequence[str] = ()) -> None:
+        """`program`'s server started now, if it is forked and not started yet (or the
+        reason it is spawned learned): `interact` readies both sides before either one's
+        clock runs, so that neither waits out the other's start."""
+        if self.fork and _refusal(program) is None:
+            self._server((program.sha, tuple(args), limits.memory_mb, limits.processes),
+                         program, limits, args)  # fmt: skip
+
     def serve(
         self,
         program: Program,
@@ -226,6 +236,7 @@ class Servers:
         output_file: str | None,
         read_back: Sequence[str] = (),
         stdio: tuple[int, int] | None = None,
+        handle: Handle | None = None,
     ) -> tuple[ExecutionResult | None, str]:
         """The run forked from the program's server, or None and the reason to spawn
         (`stdio` is then still the caller's; else the run took it)."""
@@ -234,7 +245,7 @@ class Servers:
             server = self._server(key, program, limits, args)
             if server is None:
                 return None, self._unavailable[key]
-            result = server.run(stdin, limits, files, output_file, read_back, stdio)
+            result = server.run(stdin, limits, files, output_file, read_back, stdio, handle)
             if stdio is not None or not (result.judge_error and not server.alive):
                 result.extra["runner"] = FORK_SERVER
                 return result, FORK_SERVER
@@ -257,12 +268,14 @@ def run(
     read_back: Sequence[str] = (),
     servers: Servers | None = None,
     stdio: tuple[int, int] | None = None,
+    handle: Handle | None = None,
 ) -> ExecutionResult:
     """`program args` on `stdin` with `files` in its scratch dir, under `limits` (the
     files named in `read_back` that it leaves there come back in `files`): forked
     from its server in `servers` where it can be, else spawned (the module docstring has
     the rule). `stdio`: the program's stdin and stdout fds instead (taken and closed by
-    the call, whatever happens; `interact` passes its pipes). Never raises for anything
+    the call, whatever happens; `interact` passes its pipes); `handle`: armed with the
+    program's processes while it runs (execution.Handle). Never raises for anything
     the program does; the judge's own failures are judge errors."""
     refused = _refusal(program)
     if refused is not None:
@@ -272,7 +285,7 @@ def run(
         how = SPAWN
         if servers is not None and servers.fork:
             served, how = servers.serve(
-                program, stdin, limits, args, files, output_file, read_back, stdio
+                program, stdin, limits, args, files, output_file, read_back, stdio, handle
             )
             if served is not None:
                 return served
@@ -287,6 +300,7 @@ def run(
             read_back=read_back,
             reserve_mb=_reserve_mb(program),
             stdio=given,
+            handle=handle,
         )
     except Exception as exc:  # the judge's own failure: JE, never the program's fault
         close_fds(stdio)
@@ -321,9 +335,16 @@ class Side:
     servers: Servers | None = None
 
 
-# the interactor's wall limit is the exchange's plus this: when both sides wait for each
-# other, the submission's wall limit ends the exchange (TLE), not the interactor's (JE)
+# the interactor ends at most this long after the submission's run is over (the judge
+# ends it then: JE); its own wall limit, twice the exchange's plus this, is only a
+# backstop: when both sides wait for each other, the submission's end ends the exchange
+# (TLE), and a submission slow to end (a fork bomb's case took 2 s past its wall limit
+# to be over on a loaded machine) is not the interactor's fault
 INTERACTOR_GRACE_MS = 1000.0
+# no byte moved, neither side used CPU and both waited to read their pipes for this long:
+# the two wait for each other, and the submission is ended as idle (TLE) before its wall
+# limit
+IDLE_MS = 1000.0
 
 
 def interact(
@@ -332,6 +353,7 @@ def interact(
     *,
     wall_ms: float | None = None,
     full_transcript: bool = False,
+    ends_submission: Callable[[ExecutionResult], bool] | None = None,
 ) -> Interaction:
     """`interact(submission, interactor, *, wall_ms=None, full_transcript=False) ->
     Interaction`: both programs run at once, each sandboxed under its own limits and
@@ -342,8 +364,15 @@ def interact(
 
     The submission's CPU limit is its own (`submission.limits`); `wall_ms` (default: the
     submission's wall limit) bounds the whole exchange: the submission is killed at it
-    and the interactor a second later, so two programs waiting for each other end as the
-    submission's wall-clock timeout (TLE), never a hung worker.
+    and the interactor a second after the submission's run is over, so two programs
+    waiting for each other end as the submission's timeout (TLE), never a hung worker.
+    Both fork servers are started before the exchange begins. Either side that writes more than the
+    submission's output limit (`limits.output_kb`) to the other is cut off there: its
+    stdout closed, its run's `output_exceeded` set. The submission is ended early (its
+    result's extra["ended"] says why: interaction.AFTER_INTERACTOR or IDLE) once the
+    interactor's run is over and `ends_submission(the interactor's result)` (a
+    rejection), and once both have waited for each other IDLE_MS (no byte moved, neither
+    used CPU nor was running).
 
     The result (interaction.Interaction): `submission` and `interactor`, each an
     ExecutionResult as `run` gives it (stderr, exit, signal, CPU, wall, memory, the
@@ -358,18 +387,34 @@ def interact(
         if refused is not None:
             return Interaction(refused, refused, SUBMISSION, 0.0, Transcript())
     exchange_ms = wall_ms if wall_ms is not None else submission.limits.wall_limit_ms
-    walls = {SUBMISSION: exchange_ms, INTERACTOR: exchange_ms + INTERACTOR_GRACE_MS}
+    walls = {SUBMISSION: exchange_ms, INTERACTOR: 2 * exchange_ms + INTERACTOR_GRACE_MS}
     sides = {SUBMISSION: submission, INTERACTOR: interactor}
+    # a server's start (the program's pre-main code, a zygote's imports) happens before the
+    # exchange: started inside it, it would run on one side's clock while the other's
+    # already runs (a submission whose server failed was then spawned a start later,
+    # its wall limit counted from there, and the interactor's ran out first: JE)
+    for side in sides.values():
+        if side.servers is not None:
+            side.servers.ready(side.program, side.limits, side.args)
 
-    def start(name: str, stdio: tuple[int, int]) -> ExecutionResult:
+    def start(name: str, stdio: tuple[int, int], handle: Handle) -> ExecutionResult:
         side = sides[name]
         limits = replace(side.limits, wall_ms=walls[name])
         return run(side.program, limits=limits, args=side.args, files=side.files,
-                   read_back=side.read_back, servers=side.servers, stdio=stdio)  # fmt: skip
+                   read_back=side.read_back, servers=side.servers, stdio=stdio,
+                   handle=handle)  # fmt: skip
 
-    done = exchange(start, full_transcript)
+    # each way, the stream is the submission's output or its input: the submission's
+    # output limit bounds both (a flood past it: OLE for the submission, JE for the
+    # interactor, the verdict rules say)
+    cap = submission.limits.output_bytes
+
+    def once() -> Interaction:
+        return exchange(start, full_transcript, cap, ends_submission, IDLE_MS, INTERACTOR_GRACE_MS)
+
+    done = once()
     if done.submission.judge_error or done.interactor.judge_error:
-        done = exchange(start, full_transcript)
+        done = once()
     return done
 
 

@@ -4,7 +4,10 @@ ended first, and the transcript; and the relay that carries the bytes between th
 The judge sits between the two programs: each writes into a pipe the relay reads, and the
 relay writes what it read into the other's stdin pipe, recording it in the transcript in
 the order it was read. A program that stops reading does not stop the relay (it writes
-without blocking and keeps what did not fit).
+without blocking and keeps what did not fit). Each direction has a cap, its writer's
+output limit: past it the relay stops carrying that direction (its writer's stdout is
+closed: it gets EPIPE; the reader sees the end of its input), as a file past the limit
+stops a batch run's output.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pipeline.program.execution import ExecutionResult
+from pipeline.program.execution import ExecutionResult, Handle
 
 # the two directions, as the transcript names them
 TO_INTERACTOR, TO_SUBMISSION = "submission>interactor", "interactor>submission"
@@ -30,6 +33,16 @@ READ_BYTES = 1 << 16
 # what one direction holds for a reader that does not read: past it, its writer waits
 PENDING_CAP = 16 << 20
 GAP = "..."
+# how often the relay looks at the two runs (an interactor's end, idleness) while no byte
+# moves
+WATCH_MS = 50
+# how often it samples the runs' processes for idleness (each look reads /proc)
+SAMPLE_MS = 200
+# why the judge ended a submission's run before its limits (its result's extra["ended"])
+ENDED = "ended"
+AFTER_INTERACTOR = "the interactor ended first"
+IDLE = "idle"
+AFTER_SUBMISSION = "the interactor went on past the submission's end"
 
 
 @dataclass
@@ -123,11 +136,18 @@ class Interaction:
 class _Pump:
     """One direction: from `source` (a program's stdout) into `sink` (the other's stdin)."""
 
-    source: int
+    source: int | None
     sink: int | None
     direction: str
+    cap: int | None = None  # bytes its writer may write, None: no cap
     pending: bytearray = field(default_factory=bytearray)
     eof: bool = False
+    over: bool = False  # its writer wrote past the cap
+
+    def close_source(self) -> None:
+        if self.source is not None:
+            os.close(self.source)
+            self.source = None
 
     def close_sink(self) -> None:
         if self.sink is not None:
@@ -136,39 +156,55 @@ class _Pump:
         self.pending.clear()
 
 
-def relay(pumps: list[tuple[int, int, str]], transcript: Transcript, stop: int) -> list[str]:
+def relay(
+    pumps: list[tuple[int, int, str]],
+    transcript: Transcript,
+    stop: int,
+    caps: dict[str, int] | None = None,
+    watch: Callable[[bool, list[str]], None] | None = None,
+) -> tuple[list[str], list[str]]:
     """Carries bytes for each (source, sink, direction) until every source is at its end
     (or `stop` is readable: both programs are over) and everything read is written or
-    can no longer be. Closes every source and sink. Returns the directions in the order
-    their sources ended (a program's stdout ends when it does)."""
-    live = [_Pump(src, snk, d) for src, snk, d in pumps]
+    can no longer be; a direction whose writer passes its cap in `caps` is cut there.
+    `watch(moved, ended)` is called at least every WATCH_MS: whether bytes moved since,
+    and the directions ended so far.
+    Closes every source and sink. Returns the directions in the order their sources
+    ended (a program's stdout ends when it does, or when it is cut), and those cut."""
+    live = [_Pump(src, snk, d, (caps or {}).get(d)) for src, snk, d in pumps]
     ended: list[str] = []
     for pump in live:
+        assert pump.source is not None
         os.set_blocking(pump.source, False)
         if pump.sink is not None:
             os.set_blocking(pump.sink, False)
     stopping = False
+    moved = False
     try:
         while True:
+            if watch is not None:
+                watch(moved, ended)
+                moved = False
             poller = select.poll()
             by_fd: dict[int, tuple[_Pump, bool]] = {}
             for pump in live:
-                if not pump.eof and len(pump.pending) < PENDING_CAP:
+                if pump.source is not None and not pump.eof and len(pump.pending) < PENDING_CAP:
                     poller.register(pump.source, select.POLLIN)
                     by_fd[pump.source] = (pump, True)
                 if pump.pending and pump.sink is not None:
                     poller.register(pump.sink, select.POLLOUT)
                     by_fd[pump.sink] = (pump, False)
-            if not by_fd:
-                return ended
-            if stopping and all(p.eof or not _readable(p.source) for p in live):
-                return ended  # both programs are over and what they left is read
+            if not by_fd or (
+                stopping
+                and all(p.eof or not _readable(p.source) for p in live if p.source is not None)
+            ):  # both programs are over and what they left is read
+                return ended, [p.direction for p in live if p.over]
             else:
                 poller.register(stop, select.POLLIN)
-            for fd, _ in poller.poll():
+            for fd, _ in poller.poll(WATCH_MS if watch is not None else None):
                 if fd == stop:
                     stopping = True
                     continue
+                moved = True
                 pump, reading = by_fd[fd]
                 if reading:
                     _read(pump, transcript)
@@ -178,7 +214,7 @@ def relay(pumps: list[tuple[int, int, str]], transcript: Transcript, stop: int) 
                     _write(pump)
     finally:
         for pump in live:
-            os.close(pump.source)
+            pump.close_source()
             pump.close_sink()
 
 
@@ -188,6 +224,7 @@ def _readable(fd: int) -> bool:
 
 
 def _read(pump: _Pump, transcript: Transcript) -> None:
+    assert pump.source is not None
     try:
         data = os.read(pump.source, READ_BYTES)
     except BlockingIOError:
@@ -200,6 +237,13 @@ def _read(pump: _Pump, transcript: Transcript) -> None:
             pump.close_sink()  # the other side sees the end of its input
         return
     transcript.record(pump.direction, data)
+    if pump.cap is not None and transcript.totals[pump.direction] > pump.cap:
+        # what passed the cap goes nowhere: the writer's stdout is closed (EPIPE), the
+        # reader sees the end of its input
+        pump.over = pump.eof = True
+        pump.close_source()
+        pump.close_sink()
+        return
     if pump.sink is not None:
         pump.pending += data
         _write(pump)
@@ -222,10 +266,27 @@ def _write(pump: _Pump) -> None:
         pump.close_sink()
 
 
-def exchange(start: Callable[[str, tuple[int, int]], ExecutionResult], full: bool) -> Interaction:
-    """Both programs at once: `start(side, (stdin_fd, stdout_fd))` runs SUBMISSION or
-    INTERACTOR on those pipe ends (and closes them), each in a thread of its own, while
-    this thread relays between them and records the transcript (`full`: all of it)."""
+def exchange(
+    start: Callable[[str, tuple[int, int], Handle], ExecutionResult],
+    full: bool,
+    cap_bytes: int | None = None,
+    ends_submission: Callable[[ExecutionResult], bool] | None = None,
+    idle_ms: float | None = None,
+    grace_ms: float | None = None,
+) -> Interaction:
+    """Both programs at once: `start(side, (stdin_fd, stdout_fd), handle)` runs SUBMISSION
+    or INTERACTOR on those pipe ends (and closes them), each in a thread of its own, while
+    this thread relays between them and records the transcript (`full`: all of it).
+    A side that writes more than `cap_bytes` to the other is cut there, its run's
+    `output_exceeded` set. The submission's run is ended (its result's extra["ended"]
+    says why) once the interactor's is over and `ends_submission(its result)` (a
+    rejection: nothing the submission does after changes the verdict), and once for
+    `idle_ms` no byte moved, neither side used CPU and both waited to read their pipes
+    (Handle.activity: both wait for each other, IDLE). The interactor is ended
+    `grace_ms` after the submission's run is over (its result's `wall_exceeded` set,
+    extra["ended"] AFTER_SUBMISSION): its time runs out from the submission's end, not
+    from its own start, so that a submission slow to end (a fork bomb being killed) is
+    not the interactor's fault."""
     sub_out, int_in, int_out, sub_in = os.pipe(), os.pipe(), os.pipe(), os.pipe()
     stop = os.pipe()  # written when both runs are over
     stdio = {SUBMISSION: (sub_in[0], sub_out[1]), INTERACTOR: (int_in[0], int_out[1])}
@@ -233,14 +294,51 @@ def exchange(start: Callable[[str, tuple[int, int]], ExecutionResult], full: boo
     results: dict[str, ExecutionResult] = {}
     ended: list[str] = []
     lock = threading.Lock()
+    handles = {SUBMISSION: Handle(), INTERACTOR: Handle()}
+    quiet = {"since": time.monotonic(), "cpu": -1.0, "sampled": 0.0}
+    over_at: dict[str, float] = {}  # when each run was over
+
+    def watch(moved: bool, closed: list[str]) -> None:
+        with lock:
+            over = dict(results)
+        sub = handles[SUBMISSION]
+        if (
+            SUBMISSION in over
+            and INTERACTOR not in over
+            and grace_ms is not None
+            and (time.monotonic() - over_at[SUBMISSION]) * 1000 >= grace_ms
+        ):
+            handles[INTERACTOR].end(AFTER_SUBMISSION)
+        if SUBMISSION in over or TO_INTERACTOR in closed:
+            return  # the submission's run, or its output, is over: it ended by itself
+        if INTERACTOR in over:
+            if ends_submission is not None and ends_submission(over[INTERACTOR]):
+                sub.end(AFTER_INTERACTOR)  # again each look: a run not yet armed
+            return
+        now = time.monotonic()
+        if moved:
+            quiet["since"] = now
+        if idle_ms is None or not all(h.armed for h in handles.values()):
+            return
+        if (now - quiet["sampled"]) * 1000 < SAMPLE_MS:
+            return
+        quiet["sampled"] = now
+        seen = [h.activity() for h in handles.values()]
+        cpu = sum(c for c, _, _ in seen)
+        waiting = all(reading and not working for _, working, reading in seen)
+        if not waiting or cpu != quiet["cpu"]:
+            quiet["since"], quiet["cpu"] = now, cpu
+        elif (now - quiet["since"]) * 1000 >= idle_ms:
+            sub.end(IDLE)
 
     def one(name: str) -> None:
         try:
-            result = start(name, stdio[name])
+            result = start(name, stdio[name], handles[name])
         except BaseException as exc:  # run never raises; a thread must not die silently
             result = ExecutionResult(judge_error=f"{type(exc).__name__}: {exc}")
         with lock:
             results[name] = result
+            over_at[name] = time.monotonic()
             ended.append(name)
             if len(ended) == 2:
                 os.write(stop[1], b"x")
@@ -249,12 +347,17 @@ def exchange(start: Callable[[str, tuple[int, int]], ExecutionResult], full: boo
     threads = [threading.Thread(target=one, args=(n,), daemon=True) for n in stdio]
     for thread in threads:
         thread.start()
-    relay_error, closed = None, []
+    relay_error: str | None = None
+    closed: list[str] = []
+    cut: list[str] = []
+    caps = None if cap_bytes is None else dict.fromkeys(DIRECTIONS, cap_bytes)
     try:
-        closed = relay(
+        closed, cut = relay(
             [(sub_out[0], int_in[1], TO_INTERACTOR), (int_out[0], sub_in[1], TO_SUBMISSION)],
             transcript,
             stop[0],
+            caps,
+            watch,
         )
     except Exception as exc:  # the judge's own: the runs still end at their limits
         relay_error = f"relay failed: {type(exc).__name__}: {exc}"
@@ -265,9 +368,20 @@ def exchange(start: Callable[[str, tuple[int, int]], ExecutionResult], full: boo
         os.close(fd)
     if relay_error:
         results[SUBMISSION].judge_error = results[SUBMISSION].judge_error or relay_error
+    why = handles[SUBMISSION].ended
+    if why is not None:
+        results[SUBMISSION].extra[ENDED] = why
+    late = handles[INTERACTOR].ended
+    if late is not None:  # out of time: its wall limit, in effect
+        results[INTERACTOR].extra[ENDED] = late
+        results[INTERACTOR].wall_exceeded = True
+    for direction in cut:
+        results[SUBMISSION if direction == TO_INTERACTOR else INTERACTOR].output_exceeded = True
     # whose stdout ended first (its process's end, as the other side saw it), else whose
     # run returned first
     first = ended[0]
     if closed:
         first = SUBMISSION if closed[0] == TO_INTERACTOR else INTERACTOR
+    if why is not None:  # the judge ended the submission: after the interactor, or idle
+        first = INTERACTOR if why == AFTER_INTERACTOR else SUBMISSION
     return Interaction(results[SUBMISSION], results[INTERACTOR], first, wall, transcript)

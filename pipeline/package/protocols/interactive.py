@@ -16,7 +16,8 @@ How the interactor's verdict and the submission's run make the case's verdict is
 in one place for every protocol (grade.verdict.judge_interaction, as problemtools and the
 format rule it): an interactor that fails is JE; one that ended first with a rejection
 stands (the submission lost its input and may then crash or hang); else the submission's
-time, memory and crash; else the interactor's verdict.
+time, memory, output and crash; else the interactor's verdict. An interactor that writes
+more than the exchange's output limit to the submission is JE.
 """
 
 from __future__ import annotations
@@ -36,6 +37,12 @@ EVERY_FILE = "*"
 TESTLIB_OUTPUT = "tout"
 
 
+def flooded(what: str) -> CheckResult:
+    """An interactor that wrote more to the submission than the exchange carries (its
+    stream was cut, execute.interact): the judge's fault."""
+    return judge_error(f"{what} wrote more than the output limit to the submission")
+
+
 @dataclass(frozen=True)
 class KattisInteractor:
     scoring: bool = False
@@ -51,6 +58,8 @@ class KattisInteractor:
         )
 
     def verdict(self, result: ExecutionResult, case: Case) -> CheckResult:
+        if result.output_exceeded:
+            return flooded(self.what)
         said = KattisValidator(self.scoring, self.bounded, what=self.what).verdict(result, case)
         if NEXT_PASS in result.files and result.exit_code != 42:
             return judge_error(f"{self.what} wrote {NEXT_PASS} and exited {result.exit_code}")
@@ -70,4 +79,6 @@ class TestlibInteractor:
         )
 
     def verdict(self, result: ExecutionResult, case: Case) -> CheckResult:
+        if result.output_exceeded:
+            return flooded(self.what)
         return TestlibChecker(what=self.what).verdict(result, case)

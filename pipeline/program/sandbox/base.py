@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import BinaryIO, Protocol, runtime_checkable
 
 from pipeline.limits import Limits
-from pipeline.program.execution import ExecutionResult
+from pipeline.program.execution import ExecutionResult, Handle
+from pipeline.program.sandbox.processes import children as children
 from pipeline.program.sandbox.processes import decode_status as decode_status
+from pipeline.program.sandbox.processes import descendants as descendants
 from pipeline.program.sandbox.processes import group_gone as group_gone
 from pipeline.program.sandbox.processes import kill_group as kill_group
 from pipeline.program.sandbox.processes import wait_with_deadline as wait_with_deadline
@@ -46,6 +48,7 @@ class Server(Protocol):
         output_file: str | None = None,
         read_back: Sequence[str] = (),
         stdio: tuple[int, int] | None = None,
+        handle: Handle | None = None,
     ) -> ExecutionResult: ...
 
     def close(self) -> None: ...
@@ -61,7 +64,9 @@ class Sandbox(Protocol):
     `read_back` that the run left is in the result's `files`. `stdio`, when given, is the
     program's stdin and stdout as open fds (the pipes of an interaction) in place of
     `stdin` and a captured stdout: the call takes them and closes them as soon as the
-    program holds them (the result's `output` is then empty). Never raises for anything
+    program holds them (the result's `output` is then empty). `handle`, when given, is
+    armed with the program's processes while it runs (execution.Handle: the judge may
+    end it early). Never raises for anything
     the program does; failures of the sandbox itself are `judge_error`.
     """
 
@@ -77,6 +82,7 @@ class Sandbox(Protocol):
         output_file: str | None = None,
         read_back: Sequence[str] = (),
         stdio: tuple[int, int] | None = None,
+        handle: Handle | None = None,
     ) -> ExecutionResult: ...
 
     def conceal(self, paths: Iterable[Path | str]) -> None:

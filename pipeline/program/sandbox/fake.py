@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.limits import Limits
-from pipeline.program.execution import ExecutionResult
+from pipeline.program.execution import ExecutionResult, Handle
 from pipeline.program.sandbox.base import FileSpec, Server, close_fds
 from pipeline.program.sandbox.errors import ForkServerUnavailable
 
@@ -46,6 +46,7 @@ class FakeSandbox:
         output_file: str | None = None,
         read_back: Sequence[str] = (),
         stdio: tuple[int, int] | None = None,
+        handle: Handle | None = None,
     ) -> ExecutionResult:
         close_fds(stdio)
         call = FakeCall(list(argv), limits, stdin, dict(files or {}), output_file)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from pipeline.limits import Limits
-from pipeline.program.execution import ExecutionResult
+from pipeline.program.execution import WATCHED, ExecutionResult, Handle
 from pipeline.program.sandbox import slots
 from pipeline.program.sandbox.base import (
     FileSpec,
@@ -42,6 +42,7 @@ from pipeline.program.sandbox.options import (
     apply_report,
     parse_report,
 )
+from pipeline.program.sandbox.processes import children, descendants
 from pipeline.program.sandbox.remove import remove_tree
 
 __all__ = [
@@ -150,6 +151,7 @@ class ForkServer:
     _sock: socket.socket | None = None
     _pid: int = 0
     _cases: int = 0
+    _server_pid: int = 0
     _oom_kills: int = 0
 
     def start(self) -> None:
@@ -183,6 +185,8 @@ class ForkServer:
             if reply.get("reason") == "cpu":
                 why = " (it used its CPU limit before it was ready)"
             raise ForkServerUnavailable(f"no fork server started: wait status {status}{why}")
+        # the server, INIT's one child when ready (the cases are INIT's children too)
+        self._server_pid = next((c for i in children(self._pid) for c in children(i)), 0)
         if self._slot is not None:  # the server's own pages are charged to the slot
             self._slot.prepare(
                 self.limits.processes + SERVER_PROCESSES,
@@ -241,9 +245,11 @@ class ForkServer:
         output_file: str | None = None,
         read_back: Sequence[str] = (),
         stdio: tuple[int, int] | None = None,
+        handle: Handle | None = None,
     ) -> ExecutionResult:
         """One case in a fresh child (on the fds `stdio` for stdin and stdout where given:
-        taken and closed once sent). The server may be gone afterwards (`alive`)."""
+        taken and closed once sent; `handle` armed with the case's processes while it
+        runs). The server may be gone afterwards (`alive`)."""
         if self._ws is None or self._sock is None:
             close_fds(stdio)
             return ExecutionResult(judge_error="fork server: not running")
@@ -263,7 +269,13 @@ class ForkServer:
             # with stdio, stdout stays the empty memfd `collect` reads
             sent = fds if stdio is None else [stdio[0], stdio[1], fds[2]]
             given, stdio = stdio, None  # _send_case closes them
-            reply = self._send_case(where, sent, limits, given)
+            if handle is not None:
+                handle.arm(self._case_processes)
+            try:
+                reply = self._send_case(where, sent, limits, given)
+            finally:
+                if handle is not None:
+                    handle.disarm()
             self._judge(reply, limits, result)
             if not result.judge_error:
                 collect(result, limits, fds[1], fds[2], scratch, output_file, read_back)
@@ -279,6 +291,15 @@ class ForkServer:
                 _remove_scratch(scratch, {*(files or {}), *taken})
         result.extra["backend"] = "fork-server"
         return result
+
+    def _case_processes(self) -> list[int]:
+        """The running case's processes: INIT's children but the server, and theirs."""
+        out: list[int] = []
+        for init in children(self._pid):
+            for child in children(init):
+                if child != self._server_pid:
+                    out += [child, *descendants(child, WATCHED)]
+        return out[:WATCHED]
 
     def _prepare_scratch(self, scratch: str, files: Mapping[str, FileSpec]) -> None:
         os.mkdir(scratch, 0o700)

@@ -27,14 +27,16 @@ from typing import TYPE_CHECKING
 
 from pipeline.limits import Limits
 from pipeline.program import isolation
-from pipeline.program.execution import ExecutionResult
+from pipeline.program.execution import WATCHED, ExecutionResult, Handle
 from pipeline.program.isolation import ALLOW_UNSANDBOXED_ENV
 from pipeline.program.sandbox import cgroups, cgroups_v2, slots
 from pipeline.program.sandbox.base import (
     FileSpec,
     Workspace,
+    children,
     close_fds,
     collect_output,
+    descendants,
     group_gone,
     kill_group,
     missing_program,
@@ -285,6 +287,7 @@ class RlimitSandbox:
         output_file: str | None = None,
         read_back: Sequence[str] = (),
         stdio: tuple[int, int] | None = None,
+        handle: Handle | None = None,
     ) -> ExecutionResult:
         result = ExecutionResult()
         if self.unsandboxed and os.environ.get(ALLOW_UNSANDBOXED_ENV) != "1":
@@ -308,7 +311,7 @@ class RlimitSandbox:
             if slot is not None:
                 slot.prepare(limits.processes, limits.memory_bytes)
             given, stdio = stdio, None  # spawn closes them
-            self._execute(ws, argv, limits, slot, result, given)
+            self._execute(ws, argv, limits, slot, result, given, handle)
             if not result.judge_error:
                 collect_output(ws, result, limits, output_file, read_back)
         except OSError as exc:
@@ -333,11 +336,18 @@ class RlimitSandbox:
         slot: slots.Slot | None,
         result: ExecutionResult,
         stdio: tuple[int, int] | None = None,
+        handle: Handle | None = None,
     ) -> None:
         command = self.command(ws, argv, limits, slot)
         start = time.monotonic()
         pid = spawn(command, ws, stdio)
-        status, _, hit = wait_with_deadline(pid, limits.wall_limit_ms)
+        if handle is not None:  # the program's processes: below the launcher's INIT
+            handle.arm(lambda: [p for i in children(pid) for p in descendants(i, WATCHED)])
+        try:
+            status, _, hit = wait_with_deadline(pid, limits.wall_limit_ms)
+        finally:
+            if handle is not None:
+                handle.disarm()
         result.wall_ms = (time.monotonic() - start) * 1000
         kill_group(pid)  # whatever is left of the session (no pid namespace)
         if not group_gone(pid):
