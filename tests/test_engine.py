@@ -259,3 +259,20 @@ def test_solver_submission_on_a_real_problem(batch_k: int) -> None:
     limits = Limits.from_seconds(10)
     rows = grade_cases(problem, [sub], cases, limits, CONTEXT, settings=settings).table.to_pylist()
     assert [r["verdict"] for r in rows] == ["AC"] * len(cases)
+
+
+def test_repeat_from_ms_runs_again_only_cases_whose_time_or_verdict_may_matter() -> None:
+    # c0 fast AC (1 ms), c1 slow AC (800 ms), c2 fast WA, c3 slow WA: with the threshold
+    # at 100 ms only c1 is run three times; the others keep their one run
+    log: list[tuple[str, int]] = []
+    sub = FakeSub(label="S", slow=frozenset({8, 9}), wrong=frozenset({3, 9}), log=log)
+    cases = [case(0, 1), case(1, 8), case(2, 3), case(3, 9)]
+    rows = grade([sub], cases, repeat=3, repeat_from_ms=100)
+    runs = {r["case_id"]: r["cpu_ms_runs"] for r in rows}
+    assert runs == {"c0": [1.0], "c1": [800.0] * 3, "c2": [1.0], "c3": [800.0]}
+    assert [r["verdict"] for r in rows] == ["AC", "AC", "WA", "WA"]
+    assert len(log) == 4 + 2
+    # without it every case runs three times (the TLE rule aside)
+    log.clear()
+    rows = grade([sub], cases, repeat=3)
+    assert all(len(r["cpu_ms_runs"]) == 3 for r in rows) and len(log) == 12

@@ -134,10 +134,11 @@ def test_tree_follows_the_format(exported: ExportResult) -> None:
 def test_problem_yaml(package: Path) -> None:
     problem = get_problem(package.name)
     meta = yaml.safe_load((package / "problem.yaml").read_text(encoding="utf-8"))
-    # the format's keys, and gridjudge's own (other tools ignore it) only for named files
+    # the format's keys, and gridjudge's own (other tools ignore it): the named files and
+    # the Python its programs need (CPython, not the PyPy verify would run otherwise)
     ours = meta.pop("gridjudge", None)
     named = {k: v for k, v in asdict(problem.io).items() if v is not None}
-    assert ours == (named or None)
+    assert ours == {**named, "python": "py3"}
     assert set(meta) <= PROBLEM_KEYS and set(meta["limits"]) <= LIMIT_KEYS
     assert meta["problem_format_version"] == "2023-07-draft"
     assert meta["name"] == problem.title

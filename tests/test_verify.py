@@ -19,7 +19,7 @@ from pipeline.package.spec import read_package
 from pipeline.package.submissions import FOLDERS, ExpectedSubmission
 from pipeline.program.languages import all_languages
 from pipeline.verify.expect import derive_time_limit, judge_submission
-from pipeline.verify.run import VerifyOptions, verify_package
+from pipeline.verify.run import SERIAL_CASES, VerifyOptions, executor, verify_package
 from tests.test_languages_golden import usable
 
 PACKAGES = Path(__file__).resolve().parent / "packages"
@@ -87,7 +87,7 @@ def test_a_prebuilt_executable_is_passed_over_as_problemtools_does(tmp_path: Pat
     assert "SKIP  accepted/split.py.bin: a prebuilt executable, no source: not run" in output
 
 
-def test_python_submissions_run_under_pypy_when_asked(tmp_path: Path) -> None:
+def test_python_submissions_run_under_pypy_as_problemtools_runs_them(tmp_path: Path) -> None:
     if shutil.which("pypy3") is None:
         pytest.skip("pypy3 is not installed")
     package = copy("pairsum_py", tmp_path)
@@ -96,10 +96,20 @@ def test_python_submissions_run_under_pypy_when_asked(tmp_path: Path) -> None:
         "import platform\nn = int(input())\n"
         "print(n, 0 if platform.python_implementation() == 'PyPy' else 1)\n"
     )
+    code, output = verify(str(package), *SERIAL)  # by default, where pypy3 is installed
+    assert code == 0, output
     code, output = verify(str(package), *SERIAL, "--python", "pypy3")
     assert code == 0, output
+    code, output = verify(str(package), *SERIAL, "--python", "py3")
+    assert code == 1 and "FAIL  accepted/split.py: WA" in output, output
+    # a package that says its Python is CPython's (gridjudge's exports do) gets CPython
+    yaml = package / "problem.yaml"
+    yaml.write_text(yaml.read_text() + "\ngridjudge:\n  python: py3\n")
     code, output = verify(str(package), *SERIAL)
     assert code == 1 and "FAIL  accepted/split.py: WA" in output, output
+    yaml.write_text(yaml.read_text().replace("python: py3", "python: jython"))
+    code, output = verify(str(package), *SERIAL)
+    assert code == 2 and "gridjudge.python must be one of py3, pypy3" in output, output
     code, output = verify(str(package), *SERIAL, "--python", "ruby")
     assert code == 2 and "--python ruby: one of py3, pypy3" in output, output
 
@@ -168,10 +178,10 @@ def test_time_limit_is_derived_and_a_tle_submission_must_exceed_the_margin(
     assert "PASS  margin time_limit_exceeded/spin.py: over limit x 2 = 2 s on 1 case" in output
     assert "FAIL  time_limit_exceeded/fast.py: AC 2: no case got TLE" in output
     assert "FAIL  margin time_limit_exceeded/fast.py: no case over limit x 2 = 2 s" in output
-    # timed with repeats: every row holds both runs, its cpu_ms their median
-    # one run folder per submission, in the order graded, under each step's folder
+    # one run folder per submission, in the order graded, under each step's folder;
+    # its cases far from any time that matters (milliseconds): run once, not repeated
     rows = [r for d in sorted((work / "accepted").iterdir()) for r in results(d)]
-    assert rows and all(len(r["cpu_ms_runs"]) == 2 for r in rows)
+    assert rows and all(len(r["cpu_ms_runs"]) == 1 for r in rows)
     spun = [r for d in sorted((work / "time_limit_exceeded").iterdir()) for r in results(d)]
     spin = [r for r in spun if "spin" in r["submission"]]
     assert {r["verdict"] for r in spin} == {"TLE"}
@@ -287,3 +297,36 @@ def test_budget_stops_between_submissions_and_names_what_was_not_checked(
     assert output.rstrip().endswith("; 3 not checked")
     code, output = verify(str(package), *SERIAL, "--budget", "0")
     assert code == 2 and "--budget must be a positive number" in output
+
+
+def test_only_cases_whose_time_may_matter_are_repeated(tmp_path: Path) -> None:
+    package = copy("average", tmp_path)  # a 1 s limit: an accepted case matters from 0.2 s
+    # slow on secret/1 only (3 4; 0.12 s of CPU): within a factor 2 of limit / 5 = 0.2 s
+    (package / "submissions" / "accepted" / "slow.py").write_text(
+        "import time\na, b = map(int, input().split())\n"
+        "if a == 3:\n    t = time.process_time()\n"
+        "    while time.process_time() - t < 0.12:\n        pass\n"
+        'print(f"{(a + b) / 2 + 1e-8:.9f}")\n'
+    )
+    work = tmp_path / "work"
+    code, output = verify(
+        str(package), "--work", str(work), "--address", "local-serial", "--repeat", "3"
+    )
+    assert code == 0 and "PASS  accepted/slow.py: AC 3" in output, output
+    runs = {
+        (r["submission"], r["case_id"]): len(r["cpu_ms_runs"])
+        for d in sorted((work / "accepted").iterdir())
+        for r in results(d)
+    }
+    slow = {case: n for (sub, case), n in runs.items() if sub == "accepted/slow.py"}
+    assert slow.pop("secret/1") == 3 and set(slow.values()) == {1}, runs
+    assert {n for (sub, _), n in runs.items() if sub == "accepted/close.py"} == {1}
+
+
+def test_a_small_package_is_graded_without_ray(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    assert executor(None, SERIAL_CASES) == "local-serial"
+    assert executor(None, SERIAL_CASES + 1) is None  # the embedded Ray
+    assert executor("local", 1) == "local"  # asked for
+    monkeypatch.setenv("RAY_ADDRESS", "10.0.0.5:6379")
+    assert executor(None, 1) is None  # Cluster joins RAY_ADDRESS's

@@ -9,7 +9,7 @@ import typer
 
 from pipeline.cli.common import ALLOW_UNSANDBOXED_HELP, EXIT_GATE, user_errors, warn_isolation
 from pipeline.verify.junit import write_junit
-from pipeline.verify.run import VerifyOptions, verify_package
+from pipeline.verify.run import SERIAL_CASES, VerifyOptions, verify_package
 
 
 @user_errors
@@ -19,11 +19,19 @@ def verify(
         Path | None, typer.Option(help="Write JUnit XML here: one testcase per expectation.")
     ] = None,
     repeat: Annotated[
-        int, typer.Option(min=1, help="Runs of each case; the times are their medians.")
+        int,
+        typer.Option(
+            min=1,
+            help="Runs of a case whose time may matter (its first AC and within a factor 2 of "
+            "the limit or of the slowest accepted case); the times are their medians.",
+        ),
     ] = VerifyOptions.repeat,
     address: Annotated[
         str | None,
-        typer.Option(help="Ray cluster, as for grade (`local-serial`: no Ray)."),
+        typer.Option(
+            help="Ray cluster, as for grade (`local-serial`: no Ray; default: no Ray for a "
+            f"package of up to {SERIAL_CASES} cases, else the embedded local Ray).",
+        ),
     ] = VerifyOptions.address,
     fork_server: Annotated[
         bool,
@@ -46,8 +54,9 @@ def verify(
     python: Annotated[
         str | None,
         typer.Option(
-            help="Language version of the package's `.py` submissions (default: gridjudge's, "
-            "CPython; `pypy3` runs them as problemtools does).",
+            help="Language version of the package's `.py` submissions: `py3` (CPython) or "
+            "`pypy3` (default: what problem.yaml's gridjudge.python says, else `pypy3` where "
+            "installed, as problemtools runs them, else `py3`).",
         ),
     ] = VerifyOptions.python,
     allow_unsandboxed: Annotated[

@@ -17,7 +17,10 @@ In the 2023-07 format a custom output validator is the program in `output_valida
 Every input is read from stdin: a problem whose plugin reads a named file (clocks)
 is exported with stdin/stdout, which its plugin also accepts; its named files are kept
 under problem.yaml's `gridjudge:` key (which other tools ignore), so that gridjudge
-grades a program that uses them as the plugin does.
+grades a program that uses them as the plugin does. The same key says `python: py3`:
+the exported Python programs need CPython 3.10 or later, where `verify` would otherwise
+run a package's Python submissions under PyPy 3 (Debian's is Python 3.9) as problemtools
+does.
 """
 
 from __future__ import annotations
@@ -97,6 +100,9 @@ def split_samples(
     return firsts, [r for r in rows if r["case_id"] not in chosen]
 
 
+EXPORTED_PYTHON = "py3"  # CPython: the embedded plugin modules use Python 3.10
+
+
 def problem_yaml(problem: Problem) -> dict[str, Any]:
     limits = problem.limits
     io = {k: v for k, v in asdict(problem.io).items() if v is not None}
@@ -109,7 +115,8 @@ def problem_yaml(problem: Problem) -> dict[str, Any]:
             "memory": limits.memory_mb,
             "output": -(-limits.output_kb // 1024),  # MiB, rounded up
         },
-        **({"gridjudge": io} if io else {}),  # the named files, for gridjudge alone
+        # for gridjudge alone: the named files, and the Python its programs are written for
+        "gridjudge": {**io, "python": EXPORTED_PYTHON},
         # a built-in interactive problem: its judge program is the package's interactor
         **({"type": "interactive"} if problem.judge_program is not None else {}),
     }

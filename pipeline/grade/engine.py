@@ -13,6 +13,8 @@ benches. What it does:
   on every submission alike; every timing is kept (cpu_ms_runs, wall_ms_runs), the medians
   in cpu_ms and wall_ms, and the machine's speed is probed each round (reference_ms); a
   case (a group) that got TLE is not run again in later rounds: its verdict is fixed;
+  with `repeat_from_ms`, neither is one that failed in any way or whose first run took
+  less CPU time than that (`verify`: far from any time that matters);
 - a TLE killed by the wall clock under the CPU limit is run again alone, and with
   `max_tle` a submission stops after that many TLEs (grade.time_verdicts).
 """
@@ -59,20 +61,46 @@ def _timed_out(tables: Sequence[pa.Table]) -> bool:
     return all(over)
 
 
-def _rounds(runners: Sequence[Runner], cases: Cases, repeat: int, unit: int) -> list[Graded]:
+def _settled(tables: Sequence[pa.Table], from_ms: float) -> bool:
+    """With `repeat_from_ms`: the group's first round failed somewhere (its verdict is
+    that round's: rows.combine_rounds takes a case's first round that is not AC), or
+    took less CPU time than `from_ms` on every case (far from any time that matters).
+    Another round would change neither its verdict nor a time anyone looks at."""
+    if not tables:
+        return False
+    first = tables[0]
+    if any(v != "AC" for v in first.column("verdict").to_pylist()):
+        return True
+    return all(c is None or c < from_ms for c in first.column("cpu_ms").to_pylist())
+
+
+def _rounds(
+    runners: Sequence[Runner],
+    cases: Cases,
+    repeat: int,
+    unit: int,
+    from_ms: float | None = None,
+) -> list[Graded]:
     """Each runner's graded rows for `cases`: one pass when repeat is 1, else `repeat`
-    interleaved rounds over groups of `unit` cases, combined."""
+    interleaved rounds over groups of `unit` cases, combined (a group run again only
+    where it may matter: _timed_out, and _settled with `from_ms`)."""
     if len(cases) == 0:
         return [Graded(rows.GRADED_SCHEMA.empty_table(), []) for _ in runners]
     if repeat == 1:
         return [r.grade(cases) for r in runners]
+
+    def again(tables: list[pa.Table]) -> bool:
+        if from_ms is not None and _settled(tables, from_ms):
+            return False
+        return not _timed_out(tables)
+
     parts: list[list[pa.Table]] = [[] for _ in runners]
     for group in cases.slices(unit):
         rounds: list[list[pa.Table]] = [[] for _ in runners]
         probes = []
         for round_no in range(repeat):
             for i in abba(range(len(runners)), round_no):
-                if not _timed_out(rounds[i]):
+                if again(rounds[i]):
                     rounds[i].append(runners[i].grade(group).table)
             probes.append(reference_ms())
         for i, tables in enumerate(rounds):
@@ -106,7 +134,7 @@ def _graded(
     limit_of = dict(zip(map(id, runners), cpu_limits, strict=True))
 
     def grade_group(active: Sequence[Runner], group: Cases) -> list[Graded]:
-        done = _rounds(active, group, settings.repeat, unit)
+        done = _rounds(active, group, settings.repeat, unit, settings.repeat_from_ms)
         return [
             confirm_wall_tles(r, group, g, limit_of[id(r)])
             for r, g in zip(active, done, strict=True)

@@ -32,6 +32,10 @@ class GradeSettings(BaseModel):
     batch: int = Field(default=1, ge=1)
     # runs of each case (interleaved between submissions); every timing is kept
     repeat: int = Field(default=1, ge=1)
+    # with repeat > 1, the later rounds run only a case whose rounds so far were all AC
+    # and whose first took at least this many CPU ms: the runs whose verdict or time
+    # can matter (a case that failed once keeps that verdict); None: every case R times
+    repeat_from_ms: float | None = Field(default=None, ge=0)
     # fork each case's process from a server started once per submission (else spawn it);
     # docs/sandbox.md has the figures behind this default
     fork_server: bool = True

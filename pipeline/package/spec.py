@@ -40,7 +40,10 @@ GRADED_FOLDERS = ("sample", "secret")  # of data/; invalid_* and the rest are no
 PROTOCOLS = ("kattis", "testlib")
 TYPES = ("pass-fail", "scoring", "interactive", "multi-pass")
 DEFAULT_PASSES = 2  # 2023-07 and later: limits.validation_passes of a multi-pass problem
-GRIDJUDGE_KEYS = ("checker", "input_file", "output_file")  # of problem.yaml's `gridjudge:`
+GRIDJUDGE_KEYS = ("checker", "input_file", "output_file", "python")  # problem.yaml's `gridjudge:`
+# gridjudge.python: the language version the package's `.py` submissions were written for
+# (`verify` runs them in it); gridjudge's exports say py3 (CPython 3.10 or later)
+PYTHONS = ("py3", "pypy3")
 FILE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 # the spec's defaults: memory and output in MiB; the time multipliers (slowest accepted
 # -> time limit, time limit -> slowest TLE) of the legacy format and of 2023-07 and later
@@ -85,6 +88,7 @@ class Package:
     folders: dict[str, FolderSettings] = field(default_factory=dict)  # family -> settings
     interactive: bool = False  # the output validator runs as the interactor
     passes: int = 1  # multi-pass: at most this many runs of the submission per case
+    python: str | None = None  # gridjudge.python: py3 or pypy3, where the package says
 
     @property
     def legacy(self) -> bool:
@@ -204,6 +208,13 @@ def _protocol(ours: Mapping[str, Any], where: str) -> str:
     return protocol
 
 
+def _python(ours: Mapping[str, Any], where: str) -> str | None:
+    value = ours.get("python")
+    if value is not None and value not in PYTHONS:
+        raise PackageError(f"{where}: gridjudge.python must be one of {', '.join(PYTHONS)}")
+    return None if value is None else str(value)
+
+
 def _io(ours: Mapping[str, Any], where: str) -> IOMode:
     """`input_file` / `output_file`: the named files a program may use besides stdin and
     stdout (pipeline.problem.contract.IOMode), for a problem exported from a plugin that
@@ -288,6 +299,7 @@ def _read_package(root: Path) -> Package:
         validator_flags=flags(data.get("validator_flags") if version == LEGACY else None, where),
         interactive=interactive,
         passes=_passes(limits, multi_pass, where),
+        python=_python(ours, where),
     )
     return replace(package, folders=folder_settings(package))
 

@@ -11,11 +11,17 @@ against their expectations, the time limit derived and its margins reported (exp
    (and only TLE: time_limit_exceeded), graded at limit x time_limit_to_tle
    (time_safety_margin): they must exceed even that.
 
-Each case is run `repeat` times (grade --repeat), so every time is a median.
+With `repeat` R > 1 a case is run R times (grade --repeat: the time is their median) only
+where its time can matter (REPEAT_NEAR): its first run was AC and within a factor 2 of the
+limit it is graded at or of the time that sets the derived limit; every other case is
+run once, as problemtools runs each. A package of at most SERIAL_CASES cases is graded
+in this process, without Ray (whose start costs seconds that such a package never wins
+back: each submission's cases would be one Ray task).
 """
 
 from __future__ import annotations
 
+import os
 import tempfile
 import time
 from collections import Counter
@@ -27,9 +33,10 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.corpus.store import CorpusWriter, validator_fingerprint
-from pipeline.distribute.cluster import Cluster
+from pipeline.corpus.store import CorpusWriter, read_manifest, validator_fingerprint
+from pipeline.distribute.cluster import SERIAL, Cluster
 from pipeline.errors import GridjudgeError
+from pipeline.grade.chunk_sizes import SUBPROCESS_CHUNK
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
 from pipeline.grade.settings import DEFAULT, GradeSettings
@@ -42,6 +49,7 @@ from pipeline.package.submissions import FOLDERS, SUBMISSIONS, ExpectedSubmissio
 from pipeline.problem.contract import Problem, ValidatorUnavailable
 from pipeline.problem.registry import get_problem
 from pipeline.program.languages.problemtools import problemtools_language
+from pipeline.program.languages.registry import get_language, missing
 from pipeline.program.submission import SubmissionError, SubmissionSpec, parse_spec
 from pipeline.results.store import load_results
 from pipeline.results.summary import last_attempts
@@ -71,6 +79,14 @@ RESULT_COLUMNS = [
 PREBUILT = "a prebuilt executable, no source: not run (problemtools passes over it too)"
 UPPER = frozenset({"TLE"})  # the `required` of a submission that bounds the limit above
 PYTHON = frozenset({"py3", "pypy3"})  # what --python replaces
+# a case is run `repeat` times only when its first run was AC and took at least this
+# fraction of a time that matters (the limit it is graded at; for an accepted
+# submission, the limit / ac_to_time_limit, or the slowest accepted case so far when the
+# limit is derived): a factor 2, far beyond the noise of CPU times on a loaded machine
+REPEAT_NEAR = 0.5
+# a package of at most this many cases is graded in this process: each submission's
+# cases would be one Ray task (grade.chunk_sizes), so Ray would add its start only
+SERIAL_CASES = SUBPROCESS_CHUNK
 
 
 class VerifyError(GridjudgeError):
@@ -85,9 +101,10 @@ class VerifyOptions:
     fork_server: bool = DEFAULT.fork_server
     work: Path | None = None  # the corpus and run folders; None: a temporary folder
     budget_s: float | None = None  # stop grading after this many seconds; None: no limit
-    # the language version of `.py` author submissions (None: gridjudge's default for
-    # the extension, CPython); `pypy3` as problemtools runs them, which packages written
-    # for Kattis assume: their Python is timed under PyPy there, often 10x faster
+    # the language version of `.py` author submissions; None: what the package says
+    # (problem.yaml's gridjudge.python), else `pypy3` where it is installed, as
+    # problemtools and Kattis run them (a package's Python was written and timed for
+    # PyPy there, often 10x faster than CPython), else CPython
     python: str | None = None
     progress: Callable[[str], None] | None = None  # told a line as each submission is graded
     clock: Callable[[], float] = time.monotonic  # what the budget is measured with
@@ -174,6 +191,25 @@ def _specs(
     return out
 
 
+def python_for(package: Package, asked: str | None) -> str | None:
+    """The language version of the package's `.py` submissions (None: gridjudge's
+    default, CPython): `asked` (--python), else the package's gridjudge.python, else
+    PyPy 3 where installed, as problemtools runs them."""
+    if asked is not None:
+        return asked
+    if package.python is not None:
+        return package.python
+    return "pypy3" if missing(get_language("pypy3")) is None else None
+
+
+def executor(address: str | None, cases: int) -> str | None:
+    """Where to grade: the address asked for (or RAY_ADDRESS's), else in this process for
+    a package of at most SERIAL_CASES cases, else the embedded Ray."""
+    if address is not None or os.environ.get("RAY_ADDRESS"):
+        return address
+    return SERIAL if cases <= SERIAL_CASES else None
+
+
 def _no_rows() -> pa.Table:
     return pa.schema([RESULTS_SCHEMA.field(c) for c in RESULT_COLUMNS]).empty_table()
 
@@ -185,10 +221,13 @@ def grade(
     options: VerifyOptions,
     out: Path,
     max_tle: int | None = None,
+    repeat_from_ms: float | None = None,
+    address: str | None = None,
 ) -> pa.Table:
     """The last attempt of every results row of grading `specs` at `limit_s` (with
     `max_tle`, a submission's cases after that many TLEs are not run: rows marked
-    `tle_kind` not-run)."""
+    `tle_kind` not-run; with `repeat_from_ms`, only cases that took that much CPU time
+    are repeated: GradeSettings). `address`: the cluster's (default: options')."""
     if not specs:
         return _no_rows()
     grade_options = GradeOptions(
@@ -196,9 +235,10 @@ def grade(
         submissions=[],
         submission_sets=specs,
         out=out,
-        address=options.address,
+        address=options.address if address is None else address,
         settings=GradeSettings(
             repeat=options.repeat,
+            repeat_from_ms=repeat_from_ms,
             fork_server=options.fork_server,
             time_limit=limit_s,
             max_tle=max_tle,
@@ -283,6 +323,8 @@ class _Runs:
     not_run: dict[str, int] = field(default_factory=dict)  # label -> cases left after it
     tables: list[pa.Table] = field(default_factory=list)
     unchecked: list[str] = field(default_factory=list)  # not graded: the budget ran out
+    address: str | None = None  # where every grading run goes (executor())
+    slowest_ms: float = 0.0  # the slowest accepted case so far (CPU ms)
     started: float = 0.0
     done: int = 0
 
@@ -297,7 +339,15 @@ class _Runs:
         if self.options.progress is not None:
             self.options.progress(f"... {line}")
 
-    def run(self, labels: list[str], limit_s: float, name: str) -> pa.Table:
+    def run(
+        self,
+        labels: list[str],
+        limit_s: float,
+        name: str,
+        matters_s: Callable[[str], float],
+    ) -> pa.Table:
+        """Grade each of `labels` at `limit_s`, repeating only the cases within
+        REPEAT_NEAR of `matters_s(label)`, the time that matters for it."""
         tables = []
         for label in (n for n in labels if n in self.specs):
             if self.out_of_budget():
@@ -305,10 +355,15 @@ class _Runs:
                 continue
             out = self.work / name / f"{self.done:03d}"
             cap = 1 if label in self.first_tle else None
-            table = grade(self.corpus, [self.specs[label]], limit_s, self.options, out, cap)
+            from_ms = REPEAT_NEAR * matters_s(label) * 1000.0
+            spec = [self.specs[label]]
+            table = grade(self.corpus, spec, limit_s, self.options, out, cap, from_ms, self.address)
             run = pc.fill_null(pc.not_equal(table.column("tle_kind"), NOT_RUN), True)
             self.not_run[label] = table.num_rows - int(pc.sum(run).as_py() or 0)
             table = table.filter(run)
+            if name == "accepted":
+                ac = table.filter(pc.equal(table.column("verdict"), "AC")).column("cpu_ms")
+                self.slowest_ms = max(self.slowest_ms, pc.max(ac).as_py() or 0.0)
             self.done += 1
             counts = Counter(table.column("verdict").to_pylist())
             verdicts = " ".join(f"{v} {counts[v]}" for v in sorted(counts)) or "no cases"
@@ -327,20 +382,33 @@ def _grade_all(package: Package, runs: _Runs, labels: dict[str, list[str]]) -> t
     and its check."""
     given = package.time_limit_given
     accepted, rest, upper = labels["accepted"], labels["rest"], labels["upper"]
+    m = package.time_multiplier
+    # the time an accepted case's time matters against: the limit / ac_to_time_limit
+    # (its margin; the limit's floor, time_resolution, when derived), and when derived
+    # the slowest accepted case so far (the limit comes from the slowest)
+    floor_s = package.limits.time_s if given else package.time_resolution
+
+    def matters_first(label: str) -> float:
+        if label not in accepted:
+            return package.limits.time_s  # graded at the given limit: AC near it
+        return max(floor_s / m, 0.0 if given else runs.slowest_ms / 1000.0)
+
     if not given:
         runs.tell(f"measuring the time limit: accepted submissions at {MEASURE_LIMIT_S:g} s")
     first = runs.run(
         accepted + (rest if given else []),
         package.limits.time_s if given else MEASURE_LIMIT_S,
         "accepted",
+        matters_first,
     )
     limit_s, limit_check = _time_limit(package, first)
     if not given and first.num_rows == 0 and runs.unchecked:
         limit_check = Check(TIMING, "time limit", True, _NOT_CHECKED, skipped=True)
     runs.tell(f"time limit: {limit_check.detail}")
     if not given:
-        runs.run(rest, limit_s, "others")
-    runs.run(upper, limit_s * package.time_safety_margin, "time_limit_exceeded")
+        runs.run(rest, limit_s, "others", lambda _: limit_s)
+    tle_s = limit_s * package.time_safety_margin
+    runs.run(upper, tle_s, "time_limit_exceeded", lambda _: tle_s)
     return limit_s, limit_check
 
 
@@ -355,13 +423,15 @@ def _verify(
     work: Path,
 ) -> Verification:
     checks = validate_inputs(package, problem, work / "corpus")
-    runs = _Runs(work / "corpus", _specs(package, subs, checks, options.python), options, work)
+    python = python_for(package, options.python)
+    runs = _Runs(work / "corpus", _specs(package, subs, checks, python), options, work)
+    runs.address = executor(options.address, read_manifest(work / "corpus").count)
     labels = {id(s): label_of(package, s) for s in subs}
     runs.first_tle = {labels[id(s)] for s in subs if stops_at_first_tle(package, s)}
     accepted = [labels[id(s)] for s in subs if s.folder == "accepted"]
     upper = [labels[id(s)] for s in subs if s.required == UPPER]
     rest = [labels[id(s)] for s in subs if labels[id(s)] not in accepted + upper]
-    with Cluster(options.address):  # one cluster for every grading run
+    with Cluster(runs.address):  # one cluster for every grading run
         limit_s, limit_check = _grade_all(
             package, runs, {"accepted": accepted, "rest": rest, "upper": upper}
         )
