@@ -5,19 +5,30 @@
 # Delegate=yes makes one: a cgroup whose directory and cgroup.procs, cgroup.threads and
 # cgroup.subtree_control belong to the user, the user's process already in it.
 OUT=$1
+HOST_CPU=$2  # the CPU seconds of calibrate.py's work on the host (vm.sh)
+SUBSET=${3:-full}  # full, or ci: the part .ci/run runs (below)
 CG=/sys/fs/cgroup
 PY=.venv/bin/python
 USER_ID=1000
 export PYTHONDONTWRITEBYTECODE=1 CI=true GRIDJUDGE_CACHE=$OUT/cache
-# the subset that fits CI's time under emulation: the hostile battery spawned and served
-# (not batched, not bwrap), spawn and fork server agreeing on spot's golden sample
-suite() {  # suite RUNNER...: the three parts through RUNNER (nothing, or as_user CGROUP)
+PYTEST="$PY -m pytest -q -p no:cacheprovider"
+# full: tests/cgroup2, the hostile battery spawned and served (not batched, not bwrap),
+# the fork-server attacks, spawn and fork server agreeing on spot's golden sample
+suite() {  # suite RUNNER...: the parts through RUNNER (nothing, or as_user CGROUP)
   failed=0
-  "$@" $PY -m pytest -q -p no:cacheprovider tests/cgroup2 || failed=1
-  "$@" $PY -m pytest -q -p no:cacheprovider tests/test_hostile.py -k "not bwrap and not batch" ||
+  timed "$@" $PYTEST tests/cgroup2 --ignore=tests/cgroup2/test_no_user_namespaces.py ||
     failed=1
-  "$@" $PY -m pytest -q -p no:cacheprovider tests/test_forkserver_agreement.py -k spot || failed=1
+  timed "$@" $PYTEST tests/test_hostile.py -k "not bwrap and not batch" || failed=1
+  timed "$@" $PYTEST tests/test_forkserver.py || failed=1
+  timed "$@" $PYTEST tests/test_forkserver_agreement.py -k spot || failed=1
   return $failed
+}
+timed() {  # timed CMD...: CMD, then how long it took
+  t0=$(date +%s)
+  "$@"
+  rc=$?
+  echo "-- $(($(date +%s) - t0)) s"
+  return $rc
 }
 exec >"$OUT/log" 2>&1
 say() { echo "== $*"; }
@@ -50,6 +61,11 @@ open_home_for_user() {  # the venv's interpreter may live under root's home (pye
 }
 
 say "kernel $(uname -r); $(grep cgroup /proc/self/mounts)"
+# how much slower honest work runs here than on the host: the tests' limits scale by it
+vm_cpu=$($PY tests/cgroup2/calibrate.py)
+GRIDJUDGE_TEST_TIME_SCALE=$($PY -c 'import math, sys; h, v = map(float, sys.argv[1:]); print(max(1.0, math.ceil(10 * v / h) / 10))' "$HOST_CPU" "$vm_cpu")
+export GRIDJUDGE_TEST_TIME_SCALE
+say "reference work: $HOST_CPU s of CPU on the host, $vm_cpu s here: time scale $GRIDJUDGE_TEST_TIME_SCALE"
 say "controllers: $(cat $CG/cgroup.controllers)"
 echo "+memory +pids" >$CG/cgroup.subtree_control
 
@@ -84,7 +100,7 @@ if $PY -c 'from pipeline.program import isolation as i; raise SystemExit(not i.O
   suite as_user $CG/user-$USER_ID
 else
   say "uid $USER_ID: hostile battery and fork server left out (no ordinary-user namespaces yet)"
-  as_user $CG/user-$USER_ID $PY -m pytest -q -p no:cacheprovider tests/cgroup2
+  as_user $CG/user-$USER_ID $PYTEST tests/cgroup2 --ignore=tests/cgroup2/test_no_user_namespaces.py
 fi
 user_rc=$?
 
@@ -99,6 +115,10 @@ sysctl -qw user.max_user_namespaces=0
 delegate user-nons
 as_user $CG/user-nons sh -c "$DOCTOR"
 
-say "pytest exit codes: root $root_rc, user $user_rc"
-[ $root_rc -eq 0 ] && [ $user_rc -eq 0 ]
+say "as uid $USER_ID without user namespaces: grade refuses, --allow-unsandboxed grades"
+timed as_user $CG/user-nons $PYTEST tests/cgroup2/test_no_user_namespaces.py
+nons_rc=$?
+
+say "pytest exit codes: root $root_rc, user $user_rc, no namespaces $nons_rc"
+[ $root_rc -eq 0 ] && [ $user_rc -eq 0 ] && [ $nons_rc -eq 0 ]
 echo $? >"$OUT/rc"
