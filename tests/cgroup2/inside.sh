@@ -18,13 +18,9 @@ PYTEST="$PY -m pytest -q -p no:cacheprovider"
 # the sandbox on v2 slots (MLE by the cgroup, Java and Go under 256 MB, peak and CPU
 # from the cgroup, the fork bomb, nothing left) as root, and as the ordinary user with
 # namespaces and a delegated subtree that too and the hostile battery through the fork
-# server; then the refusal without user namespaces. battery: that user's battery alone.
+# server; then the refusal without user namespaces.
 suite() {  # suite RUNNER...: the parts through RUNNER (nothing, or as_user CGROUP)
   failed=0
-  if [ "$SUBSET" = battery ]; then  # only the ordinary user's battery, served
-    [ -n "$*" ] && { timed "$@" $PYTEST tests/test_hostile.py -k fork-server || failed=1; }
-    return $failed
-  fi
   if [ "$SUBSET" = ci ]; then
     timed "$@" $PYTEST tests/cgroup2/test_cgroup2_sandbox.py || failed=1
     [ -n "$*" ] && { timed "$@" $PYTEST tests/test_hostile.py -k fork-server || failed=1; }
@@ -127,12 +123,6 @@ else
 fi
 user_rc=$?
 
-if [ "$SUBSET" = battery ]; then
-  say "pytest exit codes: root $root_rc, user $user_rc"
-  [ $root_rc -eq 0 ] && [ $user_rc -eq 0 ]
-  echo $? >"$OUT/rc"
-  exit
-fi
 if [ "$SUBSET" = full ]; then  # the tables of docs/sandbox.md
   say "gridjudge doctor as root"
   sh -c "$DOCTOR"
