@@ -21,8 +21,9 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/python -m pytest -q
 
-# tests/cgroup2 in a VM booted with a cgroup v2 kernel (needs linux-image-amd64,
-# qemu-system-x86, busybox-static; see docs/sandbox.md)
+# tests/cgroup2, the hostile battery and the fork-server attacks in a VM booted with a
+# cgroup v2 kernel (needs linux-image-amd64, qemu-system-x86, busybox-static; see
+# docs/sandbox.md); VM_SUBSET=ci runs the smaller part
 test-cgroup2: $(STAMP)
 	BIN=$(BIN) tests/cgroup2/vm.sh
 

@@ -23,8 +23,10 @@ from pipeline.program.sandbox import get_sandbox
 from pipeline.program.submission import parse_spec, prepare
 from tests._fake_problem import make_problem
 from tests.fork_server_probe import require_fork_server
+from tests.time_scale import scaled
 
 HOSTILE = Path(__file__).resolve().parent / "submissions" / "forkserver"
+# scaled for a slow machine where a program must finish (tests/time_scale.py)
 LIMITS = Limits.from_seconds(1.0, memory_mb=256, wall_ms=4000, output_kb=1024, processes=32)
 PROBLEM = make_problem()
 
@@ -43,8 +45,10 @@ def serve() -> Iterator[list[ProgramRunner]]:
         runner.close()
 
 
-def runner(path: Path, made: list[ProgramRunner]) -> ProgramRunner:
-    made.append(ProgramRunner(PROBLEM, prepare(parse_spec(str(path)), PROBLEM), LIMITS))
+def runner(path: Path, made: list[ProgramRunner], expected: str = "AC") -> ProgramRunner:
+    """A runner of the program at `path`, whose cases are expected to get `expected`."""
+    limits = scaled(LIMITS, expected)
+    made.append(ProgramRunner(PROBLEM, prepare(parse_spec(str(path)), PROBLEM), limits))
     return made[-1]
 
 
@@ -52,7 +56,7 @@ def cases(r: ProgramRunner, numbers: list[int]) -> list[tuple[ExecutionResult, C
     out = []
     for n in numbers:
         result = r.execute(f"{n}\n")
-        out.append((result, judge(PROBLEM, f"{n}\n", f"{n}\n", result, LIMITS)))
+        out.append((result, judge(PROBLEM, f"{n}\n", f"{n}\n", result, r.limits)))
     return out
 
 
@@ -66,7 +70,7 @@ def test_cpu_before_main_counts_against_every_case_and_stays_out_of_its_time(
     """The server's pre-main CPU is in every case's limit (never paid once and then free
     for the next cases), and beside each case's own CPU time, not in it (one noisy
     sample per server would offset all its cases alike)."""
-    every = cases(runner(HOSTILE / "cpu_before_main_every_case.c", serve), [1, 2, 3])
+    every = cases(runner(HOSTILE / "cpu_before_main_every_case.c", serve, "TLE"), [1, 2, 3])
     assert verdicts(every) == ["TLE"] * 3
     for result, check in every:
         assert result.extra["runner"] == RUNNER and result.start_cpu_ms >= 600, vars(result)

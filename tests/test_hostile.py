@@ -28,6 +28,7 @@ from pipeline.program.sandbox.base import QUARANTINE, runs_root
 from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
 from tests._fake_problem import make_problem
 from tests.fork_server_probe import require_fork_server
+from tests.time_scale import scaled, time_scale
 
 HOSTILE = Path(__file__).resolve().parent / "submissions" / "hostile"
 FILES = sorted(p for p in HOSTILE.iterdir() if p.suffix in (".c", ".cpp", ".py") or p.is_dir())
@@ -37,7 +38,8 @@ NOT_SERVED = {
     "mle_memory_before_main.c": "out of memory before it was ready",
     "tle_cpu_before_main.c": "used its CPU limit before it was ready",
 }
-# CPU 1 s: room for the memory hog to fault in 256 MB before its limit, even on a loaded machine
+# CPU 1 s: room for the memory hog to fault in 256 MB before its limit, even on a loaded
+# machine; each program gets these scaled for a slow machine (tests/time_scale.py)
 LIMITS = Limits.from_seconds(1.0, memory_mb=256, wall_ms=4000, output_kb=1024, processes=32)
 PROBLEM = make_problem()
 # (backend, how each case's process starts): the fork server serves only from the full
@@ -96,17 +98,27 @@ BATCHED = dataclasses.replace(
 )
 
 
-def run_one(sub: PreparedSubmission, text: str, mode: str) -> ExecutionResult:
+def expected(name: str) -> str:
+    """The verdict a program's file name gives (before any backend's exception)."""
+    return name.split("_", 1)[0].upper()
+
+
+def limits_for(name: str) -> Limits:
+    """LIMITS for the program called `name`, scaled for a slow machine when it must finish."""
+    return scaled(LIMITS, expected(name))
+
+
+def run_one(sub: PreparedSubmission, text: str, mode: str, limits: Limits) -> ExecutionResult:
     if mode == "spawn":
-        return sub.run(text, LIMITS)
+        return sub.run(text, limits)
     if mode == "batch":  # two cases in one process first (the attack runs there), then,
         # the batch not passing, each case alone as the runner bisects it
-        batch = BatchRunner(ProgramRunner(BATCHED, sub, LIMITS), 2)
+        batch = BatchRunner(ProgramRunner(BATCHED, sub, limits), 2)
         try:
             return batch.run_group([text, text], [text, text])[0].result
         finally:
             batch.close()
-    runner = ProgramRunner(PROBLEM, sub, LIMITS)
+    runner = ProgramRunner(PROBLEM, sub, limits)
     try:
         return runner.execute(text)
     finally:
@@ -133,7 +145,10 @@ def outcomes(request: pytest.FixtureRequest, port: int) -> Iterator[dict[str, Ou
                 runs = dict(
                     zip(
                         subs,
-                        pool.map(lambda s: run_one(s, text, mode), subs.values()),
+                        pool.map(
+                            lambda item: run_one(item[1], text, mode, limits_for(item[0])),
+                            subs.items(),
+                        ),
                         strict=True,
                     )
                 )
@@ -152,7 +167,9 @@ def outcomes(request: pytest.FixtureRequest, port: int) -> Iterator[dict[str, Ou
         assert served == set(runs) - set(early)
         for name, why in early.items():
             assert why in runs[name].extra["runner"]
-    yield {name: (res, judge(PROBLEM, text, text, res, LIMITS)) for name, res in runs.items()}
+    yield {
+        name: (res, judge(PROBLEM, text, text, res, limits_for(name))) for name, res in runs.items()
+    }
 
 
 # holes a backend still has, each with the verdict its attack gets there (and why)
@@ -177,7 +194,7 @@ def test_verdict_named_by_path(
 ) -> None:
     result, check = outcomes[path.name]
     backend, _ = request.node.callspec.params["outcomes"]
-    want = KNOWN_OPEN.get((backend, path.name)) or path.name.split("_", 1)[0].upper()
+    want = KNOWN_OPEN.get((backend, path.name)) or expected(path.name)
     if path.name in ADDRESS_SPACE_LIMITED and memory_by_rlimit(backend):
         want = ADDRESS_SPACE_LIMITED[path.name]
     details = {k: v for k, v in vars(result).items() if k != "output"}
@@ -201,10 +218,11 @@ def test_no_state_of_a_run_reaches_the_next(mode: tuple[str, str], port: int) ->
         try:
             for name in ("ac_no_writable_host_folder.c", "ac_no_keyring.c"):
                 sub = prepare(parse_spec(str(HOSTILE / name)), PROBLEM)
+                limits = limits_for(name)
                 if how == "spawn":
-                    runs = [sub.run(text, LIMITS), sub.run(text, LIMITS)]
+                    runs = [sub.run(text, limits), sub.run(text, limits)]
                 else:
-                    runner = ProgramRunner(PROBLEM, sub, LIMITS)
+                    runner = ProgramRunner(PROBLEM, sub, limits)
                     try:
                         runs = [runner.execute(text), runner.execute(text)]
                     finally:
@@ -221,7 +239,8 @@ def test_details(outcomes: dict[str, Outcome], port: int, request: pytest.Fixtur
     assert segv.signal == signal.SIGSEGV
     assert outcomes["re_exit_3.py"][0].exit_code == 3
     sleeper, _ = outcomes["tle_sleep_forever.py"]
-    assert sleeper.wall_exceeded and sleeper.cpu_ms < 500
+    # (little CPU: the interpreter's start-up, slower on a slow machine)
+    assert sleeper.wall_exceeded and sleeper.cpu_ms < 500 * time_scale()
     loop, _ = outcomes["tle_infinite_loop.c"]
     # killed by the CPU limit, or by the wall clock on a machine too loaded to reach it
     assert loop.cpu_exceeded or loop.wall_exceeded
@@ -280,17 +299,18 @@ def test_a_deep_tree_is_removed_and_honest_runs_after_it_get_their_verdict(
             deep = prepare(parse_spec(str(HOSTILE / "ac_deep_tree.c")), PROBLEM)
             honest = prepare(parse_spec(str(HOSTILE / "ac_allocate_200mb.c")), PROBLEM)
             text = f"{port}\n"
+            limits = limits_for("ac_deep_tree.c")
             if mode == "spawn":
-                runs = [deep.run(text, LIMITS), deep.run(text, LIMITS)]
+                runs = [deep.run(text, limits), deep.run(text, limits)]
             else:
-                runner = ProgramRunner(PROBLEM, deep, LIMITS)
+                runner = ProgramRunner(PROBLEM, deep, limits)
                 try:
                     runs = [runner.execute(text), runner.execute(text)]
                 finally:
                     runner.close()
-            runs.append(run_one(honest, text, mode))
+            runs.append(run_one(honest, text, mode, limits_for("ac_allocate_200mb.c")))
         finally:
             sandbox_module.use(None)
-    got = [str(judge(PROBLEM, text, text, r, LIMITS).verdict) for r in runs]
+    got = [str(judge(PROBLEM, text, text, r, limits).verdict) for r in runs]
     assert got == ["AC", "AC", "AC"], [(r.output, r.peak_rss_kb, r.judge_error) for r in runs]
     assert _left_by_this_judge() == []

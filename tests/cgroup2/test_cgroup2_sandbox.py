@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Iterator
 from pathlib import Path
 
 import psutil
@@ -16,7 +15,7 @@ from pipeline.grade.verdict import judge
 from pipeline.limits import Limits
 from pipeline.problem.registry import get_problem
 from pipeline.program import isolation
-from pipeline.program.sandbox import cgroups_v2, make
+from pipeline.program.sandbox import cgroups_v2
 from pipeline.program.sandbox.base import Workspace
 from pipeline.program.sandbox.rlimit import RlimitSandbox
 from pipeline.program.submission import parse_spec, prepare
@@ -30,15 +29,6 @@ LIMITS = Limits.from_seconds(60.0, memory_mb=256, wall_ms=120_000, processes=8)
 TOUCH = "b = bytearray({n} << 20)\nfor i in range(0, len(b), 4096): b[i] = 1\nprint('done')\n"
 
 
-@pytest.fixture(scope="module")
-def box() -> Iterator[RlimitSandbox]:
-    sandbox = make("rlimit")
-    assert isinstance(sandbox, RlimitSandbox)
-    yield sandbox
-    if sandbox.pool is not None:
-        sandbox.pool.close()
-
-
 def test_the_sandbox_chose_cgroup_v2_slots(box: RlimitSandbox) -> None:
     hierarchy, subtree = isolation.slots_probed()
     assert hierarchy == "v2", (subtree, box.notes)
@@ -46,13 +36,11 @@ def test_the_sandbox_chose_cgroup_v2_slots(box: RlimitSandbox) -> None:
     assert box.pool.root == Path(subtree.path or "")
 
 
-def test_memory_limit_is_the_cgroup_s(box: RlimitSandbox) -> None:
-    assert box.pool is not None
-    slot, ws = box.pool.acquire(), Workspace.create(b"", None, box.owner)
+def test_memory_limit_is_the_cgroup_s(box: RlimitSandbox, slot: cgroups_v2.Slot) -> None:
+    ws = Workspace.create(b"", None, box.owner)
     try:
         command = box.command(ws, ["true"], LIMITS, slot)
     finally:
-        box.pool.release(slot)
         ws.remove()
     assert "--as" not in command  # no RLIMIT_AS: the cgroup alone limits memory
     assert "--cpu-file" in command and command[command.index("--cpu-file") + 1].endswith("cpu.stat")

@@ -9,10 +9,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from pipeline.program import isolation
 from pipeline.program.sandbox.cgroups import procs
@@ -24,34 +21,6 @@ from pipeline.program.sandbox.cgroups_v2 import (
 )
 
 MB = 1 << 20
-
-
-def _v2_root() -> Path:
-    mounts = isolation.parse_mounts(Path("/proc/self/mounts").read_text())
-    if mounts.unified != str(isolation.CGROUP_MOUNT) or mounts.v1:
-        pytest.skip("not a cgroup v2 host (cgroup2 is not the only hierarchy at /sys/fs/cgroup)")
-    own, _ = isolation.parse_proc_cgroup(Path("/proc/self/cgroup").read_text())
-    subtree = isolation.v2_subtree(
-        os.geteuid() == 0, mounts.unified, own, os.environ.get(isolation.CGROUP_ENV)
-    )
-    assert subtree.usable, f"no usable cgroup v2 subtree: {subtree}"
-    assert subtree.path is not None
-    return Path(subtree.path)
-
-
-@pytest.fixture(scope="module")
-def pool() -> Iterator[SlotPool]:
-    pool = SlotPool(_v2_root())
-    yield pool
-    pool.close()
-
-
-@pytest.fixture
-def slot(pool: SlotPool) -> Iterator[Slot]:
-    slot = pool.acquire()
-    yield slot
-    assert slot.kill_all()
-    pool.release(slot)
 
 
 def run_in(slot: Slot, code: str) -> tuple[int, str, float]:

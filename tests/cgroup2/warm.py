@@ -9,6 +9,7 @@ from pathlib import Path
 from pipeline.problem.registry import get_problem
 from pipeline.program.submission import parse_spec, prepare
 from tests._fake_problem import make_problem
+from tests.test_forkserver import HOSTILE as FORK_SERVER_ATTACKS
 from tests.test_forkserver_agreement import EXAMPLES, SEED_SPEC
 from tests.test_hostile import FILES
 from tests.test_seed_programs import SEEDS
@@ -19,6 +20,8 @@ LANGUAGES = Path(__file__).resolve().parents[1] / "submissions" / "languages"
 def main() -> None:
     specs = [(get_problem("clocks"), str(LANGUAGES / n)) for n in ("Clocks.java", "clocks.go")]
     specs += [(make_problem(), str(p)) for p in FILES]
+    attacks = sorted(FORK_SERVER_ATTACKS.glob("*.[cp]*"))  # the .c and .py programs
+    specs += [(make_problem(), str(p)) for p in attacks]
     spot = get_problem("spot")
     specs.append((spot, SEED_SPEC["spot"].format(SEEDS / "spot.cpp")))
     specs += [(spot, str(p)) for p in sorted((EXAMPLES / "spot").iterdir())]
