@@ -241,7 +241,12 @@ def test_a_submission_finds_nothing_of_the_interactors(
     assert {r["runner"] for r in rows.values()} == {"fork-server" if fork else "spawn"}
     for case in ("sample/1", "secret/1", "secret/2"):
         row = rows["peeks.py", case]
-        assert row["transcript"].splitlines() == ["> found nothing\\n", "> 1\\n"], row
+        # its first line is what it found; the interactor rejects it, and the judge then
+        # ends the submission, so whether its "1" got through is a matter of timing
+        lines = row["transcript"].splitlines()
+        assert lines[:1] == ["> found nothing\\n"], row
+        assert lines[1:] in ([], ["> 1\\n"]), row
+        assert row["verdict"] == "WA", row
 
 
 def test_an_interactive_multi_pass_problem_runs_the_interaction_again(
