@@ -1,6 +1,6 @@
 """Throughput of an interactive package problem: a trivial C++ interactor and a trivial
 C++ submission that exchange one line each way per case (two sandboxed processes joined
-through the judge's relay, execute.interact), N cases graded on the embedded Ray cluster,
+through the judge's relay, interact.interact), N cases graded on the embedded Ray cluster,
 once with both programs forked from their fork servers and once with both spawned.
 
 Printed in the same run: the machine's floor for a design that gives every run a fresh

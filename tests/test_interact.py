@@ -1,4 +1,4 @@
-"""The seam's interaction of two sandboxed programs (execute.interact), under spawn and
+"""The seam's interaction of two sandboxed programs (interact.interact), under spawn and
 the fork server: the bytes reach the other side in order and the transcript records
 them; two programs waiting for each other end at the submission's wall limit (TLE on
 its side), never hang; and the transcript's summary keeps each direction's first and
@@ -17,7 +17,7 @@ from pipeline.limits import Limits
 from pipeline.package.protocols.contract import Case
 from pipeline.package.protocols.interactive import KattisInteractor
 from pipeline.problem.contract import STDIO
-from pipeline.program import execute
+from pipeline.program import execute, interact
 from pipeline.program.build import default_cache_dir
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.interaction import (
@@ -27,11 +27,9 @@ from pipeline.program.interaction import (
     INTERACTOR,
     READ_BYTES,
     SUBMISSION,
-    TO_INTERACTOR,
-    TO_SUBMISSION,
-    Transcript,
 )
 from pipeline.program.submission import PreparedSubmission, parse_spec, prepare_program
+from pipeline.program.transcript import TO_INTERACTOR, TO_SUBMISSION, Transcript
 from pipeline.schemas import Verdict
 from tests.fork_server_probe import require_fork_server
 
@@ -63,12 +61,12 @@ def rejects(ran: ExecutionResult) -> bool:
     return KattisInteractor().verdict(ran, Case("", "", "")).verdict != Verdict.AC
 
 
-def exchange(fork: bool, submission: str, wall_ms: float | None = None) -> execute.Interaction:
+def exchange(fork: bool, submission: str, wall_ms: float | None = None) -> interact.Interaction:
     ours, theirs = execute.Servers(fork=fork), execute.Servers(fork=fork)
     try:
-        return execute.interact(
-            execute.Side(prepared(submission), Limits(cpu_ms=1000, wall_ms=3000), servers=ours),
-            execute.Side(
+        return interact.interact(
+            interact.Side(prepared(submission), Limits(cpu_ms=1000, wall_ms=3000), servers=ours),
+            interact.Side(
                 prepared("echo_back.py"),
                 Limits(cpu_ms=10_000),
                 args=["numbers"],
@@ -163,19 +161,19 @@ def test_a_slow_server_start_is_not_on_the_exchanges_clock(fork: bool) -> None:
 FLOOD = Limits(cpu_ms=1000, wall_ms=3000, output_kb=1024)
 
 
-def pair(fork: bool, submission: str, interactor: str, limits: Limits) -> execute.Interaction:
+def pair(fork: bool, submission: str, interactor: str, limits: Limits) -> interact.Interaction:
     ours, theirs = execute.Servers(fork=fork), execute.Servers(fork=fork)
     try:
-        return execute.interact(
-            execute.Side(prepared(submission), limits, servers=ours),
-            execute.Side(prepared(interactor), Limits(cpu_ms=10_000), servers=theirs),
+        return interact.interact(
+            interact.Side(prepared(submission), limits, servers=ours),
+            interact.Side(prepared(interactor), Limits(cpu_ms=10_000), servers=theirs),
         )
     finally:
         ours.close()
         theirs.close()
 
 
-def verdict(done: execute.Interaction, limits: Limits) -> tuple[Verdict, str]:
+def verdict(done: interact.Interaction, limits: Limits) -> tuple[Verdict, str]:
     """The case's verdict as a Kattis interactive problem judges it."""
     check = KattisInteractor().verdict(done.interactor, Case("", "", ""))
     got = judge_interaction(limits, done.submission, check, done.first == INTERACTOR)

@@ -41,11 +41,9 @@ import contextlib
 import logging
 import os
 import socket
-import subprocess
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
@@ -135,53 +133,8 @@ def worker_runtime_env(runtime_env: dict[str, Any] | None, env: dict[str, str]) 
 def interrupted_ray() -> bool:
     """Whether an embedded Ray of this process was left running by an interrupt (see
     Cluster.__exit__): the process must then end without Ray's shutdown (its atexit
-    handler runs it, with the same risk): stop_interrupted_ray(), then os._exit."""
+    handler runs it, with the same risk): reaper.stop_interrupted_ray(), then os._exit."""
     return _ray_left_running
-
-
-def stop_interrupted_ray() -> None:
-    """Arranges for every process of an embedded Ray left running by an interrupt to end
-    with this one; the caller then ends this process at once (os._exit). Ray's node
-    processes share its fate (killed when it dies), but the raylet's own children, its
-    agents, only notice the raylet gone and linger for up to a minute. Nothing may be
-    stopped before this process ends: its core worker, seeing the raylet go, exits 1
-    first. So a helper outside Ray, reading a pipe only this process holds, kills what
-    this process started once the pipe closes."""
-    if not _ray_left_running:
-        return
-    pids = _descendants(os.getpid())
-    if not pids:
-        return
-    with contextlib.suppress(OSError):
-        helper = subprocess.Popen(
-            ["sh", "-c", 'read -r _; kill -9 "$@" 2>/dev/null', "gridjudge-reaper"]
-            + [str(pid) for pid in pids],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,  # not in the group a Ctrl-C signals
-        )
-        _reaper_pipes.append(helper)  # its stdin closes as this process ends
-
-
-_reaper_pipes: list[subprocess.Popen[bytes]] = []
-
-
-def _descendants(root: int) -> list[int]:
-    """The processes below `root` (children, their children...), from /proc."""
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            # pid (comm) state ppid ...: comm may hold spaces and parentheses
-            text = stat.read_text()
-            ppid = int(text[text.rindex(")") + 2 :].split()[1])
-            children.setdefault(ppid, []).append(int(stat.parent.name))
-    found, todo = [], [root]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
 
 
 def _check_reachable(address: str, timeout_s: float = 5.0) -> None:

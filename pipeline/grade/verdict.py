@@ -77,7 +77,7 @@ def judge_interaction(
     """The verdict of an interactive case (the Kattis format's rules, as problemtools
     applies them; the same for a testlib interactor): an interactor that failed is JE; an
     interactor that ended first with a rejection stands, whatever the submission did after
-    losing its input (execute.interact ends it then); a submission ended as idle (both
+    losing its input (interact.interact ends it then); a submission ended as idle (both
     sides waiting to read) is TLE marked IDLE_MARK; else the submission's run decides as
     `decide` does (time, memory, output, crash), and the interactor's `check` after it.
     A non-interactive pass of a multi-pass problem is the same with `interactor_first`
@@ -87,7 +87,7 @@ def judge_interaction(
     if interactor_first and check.verdict != Verdict.AC:
         return check
     if result.extra.get(ENDED) == IDLE and not result.judge_error:
-        # both sides waited for each other (execute.interact ended it): a TLE of its own
+        # both sides waited for each other (interact.interact ended it): a TLE of its own
         # kind, not a wall-clock timeout that a quieter machine might not repeat
         return CheckResult(
             Verdict.TLE, f"{IDLE_MARK} the submission and the judge waited for each other"

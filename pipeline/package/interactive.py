@@ -1,6 +1,6 @@
 """One case of an interactive or multi-pass package, run and judged (the Problem's
 `interact`): the submission against the package's interactor through the seam's
-execute.interact, or, on a multi-pass problem that is not interactive, run on the pass's
+interact.interact, or, on a multi-pass problem that is not interactive, run on the pass's
 input and its output given to the output validator; again on the validator's
 `nextpass.in` while it writes one, up to the package's `validation_passes`.
 
@@ -25,7 +25,7 @@ from pipeline.package.protocols.interactive import EVERY_FILE, NEXT_PASS, TESTLI
 from pipeline.package.protocols.testlib import TestlibChecker
 from pipeline.problem.checkers import ACCEPTED, CheckResult
 from pipeline.problem.contract import Interactive
-from pipeline.program import execute
+from pipeline.program import execute, interact
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.interaction import INTERACTOR
 from pipeline.program.submission import PreparedSubmission
@@ -116,9 +116,9 @@ class CaseRun:
         full: bool,
     ) -> Pass:
         call, files = self._call(case, kept)
-        done = execute.interact(
-            execute.Side(submission, limits, servers=servers),
-            execute.Side(
+        done = interact.interact(
+            interact.Side(submission, limits, servers=servers),
+            interact.Side(
                 self.judge_program,
                 self.limits,
                 args=call.args,

@@ -20,20 +20,13 @@ from __future__ import annotations
 import contextlib
 import contextvars
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult, Handle
-from pipeline.program.interaction import (
-    INTERACTOR,
-    SUBMISSION,
-    Interaction,
-    Transcript,
-    exchange,
-)
 from pipeline.program.languages import get_language
 from pipeline.program.sandbox import FileSpec, get_sandbox
 from pipeline.program.sandbox.base import Server, close_fds
@@ -48,13 +41,11 @@ from pipeline.program.sandbox.forkserver import (
 from pipeline.program.sandbox.rlimit import UNSANDBOXED
 
 __all__ = [
-    "Interaction",
+    "FileSpec",
     "Program",
     "Servers",
-    "Side",
     "conceal",
     "current_judge_servers",
-    "interact",
     "judging_with",
     "run",
     "run_command",
@@ -222,7 +213,7 @@ class Servers:
         """`program`'s server started now, if it is forked and not started yet (or the
         reason it is spawned learned): `interact` readies both sides before either one's
         clock runs, so that neither waits out the other's start."""
-        if self.fork and _refusal(program) is None:
+        if self.fork and refusal(program) is None:
             self._server((program.sha, tuple(args), limits.memory_mb, limits.processes),
                          program, limits, args)  # fmt: skip
 
@@ -277,7 +268,7 @@ def run(
     the call, whatever happens; `interact` passes its pipes); `handle`: armed with the
     program's processes while it runs (execution.Handle). Never raises for anything
     the program does; the judge's own failures are judge errors."""
-    refused = _refusal(program)
+    refused = refusal(program)
     if refused is not None:
         close_fds(stdio)
         return refused
@@ -311,7 +302,7 @@ def run(
     return result
 
 
-def _refusal(program: Program) -> ExecutionResult | None:
+def refusal(program: Program) -> ExecutionResult | None:
     """The judge error of a program that cannot run at all, or None."""
     if program.compile_error is not None:
         return ExecutionResult(judge_error="run of a program that did not compile")
@@ -320,102 +311,6 @@ def _refusal(program: Program) -> ExecutionResult | None:
     if program.unavailable is not None:
         return ExecutionResult(judge_error=program.unavailable)
     return None
-
-
-@dataclass(frozen=True)
-class Side:
-    """One program of an interaction: what `run` takes besides stdin (and `servers`: the
-    fork servers it is forked from, a different `Servers` for each side)."""
-
-    program: Program
-    limits: Limits
-    args: Sequence[str] = ()
-    files: Mapping[str, FileSpec] | None = None
-    read_back: Sequence[str] = ()
-    servers: Servers | None = None
-
-
-# the interactor ends at most this long after the submission's run is over (the judge
-# ends it then: JE); its own wall limit, twice the exchange's plus this, is only a
-# backstop: when both sides wait for each other, the submission's end ends the exchange
-# (TLE), and a submission slow to end (a fork bomb's case took 2 s past its wall limit
-# to be over on a loaded machine) is not the interactor's fault
-INTERACTOR_GRACE_MS = 1000.0
-# no byte moved, neither side used CPU and both waited to read their pipes for this long:
-# the two wait for each other, and the submission is ended as idle (TLE) before its wall
-# limit
-IDLE_MS = 1000.0
-
-
-def interact(
-    submission: Side,
-    interactor: Side,
-    *,
-    wall_ms: float | None = None,
-    full_transcript: bool = False,
-    ends_submission: Callable[[ExecutionResult], bool] | None = None,
-) -> Interaction:
-    """`interact(submission, interactor, *, wall_ms=None, full_transcript=False) ->
-    Interaction`: both programs run at once, each sandboxed under its own limits and
-    forked from its fork server or spawned by the same rule as `run`; the submission's
-    stdout goes to the interactor's stdin and the interactor's stdout to the
-    submission's stdin, through a relay in the judge that records the transcript (each
-    direction's first and last KiB, or everything up to 64 MiB with `full_transcript`).
-
-    The submission's CPU limit is its own (`submission.limits`); `wall_ms` (default: the
-    submission's wall limit) bounds the whole exchange: the submission is killed at it
-    and the interactor a second after the submission's run is over, so two programs
-    waiting for each other end as the submission's timeout (TLE), never a hung worker.
-    Both fork servers are started before the exchange begins. Either side that writes more than the
-    submission's output limit (`limits.output_kb`) to the other is cut off there: its
-    stdout closed, its run's `output_exceeded` set. The submission is ended early (its
-    result's extra["ended"] says why: interaction.AFTER_INTERACTOR or IDLE) once the
-    interactor's run is over and `ends_submission(the interactor's result)` (a
-    rejection), and once both have waited for each other IDLE_MS (no byte moved, neither
-    used CPU nor was running).
-
-    The result (interaction.Interaction): `submission` and `interactor`, each an
-    ExecutionResult as `run` gives it (stderr, exit, signal, CPU, wall, memory, the
-    `read_back` files; `output` empty: it went to the other side); `first`, "submission"
-    or "interactor": whose run ended first (whose stdout closed first, as the relay saw
-    it); `wall_ms` of the exchange; `transcript` (.render() for text, .totals for byte
-    counts each way). An interaction in which
-    either run ended in a judge error is tried once more. Never raises for anything the
-    programs do; the judge's own failures are judge errors."""
-    for program in (submission.program, interactor.program):
-        refused = _refusal(program)
-        if refused is not None:
-            return Interaction(refused, refused, SUBMISSION, 0.0, Transcript())
-    exchange_ms = wall_ms if wall_ms is not None else submission.limits.wall_limit_ms
-    walls = {SUBMISSION: exchange_ms, INTERACTOR: 2 * exchange_ms + INTERACTOR_GRACE_MS}
-    sides = {SUBMISSION: submission, INTERACTOR: interactor}
-    # a server's start (the program's pre-main code, a zygote's imports) happens before the
-    # exchange: started inside it, it would run on one side's clock while the other's
-    # already runs (a submission whose server failed was then spawned a start later,
-    # its wall limit counted from there, and the interactor's ran out first: JE)
-    for side in sides.values():
-        if side.servers is not None:
-            side.servers.ready(side.program, side.limits, side.args)
-
-    def start(name: str, stdio: tuple[int, int], handle: Handle) -> ExecutionResult:
-        side = sides[name]
-        limits = replace(side.limits, wall_ms=walls[name])
-        return run(side.program, limits=limits, args=side.args, files=side.files,
-                   read_back=side.read_back, servers=side.servers, stdio=stdio,
-                   handle=handle)  # fmt: skip
-
-    # each way, the stream is the submission's output or its input: the submission's
-    # output limit bounds both (a flood past it: OLE for the submission, JE for the
-    # interactor, the verdict rules say)
-    cap = submission.limits.output_bytes
-
-    def once() -> Interaction:
-        return exchange(start, full_transcript, cap, ends_submission, IDLE_MS, INTERACTOR_GRACE_MS)
-
-    done = once()
-    if done.submission.judge_error or done.interactor.judge_error:
-        done = once()
-    return done
 
 
 _judge_servers: contextvars.ContextVar[Servers | None] = contextvars.ContextVar(

@@ -1,4 +1,4 @@
-"""What an interaction of two programs gives (execute.interact): both runs, which one
+"""What an interaction of two programs gives (interact.interact): both runs, which one
 ended first, and the transcript; and the relay that carries the bytes between them.
 
 The judge sits between the two programs: each writes into a pipe the relay reads, and the
@@ -17,22 +17,16 @@ import os
 import select
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pipeline.program.execution import ExecutionResult, Handle
+from pipeline.program.transcript import DIRECTIONS, TO_INTERACTOR, TO_SUBMISSION, Transcript
 
-# the two directions, as the transcript names them
-TO_INTERACTOR, TO_SUBMISSION = "submission>interactor", "interactor>submission"
-DIRECTIONS = (TO_INTERACTOR, TO_SUBMISSION)
 SUBMISSION, INTERACTOR = "submission", "interactor"
-KEEP_BYTES = 1024  # of each direction's first and last bytes, in a summary transcript
-FULL_CAP_BYTES = 64 << 20  # a full transcript keeps at most this much each way
 READ_BYTES = 1 << 16
 # what one direction holds for a reader that does not read: past it, its writer waits
 PENDING_CAP = 16 << 20
-GAP = "..."
 # how often the relay looks at the two runs (an interactor's end, idleness) while no byte
 # moves
 WATCH_MS = 50
@@ -43,81 +37,6 @@ ENDED = "ended"
 AFTER_INTERACTOR = "the interactor ended first"
 IDLE = "idle"
 AFTER_SUBMISSION = "the interactor went on past the submission's end"
-
-
-@dataclass
-class Chunk:
-    """Bytes one side wrote, in the order the relay read them: `offset` into its
-    direction's stream."""
-
-    seq: int
-    direction: str
-    offset: int
-    data: bytes
-
-
-@dataclass
-class Transcript:
-    """The exchange of one interaction: every chunk (full), or each direction's first
-    and last `keep` bytes (the rest counted, not kept)."""
-
-    keep: int = KEEP_BYTES
-    full: bool = False
-    totals: dict[str, int] = field(default_factory=lambda: dict.fromkeys(DIRECTIONS, 0))
-    head: list[Chunk] = field(default_factory=list)
-    tail: dict[str, deque[Chunk]] = field(default_factory=lambda: {d: deque() for d in DIRECTIONS})
-    _tail_bytes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(DIRECTIONS, 0))
-    _seq: int = 0
-
-    def record(self, direction: str, data: bytes) -> None:
-        offset = self.totals[direction]
-        self.totals[direction] = offset + len(data)
-        self._seq += 1
-        limit = FULL_CAP_BYTES if self.full else self.keep
-        if offset < limit:  # the head
-            taken = data[: limit - offset]
-            self.head.append(Chunk(self._seq, direction, offset, taken))
-            data, offset = data[len(taken) :], offset + len(taken)
-        if not data or self.full:
-            return
-        tail = self.tail[direction]
-        tail.append(Chunk(self._seq, direction, offset, data))
-        self._tail_bytes[direction] += len(data)
-        while self._tail_bytes[direction] - len(tail[0].data) >= self.keep:
-            self._tail_bytes[direction] -= len(tail.popleft().data)
-
-    def chunks(self) -> list[Chunk]:
-        """The kept chunks in the order they were read (a tail chunk cut to its last
-        `keep` bytes of its direction)."""
-        out = list(self.head)
-        for direction, tail in self.tail.items():
-            extra = self._tail_bytes[direction] - self.keep
-            for i, chunk in enumerate(tail):
-                if i == 0 and extra > 0:
-                    chunk = Chunk(chunk.seq, direction, chunk.offset + extra, chunk.data[extra:])
-                out.append(chunk)
-        return sorted(out, key=lambda c: c.seq)
-
-    def render(self) -> str:
-        """One line per line written (a chunk cut after each newline), in order: `> `
-        for what the submission wrote, `< ` for what the interactor wrote (the text
-        escaped, newlines shown as \\n), and a `... N bytes` line where bytes were left
-        out."""
-        lines = []
-        seen = dict.fromkeys(DIRECTIONS, 0)
-        for chunk in self.chunks():
-            mark = ">" if chunk.direction == TO_INTERACTOR else "<"
-            if chunk.offset > seen[chunk.direction]:
-                lines.append(f"{mark} {GAP} {chunk.offset - seen[chunk.direction]} bytes")
-            text = chunk.data.decode("utf-8", "backslashreplace")
-            for line in text.splitlines(keepends=True):
-                lines.append(f"{mark} {line.encode('unicode_escape').decode('ascii')}")
-            seen[chunk.direction] = chunk.offset + len(chunk.data)
-        for direction, total in self.totals.items():
-            if total > seen[direction]:
-                mark = ">" if direction == TO_INTERACTOR else "<"
-                lines.append(f"{mark} {GAP} {total - seen[direction]} bytes")
-        return "\n".join(lines)
 
 
 @dataclass
@@ -287,101 +206,129 @@ def exchange(
     extra["ended"] AFTER_SUBMISSION): its time runs out from the submission's end, not
     from its own start, so that a submission slow to end (a fork bomb being killed) is
     not the interactor's fault."""
-    sub_out, int_in, int_out, sub_in = os.pipe(), os.pipe(), os.pipe(), os.pipe()
-    stop = os.pipe()  # written when both runs are over
-    stdio = {SUBMISSION: (sub_in[0], sub_out[1]), INTERACTOR: (int_in[0], int_out[1])}
-    transcript = Transcript(full=full)
-    results: dict[str, ExecutionResult] = {}
-    ended: list[str] = []
-    lock = threading.Lock()
-    handles = {SUBMISSION: Handle(), INTERACTOR: Handle()}
-    quiet = {"since": time.monotonic(), "cpu": -1.0, "sampled": 0.0}
-    over_at: dict[str, float] = {}  # when each run was over
+    return _Exchange(start, full, ends_submission, idle_ms, grace_ms).run(cap_bytes)
 
-    def watch(moved: bool, closed: list[str]) -> None:
-        with lock:
-            over = dict(results)
-        sub = handles[SUBMISSION]
+
+class _Exchange:
+    """One exchange's state, shared by the two run threads and the relay's watch."""
+
+    def __init__(
+        self,
+        start: Callable[[str, tuple[int, int], Handle], ExecutionResult],
+        full: bool,
+        ends_submission: Callable[[ExecutionResult], bool] | None,
+        idle_ms: float | None,
+        grace_ms: float | None,
+    ) -> None:
+        self.start, self.ends_submission = start, ends_submission
+        self.idle_ms, self.grace_ms = idle_ms, grace_ms
+        self.transcript = Transcript(full=full)
+        self.results: dict[str, ExecutionResult] = {}
+        self.ended: list[str] = []
+        self.lock = threading.Lock()
+        self.handles = {SUBMISSION: Handle(), INTERACTOR: Handle()}
+        self.quiet_since, self.quiet_cpu, self.sampled = time.monotonic(), -1.0, 0.0
+        self.over_at: dict[str, float] = {}  # when each run was over
+        self.stop = os.pipe()  # written when both runs are over
+
+    def run(self, cap_bytes: int | None) -> Interaction:
+        sub_out, int_in, int_out, sub_in = os.pipe(), os.pipe(), os.pipe(), os.pipe()
+        stdio = {SUBMISSION: (sub_in[0], sub_out[1]), INTERACTOR: (int_in[0], int_out[1])}
+        began = time.monotonic()
+        threads = [
+            threading.Thread(target=self.one, args=(n, stdio[n]), daemon=True) for n in stdio
+        ]
+        for thread in threads:
+            thread.start()
+        relay_error: str | None = None
+        closed: list[str] = []
+        cut: list[str] = []
+        caps = None if cap_bytes is None else dict.fromkeys(DIRECTIONS, cap_bytes)
+        try:
+            closed, cut = relay(
+                [(sub_out[0], int_in[1], TO_INTERACTOR), (int_out[0], sub_in[1], TO_SUBMISSION)],
+                self.transcript,
+                self.stop[0],
+                caps,
+                self.watch,
+            )
+        except Exception as exc:  # the judge's own: the runs still end at their limits
+            relay_error = f"relay failed: {type(exc).__name__}: {exc}"
+        for thread in threads:
+            thread.join()
+        wall = (time.monotonic() - began) * 1000
+        for fd in self.stop:
+            os.close(fd)
+        return self.settle(relay_error, closed, cut, wall)
+
+    def one(self, name: str, stdio: tuple[int, int]) -> None:
+        try:
+            result = self.start(name, stdio, self.handles[name])
+        except BaseException as exc:  # run never raises; a thread must not die silently
+            result = ExecutionResult(judge_error=f"{type(exc).__name__}: {exc}")
+        with self.lock:
+            self.results[name] = result
+            self.over_at[name] = time.monotonic()
+            self.ended.append(name)
+            if len(self.ended) == 2:
+                os.write(self.stop[1], b"x")
+
+    def watch(self, moved: bool, closed: list[str]) -> None:
+        with self.lock:
+            over = dict(self.results)
+        sub = self.handles[SUBMISSION]
         if (
             SUBMISSION in over
             and INTERACTOR not in over
-            and grace_ms is not None
-            and (time.monotonic() - over_at[SUBMISSION]) * 1000 >= grace_ms
+            and self.grace_ms is not None
+            and (time.monotonic() - self.over_at[SUBMISSION]) * 1000 >= self.grace_ms
         ):
-            handles[INTERACTOR].end(AFTER_SUBMISSION)
+            self.handles[INTERACTOR].end(AFTER_SUBMISSION)
         if SUBMISSION in over or TO_INTERACTOR in closed:
             return  # the submission's run, or its output, is over: it ended by itself
         if INTERACTOR in over:
-            if ends_submission is not None and ends_submission(over[INTERACTOR]):
+            if self.ends_submission is not None and self.ends_submission(over[INTERACTOR]):
                 sub.end(AFTER_INTERACTOR)  # again each look: a run not yet armed
             return
-        now = time.monotonic()
         if moved:
-            quiet["since"] = now
-        if idle_ms is None or not all(h.armed for h in handles.values()):
+            self.quiet_since = time.monotonic()
+        if self.idle_ms is not None and all(h.armed for h in self.handles.values()):
+            self.look_for_idleness(sub, self.idle_ms)
+
+    def look_for_idleness(self, sub: Handle, idle_ms: float) -> None:
+        now = time.monotonic()
+        if (now - self.sampled) * 1000 < SAMPLE_MS:
             return
-        if (now - quiet["sampled"]) * 1000 < SAMPLE_MS:
-            return
-        quiet["sampled"] = now
-        seen = [h.activity() for h in handles.values()]
+        self.sampled = now
+        seen = [h.activity() for h in self.handles.values()]
         cpu = sum(c for c, _, _ in seen)
         waiting = all(reading and not working for _, working, reading in seen)
-        if not waiting or cpu != quiet["cpu"]:
-            quiet["since"], quiet["cpu"] = now, cpu
-        elif (now - quiet["since"]) * 1000 >= idle_ms:
+        if not waiting or cpu != self.quiet_cpu:
+            self.quiet_since, self.quiet_cpu = now, cpu
+        elif (now - self.quiet_since) * 1000 >= idle_ms:
             sub.end(IDLE)
 
-    def one(name: str) -> None:
-        try:
-            result = start(name, stdio[name], handles[name])
-        except BaseException as exc:  # run never raises; a thread must not die silently
-            result = ExecutionResult(judge_error=f"{type(exc).__name__}: {exc}")
-        with lock:
-            results[name] = result
-            over_at[name] = time.monotonic()
-            ended.append(name)
-            if len(ended) == 2:
-                os.write(stop[1], b"x")
-
-    began = time.monotonic()
-    threads = [threading.Thread(target=one, args=(n,), daemon=True) for n in stdio]
-    for thread in threads:
-        thread.start()
-    relay_error: str | None = None
-    closed: list[str] = []
-    cut: list[str] = []
-    caps = None if cap_bytes is None else dict.fromkeys(DIRECTIONS, cap_bytes)
-    try:
-        closed, cut = relay(
-            [(sub_out[0], int_in[1], TO_INTERACTOR), (int_out[0], sub_in[1], TO_SUBMISSION)],
-            transcript,
-            stop[0],
-            caps,
-            watch,
-        )
-    except Exception as exc:  # the judge's own: the runs still end at their limits
-        relay_error = f"relay failed: {type(exc).__name__}: {exc}"
-    for thread in threads:
-        thread.join()
-    wall = (time.monotonic() - began) * 1000
-    for fd in stop:
-        os.close(fd)
-    if relay_error:
-        results[SUBMISSION].judge_error = results[SUBMISSION].judge_error or relay_error
-    why = handles[SUBMISSION].ended
-    if why is not None:
-        results[SUBMISSION].extra[ENDED] = why
-    late = handles[INTERACTOR].ended
-    if late is not None:  # out of time: its wall limit, in effect
-        results[INTERACTOR].extra[ENDED] = late
-        results[INTERACTOR].wall_exceeded = True
-    for direction in cut:
-        results[SUBMISSION if direction == TO_INTERACTOR else INTERACTOR].output_exceeded = True
-    # whose stdout ended first (its process's end, as the other side saw it), else whose
-    # run returned first
-    first = ended[0]
-    if closed:
-        first = SUBMISSION if closed[0] == TO_INTERACTOR else INTERACTOR
-    if why is not None:  # the judge ended the submission: after the interactor, or idle
-        first = INTERACTOR if why == AFTER_INTERACTOR else SUBMISSION
-    return Interaction(results[SUBMISSION], results[INTERACTOR], first, wall, transcript)
+    def settle(
+        self, relay_error: str | None, closed: list[str], cut: list[str], wall: float
+    ) -> Interaction:
+        results = self.results
+        if relay_error:
+            results[SUBMISSION].judge_error = results[SUBMISSION].judge_error or relay_error
+        why = self.handles[SUBMISSION].ended
+        if why is not None:
+            results[SUBMISSION].extra[ENDED] = why
+        late = self.handles[INTERACTOR].ended
+        if late is not None:  # out of time: its wall limit, in effect
+            results[INTERACTOR].extra[ENDED] = late
+            results[INTERACTOR].wall_exceeded = True
+        for direction in cut:
+            side = SUBMISSION if direction == TO_INTERACTOR else INTERACTOR
+            results[side].output_exceeded = True
+        # whose stdout ended first (its process's end, as the other side saw it), else
+        # whose run returned first
+        first = self.ended[0]
+        if closed:
+            first = SUBMISSION if closed[0] == TO_INTERACTOR else INTERACTOR
+        if why is not None:  # the judge ended the submission: after the interactor, or idle
+            first = INTERACTOR if why == AFTER_INTERACTOR else SUBMISSION
+        return Interaction(results[SUBMISSION], results[INTERACTOR], first, wall, self.transcript)

@@ -33,31 +33,25 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.corpus.store import CorpusWriter, read_manifest, validator_fingerprint
+from pipeline.corpus.store import read_manifest
 from pipeline.distribute.cluster import SERIAL, Cluster
-from pipeline.errors import GridjudgeError
 from pipeline.grade.chunk_sizes import SUBPROCESS_CHUNK
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
 from pipeline.grade.settings import DEFAULT, GradeSettings
 from pipeline.grade.time_verdicts import NOT_RUN
 from pipeline.ids import natural_key
-from pipeline.package.checktestdata import unsupported
-from pipeline.package.problem import input_validator_paths, test_files
 from pipeline.package.spec import Package, is_package, read_package
 from pipeline.package.submissions import FOLDERS, SUBMISSIONS, ExpectedSubmission, read_submissions
-from pipeline.problem.contract import Problem, ValidatorUnavailable
+from pipeline.problem.contract import Problem
 from pipeline.problem.registry import get_problem
-from pipeline.program.languages.problemtools import problemtools_language
-from pipeline.program.languages.registry import get_language, missing
-from pipeline.program.submission import SubmissionError, SubmissionSpec, parse_spec
+from pipeline.program.submission import SubmissionSpec
 from pipeline.results.store import load_results
 from pipeline.results.summary import last_attempts
 from pipeline.schemas import RESULTS_SCHEMA
 from pipeline.scoring.gradebook import gradebook
 from pipeline.scoring.run import package_policy
 from pipeline.verify.expect import (
-    INPUTS,
     SUBMISSION,
     TIMING,
     Check,
@@ -67,18 +61,21 @@ from pipeline.verify.expect import (
     slowest,
     tle_margin,
 )
+from pipeline.verify.prepare import (
+    PYTHON,
+    VerifyError,
+    label_of,
+    python_for,
+    specs_of,
+    validate_inputs,
+)
 
 MEASURE_LIMIT_S = 60.0  # the accepted submissions' limit while the time limit is unknown
 RESULT_COLUMNS = [
     "submission", "problem", "family", "case_id", "verdict", "cpu_ms", "checker_msg", "attempt",
     "score", "tle_kind",
 ]  # fmt: skip
-# a file under submissions/ that is a program but no source (a build left in an archive:
-# KTH Challenge's `x.cc.bin`, `x.exe`): the format's submissions are sources of a
-# language told by the extension, and problemtools passes over such a file
-PREBUILT = "a prebuilt executable, no source: not run (problemtools passes over it too)"
 UPPER = frozenset({"TLE"})  # the `required` of a submission that bounds the limit above
-PYTHON = frozenset({"py3", "pypy3"})  # what --python replaces
 # a case is run `repeat` times only when its first run was AC and took at least this
 # fraction of a time that matters (the limit it is graded at; for an accepted
 # submission, the limit / ac_to_time_limit, or the slowest accepted case so far when the
@@ -87,10 +84,6 @@ REPEAT_NEAR = 0.5
 # a package of at most this many cases is graded in this process: each submission's
 # cases would be one Ray task (grade.chunk_sizes), so Ray would add its start only
 SERIAL_CASES = SUBPROCESS_CHUNK
-
-
-class VerifyError(GridjudgeError):
-    """The package cannot be verified at all; one line for the user."""
 
 
 @dataclass
@@ -119,87 +112,6 @@ class Verification:
     @property
     def failures(self) -> list[Check]:
         return [c for c in self.checks if not c.ok]
-
-
-def label_of(package: Package, sub: ExpectedSubmission) -> str:
-    return sub.path.relative_to(package.root / SUBMISSIONS).as_posix()
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise VerifyError(f"{path}: cannot read ({exc})") from None
-
-
-def validate_inputs(package: Package, problem: Problem, out: Path) -> list[Check]:
-    """Every input through the input validators; those accepted (all of them, when the
-    validators cannot judge: that is one failed check) written to the corpus `out`."""
-    cases = test_files(package)
-    if not cases:
-        raise VerifyError(f"{package.data}: no test cases in data/sample or data/secret")
-    checks: list[Check] = []
-    judge = True
-    vouch = validator_fingerprint(problem)
-    with CorpusWriter(out, problem.name, source=str(package.root), validated_with=vouch) as w:
-        for family, path, ans in cases:
-            text, rel = _read(path), path.relative_to(package.root).as_posix()
-            try:
-                why = problem.validate(text) if judge else []
-            except ValidatorUnavailable as exc:
-                checks.append(Check(INPUTS, "input validators", False, f"cannot judge: {exc}"))
-                why, judge = [], False
-            if why:
-                checks.append(Check(INPUTS, f"input {rel}", False, f"rejected: {why[0]}"))
-                continue
-            case_id = path.relative_to(package.data).with_suffix("").as_posix()
-            w.add(case_id, family, text, None if ans is None else _read(ans))
-    paths = input_validator_paths(package.root)
-    skipped = [why for why in map(unsupported, paths) if why is not None]
-    if not checks:
-        n = len(paths) - len(skipped)
-        detail = f"{len(cases)} inputs, {n} input validator{'' if n == 1 else 's'}"
-        checks.append(Check(INPUTS, "inputs", True, f"every input is valid: {detail}"))
-    checks += [Check(INPUTS, "input validator", True, why, skipped=True) for why in skipped]
-    return checks
-
-
-def _specs(
-    package: Package,
-    subs: list[ExpectedSubmission],
-    checks: list[Check],
-    python: str | None = None,
-) -> dict[str, SubmissionSpec]:
-    """label -> spec of each submission gridjudge can run (the others are failed checks,
-    a prebuilt executable a skipped one), in the language version problemtools would run
-    a single source file with."""
-    out = {}
-    for sub in subs:
-        label = label_of(package, sub)
-        try:
-            spec = replace(parse_spec(str(sub.path)), label=label)
-        except SubmissionError as exc:
-            checks.append(Check(SUBMISSION, label, False, f"cannot run: {exc}"))
-            continue
-        if spec.kind == "executable" and sub.path.is_file():
-            checks.append(Check(SUBMISSION, label, True, PREBUILT, skipped=True))
-            continue
-        language = problemtools_language(sub.path.suffix) if sub.path.is_file() else None
-        if python is not None and spec.language in PYTHON:
-            language = python
-        out[label] = spec if language is None else replace(spec, language=language)
-    return out
-
-
-def python_for(package: Package, asked: str | None) -> str | None:
-    """The language version of the package's `.py` submissions (None: gridjudge's
-    default, CPython): `asked` (--python), else the package's gridjudge.python, else
-    PyPy 3 where installed, as problemtools runs them."""
-    if asked is not None:
-        return asked
-    if package.python is not None:
-        return package.python
-    return "pypy3" if missing(get_language("pypy3")) is None else None
 
 
 def executor(address: str | None, cases: int) -> str | None:
@@ -424,7 +336,7 @@ def _verify(
 ) -> Verification:
     checks = validate_inputs(package, problem, work / "corpus")
     python = python_for(package, options.python)
-    runs = _Runs(work / "corpus", _specs(package, subs, checks, python), options, work)
+    runs = _Runs(work / "corpus", specs_of(package, subs, checks, python), options, work)
     runs.address = executor(options.address, read_manifest(work / "corpus").count)
     labels = {id(s): label_of(package, s) for s in subs}
     runs.first_tle = {labels[id(s)] for s in subs if stops_at_first_tle(package, s)}

@@ -1,4 +1,4 @@
-"""Interactors: the judge program that talks with the submission (execute.interact) on
+"""Interactors: the judge program that talks with the submission (interact.interact) on
 an interactive problem, under the checker contract (contract.CheckerProtocol: how it is
 called on a case, what its own run means); `Case.output` is unused, its input is the
 submission's output as it comes.
@@ -39,7 +39,7 @@ TESTLIB_OUTPUT = "tout"
 
 def flooded(what: str) -> CheckResult:
     """An interactor that wrote more to the submission than the exchange carries (its
-    stream was cut, execute.interact): the judge's fault."""
+    stream was cut, interact.interact): the judge's fault."""
     return judge_error(f"{what} wrote more than the output limit to the submission")
 
 

@@ -2,7 +2,7 @@
 (its languages.yaml): C++ as gnu++23, C as gnu17. `verify` grades a package's author
 submissions with these where the toolchain is here, so that a submission that uses
 C++23 is no CE; where one is missing, gridjudge's default for the extension. Python is
-chosen per package by `verify` (pipeline.verify.run.python_for): PyPy 3 where installed,
+chosen per package by `verify` (pipeline.verify.prepare.python_for): PyPy 3 where installed,
 as here, unless the package says otherwise (gridjudge's exports: CPython, since PyPy 3 is
 often an older Python, Debian 12's 3.9, on which `X | None` in an annotation evaluated at
 run time is a TypeError). docs/languages.md lists every difference."""

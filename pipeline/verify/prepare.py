@@ -1,0 +1,111 @@
+"""What `verify` grades, made ready: the package's inputs through its input validators
+into a corpus, and each author submission as a spec in the language problemtools would
+run it with."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from pipeline.corpus.store import CorpusWriter, validator_fingerprint
+from pipeline.errors import GridjudgeError
+from pipeline.package.checktestdata import unsupported
+from pipeline.package.problem import input_validator_paths, test_files
+from pipeline.package.spec import Package
+from pipeline.package.submissions import SUBMISSIONS, ExpectedSubmission
+from pipeline.problem.contract import Problem, ValidatorUnavailable
+from pipeline.program.languages.problemtools import problemtools_language
+from pipeline.program.languages.registry import get_language, missing
+from pipeline.program.submission import SubmissionError, SubmissionSpec, parse_spec
+from pipeline.verify.expect import INPUTS, SUBMISSION, Check
+
+# a file under submissions/ that is a program but no source (a build left in an archive:
+# KTH Challenge's `x.cc.bin`, `x.exe`): the format's submissions are sources of a
+# language told by the extension, and problemtools passes over such a file
+PREBUILT = "a prebuilt executable, no source: not run (problemtools passes over it too)"
+PYTHON = frozenset({"py3", "pypy3"})  # what --python replaces
+
+
+class VerifyError(GridjudgeError):
+    """The package cannot be verified at all; one line for the user."""
+
+
+def label_of(package: Package, sub: ExpectedSubmission) -> str:
+    return sub.path.relative_to(package.root / SUBMISSIONS).as_posix()
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise VerifyError(f"{path}: cannot read ({exc})") from None
+
+
+def validate_inputs(package: Package, problem: Problem, out: Path) -> list[Check]:
+    """Every input through the input validators; those accepted (all of them, when the
+    validators cannot judge: that is one failed check) written to the corpus `out`."""
+    cases = test_files(package)
+    if not cases:
+        raise VerifyError(f"{package.data}: no test cases in data/sample or data/secret")
+    checks: list[Check] = []
+    judge = True
+    vouch = validator_fingerprint(problem)
+    with CorpusWriter(out, problem.name, source=str(package.root), validated_with=vouch) as w:
+        for family, path, ans in cases:
+            text, rel = _read(path), path.relative_to(package.root).as_posix()
+            try:
+                why = problem.validate(text) if judge else []
+            except ValidatorUnavailable as exc:
+                checks.append(Check(INPUTS, "input validators", False, f"cannot judge: {exc}"))
+                why, judge = [], False
+            if why:
+                checks.append(Check(INPUTS, f"input {rel}", False, f"rejected: {why[0]}"))
+                continue
+            case_id = path.relative_to(package.data).with_suffix("").as_posix()
+            w.add(case_id, family, text, None if ans is None else _read(ans))
+    paths = input_validator_paths(package.root)
+    skipped = [why for why in map(unsupported, paths) if why is not None]
+    if not checks:
+        n = len(paths) - len(skipped)
+        detail = f"{len(cases)} inputs, {n} input validator{'' if n == 1 else 's'}"
+        checks.append(Check(INPUTS, "inputs", True, f"every input is valid: {detail}"))
+    checks += [Check(INPUTS, "input validator", True, why, skipped=True) for why in skipped]
+    return checks
+
+
+def specs_of(
+    package: Package,
+    subs: list[ExpectedSubmission],
+    checks: list[Check],
+    python: str | None = None,
+) -> dict[str, SubmissionSpec]:
+    """label -> spec of each submission gridjudge can run (the others are failed checks,
+    a prebuilt executable a skipped one), in the language version problemtools would run
+    a single source file with."""
+    out = {}
+    for sub in subs:
+        label = label_of(package, sub)
+        try:
+            spec = replace(parse_spec(str(sub.path)), label=label)
+        except SubmissionError as exc:
+            checks.append(Check(SUBMISSION, label, False, f"cannot run: {exc}"))
+            continue
+        if spec.kind == "executable" and sub.path.is_file():
+            checks.append(Check(SUBMISSION, label, True, PREBUILT, skipped=True))
+            continue
+        language = problemtools_language(sub.path.suffix) if sub.path.is_file() else None
+        if python is not None and spec.language in PYTHON:
+            language = python
+        out[label] = spec if language is None else replace(spec, language=language)
+    return out
+
+
+def python_for(package: Package, asked: str | None) -> str | None:
+    """The language version of the package's `.py` submissions (None: gridjudge's
+    default, CPython): `asked` (--python), else the package's gridjudge.python, else
+    PyPy 3 where installed, as problemtools runs them."""
+    if asked is not None:
+        return asked
+    if package.python is not None:
+        return package.python
+    return "pypy3" if missing(get_language("pypy3")) is None else None
