@@ -110,21 +110,11 @@ def test_a_case_that_kills_its_parent_harms_neither_itself_nor_the_next(
     assert r.servers.started == 1
 
 
-def test_a_case_that_kills_its_server_is_re_and_the_next_case_gets_a_new_one(
-    serve: list[ProgramRunner],
+@pytest.mark.parametrize("program", ["kill_server.c", "stop_server.c"])
+def test_a_case_that_kills_or_stops_its_server_is_re_and_the_next_case_gets_a_new_one(
+    program: str, serve: list[ProgramRunner]
 ) -> None:
-    r = runner(HOSTILE / "kill_server.c", serve)
-    got = cases(r, [3, 4, 6])
-    assert verdicts(got) == ["RE", "AC", "AC"]
-    assert "fork server" in got[0][1].message
-    assert [res.extra["runner"] for res, _ in got] == [RUNNER] * 3
-    assert r.servers.started == 2
-
-
-def test_a_case_that_stops_its_server_is_re_and_the_next_case_gets_a_new_one(
-    serve: list[ProgramRunner],
-) -> None:
-    r = runner(HOSTILE / "stop_server.c", serve)
+    r = runner(HOSTILE / program, serve)
     got = cases(r, [3, 4, 6])
     assert verdicts(got) == ["RE", "AC", "AC"]
     assert "fork server" in got[0][1].message

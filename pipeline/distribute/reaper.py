@@ -6,9 +6,9 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
-from pathlib import Path
 
 from pipeline.distribute.cluster import interrupted_ray
+from pipeline.proctree import descendants
 
 
 def stop_interrupted_ray() -> None:
@@ -21,7 +21,7 @@ def stop_interrupted_ray() -> None:
     this process started once the pipe closes."""
     if not interrupted_ray():
         return
-    pids = _descendants(os.getpid())
+    pids = descendants(os.getpid())
     if not pids:
         return
     with contextlib.suppress(OSError):
@@ -37,20 +37,3 @@ def stop_interrupted_ray() -> None:
 
 
 _reaper_pipes: list[subprocess.Popen[bytes]] = []
-
-
-def _descendants(root: int) -> list[int]:
-    """The processes below `root` (children, their children...), from /proc."""
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            # pid (comm) state ppid ...: comm may hold spaces and parentheses
-            text = stat.read_text()
-            ppid = int(text[text.rindex(")") + 2 :].split()[1])
-            children.setdefault(ppid, []).append(int(stat.parent.name))
-    found, todo = [], [root]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
