@@ -108,6 +108,45 @@ def test_memory_is_limited_by_use_not_by_reservation(name: str, tmp_path: Path) 
     assert result.peak_rss_kb < 64 * 1024
 
 
+TOUCHES_600_MB = r"""
+#include <stdlib.h>
+#include <string.h>
+int main(void) {
+    for (int i = 0; i < 600; i++) memset(malloc(1 << 20), 1, 1 << 20);
+    return 0;
+}
+"""
+
+
+def test_a_runtime_reserve_does_not_lift_the_memory_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a memory cgroup, RLIMIT_AS is raised by a runtime's reserve (Go, a JVM):
+    the watchdog then holds resident memory to the limit. A program that fits the raised
+    address space but not the limit is killed, not left to finish (before: exit 0 after
+    touching 600 MB, however long that took)."""
+    monkeypatch.setattr(cgroups, "CGROUP_ROOT", tmp_path / "no-cgroups")
+    src = tmp_path / "touch.c"
+    src.write_text(TOUCHES_600_MB)
+    subprocess.run(["gcc", "-O2", "-o", str(tmp_path / "touch"), str(src)], check=True)
+    box = make("rlimit")
+    assert getattr(box, "pool", None) is None
+    limits = Limits.from_seconds(10.0, memory_mb=64)
+    result = box.run(
+        ["./touch"], limits=limits, files={"touch": tmp_path / "touch"}, reserve_mb=1024
+    )
+    assert result.judge_error is None, result.judge_error
+    assert result.memory_exceeded and result.signal == 9, vars(result)
+    assert not result.cpu_exceeded and not result.wall_exceeded, vars(result)
+    fits = box.run(
+        ["./touch"],
+        limits=Limits.from_seconds(10.0, memory_mb=1024),
+        files={"touch": tmp_path / "touch"},
+        reserve_mb=1024,
+    )
+    assert fits.exit_code == 0 and not fits.memory_exceeded, vars(fits)
+
+
 CHILD_BURNS = b"import os, time\nif os.fork() == 0:\n    while True: pass\ntime.sleep(60)\n"
 
 

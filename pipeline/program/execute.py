@@ -21,7 +21,8 @@ import contextlib
 import contextvars
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Protocol
 
@@ -74,16 +75,6 @@ class Program(Protocol):
     def command_line(self, memory_mb: int = 256) -> tuple[list[str], dict[str, Path]]: ...
 
 
-def _box_limits(box: object, limits: Limits, reserve_mb: int) -> Limits:
-    """The limits `box` applies: where RLIMIT_AS is its memory limit (no memory cgroup
-    slot pool), plus the address space a runtime reserves without using it; the verdict
-    still judges the peak against `limits`."""
-    limited = getattr(box, "limit_address_space", False) and getattr(box, "pool", 1) is None
-    if reserve_mb and limited:
-        return replace(limits, memory_mb=limits.memory_mb + reserve_mb)
-    return limits
-
-
 def run_command(
     argv: Sequence[str],
     *,
@@ -100,31 +91,22 @@ def run_command(
     server serves); a judge error is tried again before it stands (not a run on `stdio`,
     fds the first try takes: interact tries the whole interaction again)."""
     box = get_sandbox()
-    applied = _box_limits(box, limits, reserve_mb)
+    launch = partial(
+        box.run,
+        argv,
+        limits=limits,
+        files=files,
+        output_file=output_file,
+        read_back=read_back,
+        reserve_mb=reserve_mb,
+    )
     if stdio is not None:
-        return box.run(
-            argv,
-            limits=applied,
-            files=files,
-            output_file=output_file,
-            read_back=read_back,
-            stdio=stdio,
-            handle=handle,
-        )
+        return launch(stdio=stdio, handle=handle)
     for _ in range(JE_RETRIES):
-        result = box.run(
-            argv,
-            limits=applied,
-            stdin=stdin,
-            files=files,
-            output_file=output_file,
-            read_back=read_back,
-        )
+        result = launch(stdin=stdin)
         if not result.judge_error:
             return result
-    return box.run(
-        argv, limits=applied, stdin=stdin, files=files, output_file=output_file, read_back=read_back
-    )
+    return launch(stdin=stdin)
 
 
 def conceal(paths: Iterable[Path | str]) -> None:

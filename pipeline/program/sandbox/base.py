@@ -66,8 +66,10 @@ class Sandbox(Protocol):
     `stdin` and a captured stdout: the call takes them and closes them as soon as the
     program holds them (the result's `output` is then empty). `handle`, when given, is
     armed with the program's processes while it runs (execution.Handle: the judge may
-    end it early). Never raises for anything
-    the program does; failures of the sandbox itself are `judge_error`.
+    end it early). `reserve_mb` is address space the program's runtime reserves without
+    using it (a JVM's heap, Go's arenas): a backend whose memory limit is RLIMIT_AS
+    raises that limit by it and holds resident memory to `limits` instead. Never raises
+    for anything the program does; failures of the sandbox itself are `judge_error`.
     """
 
     name: str
@@ -83,6 +85,7 @@ class Sandbox(Protocol):
         read_back: Sequence[str] = (),
         stdio: tuple[int, int] | None = None,
         handle: Handle | None = None,
+        reserve_mb: int = 0,
     ) -> ExecutionResult: ...
 
     def conceal(self, paths: Iterable[Path | str]) -> None:

@@ -68,6 +68,7 @@ class BwrapSandbox(RlimitSandbox):
         *,
         serve: Serve | None = None,
         args_file: Path | None = None,
+        reserve_mb: int = 0,
     ) -> list[str]:
         assert self.bwrap is not None and serve is None and args_file is None
         options = [
@@ -88,7 +89,9 @@ class BwrapSandbox(RlimitSandbox):
             fh.write(b"".join(arg.encode() + b"\0" for arg in options))
         inner = [self.bwrap, "--args", "3", "--", *argv]
         # with a slot, the watchdog reads the cgroup (bwrap hides the program's clock)
-        return super().command(ws, inner, limits, slot, args_file=ws.root / ARGS_FILE)
+        return super().command(
+            ws, inner, limits, slot, args_file=ws.root / ARGS_FILE, reserve_mb=reserve_mb
+        )
 
     def _measured(
         self, result: ExecutionResult, group_cpu_ms: float, group_peak_kb: int, grouped: bool

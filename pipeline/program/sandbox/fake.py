@@ -47,6 +47,7 @@ class FakeSandbox:
         read_back: Sequence[str] = (),
         stdio: tuple[int, int] | None = None,
         handle: Handle | None = None,
+        reserve_mb: int = 0,
     ) -> ExecutionResult:
         close_fds(stdio)
         call = FakeCall(list(argv), limits, stdin, dict(files or {}), output_file)

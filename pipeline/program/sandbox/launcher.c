@@ -3,7 +3,7 @@
  * never reach the measured program).
  *
  *   launcher --report FILE --box DIR [--cpu S] [--cpu-ms MS] [--cpu-file F]
- *            [--as BYTES] [--stack BYTES] [--fsize BYTES] [--nofile N]
+ *            [--as BYTES] [--rss-kb KB] [--stack BYTES] [--fsize BYTES] [--nofile N]
  *            [--uid U --gid G] [--cg DIR]... [--procs F]
  *            [--ns] [--userns [--nproc N]] [--hide-all] [--hide DIR]... [--conceal DIR]...
  *            [--serve [--start-ms MS] [--charge-start]] [--args-file F] -- PROGRAM ARGS...
@@ -160,7 +160,7 @@ int main(int argc, char **argv) {
     int n_cg = 0, n_hide = 0, n_conceal = 0, use_ns = 0, hide_all = 0, serving = 0, start_ms = 10000;
     int charge_start = 0, use_userns = 0;
     long uid = -1, gid = -1, nofile = 256;
-    unsigned long long cpu = 0, as = 0, stack = 0, fsize = 0, cpu_ms = 0, nproc = 0;
+    unsigned long long cpu = 0, as = 0, stack = 0, fsize = 0, cpu_ms = 0, nproc = 0, rss_kb = 0;
     int i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];
@@ -180,6 +180,7 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--procs") == 0) procs_file = v;
         else if (strcmp(a, "--args-file") == 0) args_file = v;
         else if (strcmp(a, "--as") == 0) as = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--rss-kb") == 0) rss_kb = strtoull(v, NULL, 10);
         else if (strcmp(a, "--stack") == 0) stack = strtoull(v, NULL, 10);
         else if (strcmp(a, "--fsize") == 0) fsize = strtoull(v, NULL, 10);
         else if (strcmp(a, "--nofile") == 0) nofile = strtol(v, NULL, 10);
@@ -344,7 +345,8 @@ int main(int argc, char **argv) {
     memset(&ru, 0, sizeof ru);
     long long start = now_us();
     /* with a cgroup: every process of the run (bwrap hides the program from its clock) */
-    watch(prog, cpu_ms ? (long long)cpu_ms * 1000 : -1, 0, cpu_fd, start, &out, &ru);
+    watch(prog, cpu_ms ? (long long)cpu_ms * 1000 : -1, 0, cpu_fd, start, (long long)rss_kb, &out,
+          &ru);
     out.wall_us = now_us() - start;
     /* everything PROG started is over before the report, and counted in it: INIT reaps
      * what was left (its adoptive parent), so RUSAGE_CHILDREN holds the CPU of all of

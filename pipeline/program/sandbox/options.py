@@ -38,6 +38,14 @@ class Serve:
     charge_start: bool
 
 
+def address_space_args(memory: int, reserve_mb: int) -> list[str]:
+    """RLIMIT_AS as the memory limit (no cgroup slot): a runtime's reserve raises it, and
+    the watchdog then holds resident memory to the limit, so what a program may touch
+    does not depend on the reserve, nor its verdict on how long faulting it in takes."""
+    args = ["--as", str(memory + reserve_mb * 1024 * 1024)]
+    return [*args, "--rss-kb", str(memory // 1024)] if reserve_mb else args
+
+
 def parse_report(text: str) -> dict[str, str]:
     """The launcher's report (run.c's format_report), spawned (its report file) or served
     (a socket message): `key value` pairs on one line, `error TEXT` last."""
@@ -65,6 +73,7 @@ def apply_report(result: ExecutionResult, report: Mapping[str, str], limits: Lim
     result.start_cpu_ms = int(report.get("start_cpu_us", "0")) / 1000
     result.peak_rss_kb = int(report["maxrss_kb"])
     result.wall_exceeded = result.wall_exceeded or report.get("wall_killed") == "1"
+    result.memory_exceeded = result.memory_exceeded or report.get("mem_killed") == "1"
     result.cpu_exceeded = (
         report.get("cpu_killed") == "1"
         or limits.cpu_over(result.cpu_ms + result.start_cpu_ms)

@@ -50,6 +50,7 @@ from pipeline.program.sandbox.options import (
     ENV,
     NOFILE,
     Serve,
+    address_space_args,
     apply_report,
     parse_report,
 )
@@ -190,6 +191,7 @@ class RlimitSandbox:
         *,
         serve: Serve | None = None,
         args_file: Path | None = None,
+        reserve_mb: int = 0,
     ) -> list[str]:
         """The launcher's command line for one spawned run, or (`serve`) for a fork
         server whose cases set their own CPU and output limits; `args_file` is handed to
@@ -212,7 +214,7 @@ class RlimitSandbox:
             if serve.charge_start:
                 args.append("--charge-start")
         if slot is None and self.limit_address_space:
-            args += ["--as", str(memory)]
+            args += address_space_args(memory, reserve_mb)
         if slot is not None:
             for path in slot.join_dirs:
                 args += ["--cg", path]
@@ -288,6 +290,7 @@ class RlimitSandbox:
         read_back: Sequence[str] = (),
         stdio: tuple[int, int] | None = None,
         handle: Handle | None = None,
+        reserve_mb: int = 0,
     ) -> ExecutionResult:
         result = ExecutionResult()
         if self.unsandboxed and os.environ.get(ALLOW_UNSANDBOXED_ENV) != "1":
@@ -311,7 +314,7 @@ class RlimitSandbox:
             if slot is not None:
                 slot.prepare(limits.processes, limits.memory_bytes)
             given, stdio = stdio, None  # spawn closes them
-            self._execute(ws, argv, limits, slot, result, given, handle)
+            self._execute(ws, argv, limits, slot, result, given, handle, reserve_mb)
             if not result.judge_error:
                 collect_output(ws, result, limits, output_file, read_back)
         except OSError as exc:
@@ -337,8 +340,9 @@ class RlimitSandbox:
         result: ExecutionResult,
         stdio: tuple[int, int] | None = None,
         handle: Handle | None = None,
+        reserve_mb: int = 0,
     ) -> None:
-        command = self.command(ws, argv, limits, slot)
+        command = self.command(ws, argv, limits, slot, reserve_mb=reserve_mb)
         start = time.monotonic()
         pid = spawn(command, ws, stdio)
         if handle is not None:  # the program's processes: below the launcher's INIT

@@ -7,7 +7,7 @@
 #include <sys/types.h>
 
 struct outcome {
-    int status, cpu_killed, wall_killed, lost;
+    int status, cpu_killed, wall_killed, mem_killed, lost;
     long long cpu_us, wall_us;
     long long start_cpu_us; /* a fork server's start-up, charged to the case's budget */
     long maxrss_kb;
@@ -22,10 +22,13 @@ long long process_cpu_us(pid_t pid);
 long long rusage_cpu_us(const struct rusage *ru);
 
 /* Waits for child `pid` (SIGCHLD blocked) and kills it once it has used `cpu_us` of CPU
- * (the cgroup's since the call when cpu_fd >= 0, else its own clock; < 0: no limit) or
- * `wall_us` since `start` (<= 0: no limit). Fills status, the kill flags and *ru. */
+ * (the cgroup's since the call when cpu_fd >= 0, else its own clock; < 0: no limit),
+ * `wall_us` since `start` (<= 0: no limit) or, sampled every RSS_POLL_US, more than
+ * `rss_kb` resident (<= 0: no limit; for a memory limit no cgroup holds and RLIMIT_AS
+ * cannot, as it is raised for a runtime's reserve). Fills status, the kill flags, *ru. */
+#define RSS_POLL_US 10000
 void watch(pid_t pid, long long cpu_us, long long wall_us, int cpu_fd, long long start,
-           struct outcome *out, struct rusage *ru);
+           long long rss_kb, struct outcome *out, struct rusage *ru);
 
 /* The one report line, spawned or served: key value pairs, `error TEXT` last when there
  * is an error (then the rest may be missing). */

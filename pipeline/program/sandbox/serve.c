@@ -373,8 +373,8 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     memset(&ru, 0, sizeof ru);
     /* the budget: a spawned run pays its start-up in every run, so every case pays the
      * server's (no pre-main work is shared out free among cases) */
-    watch(pid, cpu_ms * 1000 - s->start_cpu_us - charged, wall_ms * 1000, s->cpu_fd, start, &out,
-          &ru);
+    watch(pid, cpu_ms * 1000 - s->start_cpu_us - charged, wall_ms * 1000, s->cpu_fd, start, 0,
+          &out, &ru);
     out.wall_us = now_us() - start;
     int lost = 0;
     /* every case: what it left is counted (a pids count equal to the idle one proved
