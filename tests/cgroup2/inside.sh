@@ -6,31 +6,48 @@
 # cgroup.subtree_control belong to the user, the user's process already in it.
 OUT=$1
 HOST_CPU=$2  # the CPU seconds of calibrate.py's work on the host (vm.sh)
-SUBSET=${3:-full}  # full, or ci: the part .ci/run runs (below)
+# which parts: full, ci (what .ci/run runs), or steps separated by commas: root:PART and
+# user:PART for PART sandbox (tests/cgroup2), hostile (the battery spawned), forkserver
+# (the battery's fork-server cases, tests/test_forkserver.py, spawn and fork server
+# agreeing on spot's golden sample); doctor (`gridjudge doctor` as root and as the user);
+# nons (the user without user namespaces: doctor if asked for, then the refusal test).
+# They run in that order whatever the order given.
+SUBSET=${3:-full}
+FULL=root:sandbox,root:hostile,root:forkserver,user:sandbox,user:hostile,user:forkserver,doctor,nons
+# ci: the v2 slots as root and as the delegated user, the battery and the fork-server
+# attacks served as that user, the refusal; 461 s with the boot on 2026-12-05 (the
+# rest, root's battery spawned and served and the user's spawned, adds about 6 minutes)
+CI=root:sandbox,user:sandbox,user:forkserver,nons
+case $SUBSET in full) SUBSET=$FULL ;; ci) SUBSET=$CI ;; esac
 CG=/sys/fs/cgroup
 PY=.venv/bin/python
 USER_ID=1000
 export PYTHONDONTWRITEBYTECODE=1 CI=true GRIDJUDGE_CACHE=$OUT/cache
 PYTEST="$PY -m pytest -q -p no:cacheprovider"
-# full: tests/cgroup2, the hostile battery spawned and served (not batched, not bwrap),
-# the fork-server attacks, spawn and fork server agreeing on spot's golden sample.
-# ci (what .ci/run runs; under emulation on 2 busy cores the full one takes far longer):
-# the sandbox on v2 slots (MLE by the cgroup, Java and Go under 256 MB, peak and CPU
-# from the cgroup, the fork bomb, nothing left) as root, and as the ordinary user with
-# namespaces and a delegated subtree that too and the hostile battery through the fork
-# server; then the refusal without user namespaces.
-suite() {  # suite RUNNER...: the parts through RUNNER (nothing, or as_user CGROUP)
+AGREEMENT="tests/test_forkserver_agreement.py::test_both_runners_give_the_same_verdicts[spot]"
+has() {  # has STEP: whether SUBSET asks for STEP
+  case ",$SUBSET," in *",$1,"*) return 0 ;; esac
+  return 1
+}
+step() {  # step PART RUNNER...: one part through RUNNER (nothing, or as_user CGROUP)
+  part=$1
+  shift
+  case $part in
+    sandbox) timed "$@" $PYTEST tests/cgroup2 --ignore=tests/cgroup2/test_no_user_namespaces.py ;;
+    hostile) timed "$@" $PYTEST tests/test_hostile.py -k "not fork-server and not batch and not bwrap" ;;
+    forkserver) timed "$@" $PYTEST tests/test_hostile.py tests/test_forkserver.py "$AGREEMENT" \
+      -k "fork-server or test_forkserver.py or spot" ;;
+  esac
+}
+steps() {  # steps WHO RUNNER...: the parts asked for WHO (root or user), 1 if any failed
+  who=$1
+  shift
   failed=0
-  if [ "$SUBSET" = ci ]; then
-    timed "$@" $PYTEST tests/cgroup2/test_cgroup2_sandbox.py || failed=1
-    [ -n "$*" ] && { timed "$@" $PYTEST tests/test_hostile.py -k fork-server || failed=1; }
-    return $failed
-  fi
-  timed "$@" $PYTEST tests/cgroup2 --ignore=tests/cgroup2/test_no_user_namespaces.py ||
-    failed=1
-  timed "$@" $PYTEST tests/test_hostile.py -k "not bwrap and not batch" || failed=1
-  timed "$@" $PYTEST tests/test_forkserver.py || failed=1
-  timed "$@" $PYTEST tests/test_forkserver_agreement.py -k spot || failed=1
+  for part in sandbox hostile forkserver; do
+    has "$who:$part" || continue
+    say "$who: $part"
+    step "$part" "$@" || failed=1
+  done
   return $failed
 }
 timed() {  # timed CMD...: CMD, then how long it took
@@ -99,45 +116,45 @@ as_user $CG/user-proof sh -c '
   echo "memory.peak $(cat $d/run/memory.peak); $(grep oom_kill $d/run/memory.events)"' \
   $CG/user-proof "$ALLOC"
 
-say "tests/cgroup2, the hostile battery and spawn/fork-server agreement as root"
-suite
+say "root: the parts asked for ($SUBSET)"
+steps root
 root_rc=$?
 
-say "tests/cgroup2 as uid $USER_ID with a delegated subtree"
-open_home_for_user
-delegate user-$USER_ID
-# the battery's host folders under /var and /opt for its port, which the user cannot
-# make: made by root and given to it, as tests/test_ordinary_user.py does
-GRIDJUDGE_TEST_PORT=$($PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-export GRIDJUDGE_TEST_PORT
-for folder in /var/gj_sessions_$GRIDJUDGE_TEST_PORT /opt/gj_corpus_$GRIDJUDGE_TEST_PORT; do
-  mkdir "$folder" && chown $USER_ID:$USER_ID "$folder"
-done
-# the hostile battery and the fork server need namespaces for an ordinary user (issue 24,
-# helper h2's branch): they join this run once isolation.py says the launcher has them
-if $PY -c 'from pipeline.program import isolation as i; raise SystemExit(not i.ORDINARY_USER_NAMESPACES)'; then
-  suite as_user $CG/user-$USER_ID
-else
-  say "uid $USER_ID: hostile battery and fork server left out (no ordinary-user namespaces yet)"
-  as_user $CG/user-$USER_ID $PYTEST tests/cgroup2 --ignore=tests/cgroup2/test_no_user_namespaces.py
+user_rc=0
+if has user:sandbox || has user:hostile || has user:forkserver || has doctor || has nons; then
+  open_home_for_user
 fi
-user_rc=$?
+if has user:sandbox || has user:hostile || has user:forkserver; then
+  say "uid $USER_ID with a delegated subtree"
+  delegate user-$USER_ID
+  # the battery's host folders under /var and /opt for its port, which the user cannot
+  # make: made by root and given to it, as tests/test_ordinary_user.py does
+  GRIDJUDGE_TEST_PORT=$($PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  export GRIDJUDGE_TEST_PORT
+  for folder in /var/gj_sessions_$GRIDJUDGE_TEST_PORT /opt/gj_corpus_$GRIDJUDGE_TEST_PORT; do
+    mkdir "$folder" && chown $USER_ID:$USER_ID "$folder"
+  done
+  steps user as_user $CG/user-$USER_ID
+  user_rc=$?
+fi
 
-if [ "$SUBSET" = full ]; then  # the tables of docs/sandbox.md
+if has doctor; then  # the tables of docs/sandbox.md
   say "gridjudge doctor as root"
   sh -c "$DOCTOR"
   say "gridjudge doctor as uid $USER_ID in a delegated subtree"
   delegate user-doctor
   as_user $CG/user-doctor sh -c "$DOCTOR"
 fi
-say "uid $USER_ID with user namespaces disabled (user.max_user_namespaces=0)"
-sysctl -qw user.max_user_namespaces=0
-delegate user-nons
-[ "$SUBSET" = full ] && as_user $CG/user-nons sh -c "$DOCTOR"
-
-say "as uid $USER_ID without user namespaces: grade refuses, --allow-unsandboxed grades"
-timed as_user $CG/user-nons $PYTEST tests/cgroup2/test_no_user_namespaces.py
-nons_rc=$?
+nons_rc=0
+if has nons; then
+  say "uid $USER_ID with user namespaces disabled (user.max_user_namespaces=0)"
+  sysctl -qw user.max_user_namespaces=0
+  delegate user-nons
+  has doctor && as_user $CG/user-nons sh -c "$DOCTOR"
+  say "as uid $USER_ID without user namespaces: grade refuses, --allow-unsandboxed grades"
+  timed as_user $CG/user-nons $PYTEST tests/cgroup2/test_no_user_namespaces.py
+  nons_rc=$?
+fi
 
 say "pytest exit codes: root $root_rc, user $user_rc, no namespaces $nons_rc"
 [ $root_rc -eq 0 ] && [ $user_rc -eq 0 ] && [ $nons_rc -eq 0 ]

@@ -163,3 +163,31 @@ def test_slots_are_reused_and_removed(pool: SlotPool) -> None:
     assert os.getpid() not in procs(other.path)  # the judge itself is in no slot
     pool.close()
     assert not extra.path.exists() and not other.path.exists()
+
+
+def test_memory_a_run_leaves_charged_is_not_the_next_run_s_peak(
+    pool: SlotPool, tmp_path: Path
+) -> None:
+    """A run that leaves 64 MB in a file on a tmpfs (charged to its slot, and nothing can
+    reclaim it without swap): the next run in the pool gets a peak without it."""
+    shm = Path("/dev/shm")
+    left = (shm if shm.is_dir() else tmp_path) / f"gridjudge-left-{os.getpid()}"
+    slot = pool.acquire()
+    try:
+        slot.prepare(processes=8, memory_bytes=512 * MB)
+        write = f"open({str(left)!r}, 'wb').write(b'x' * (64 << 20)); print('done')"
+        _, out, _ = run_in(slot, write)
+        assert out == "done\n"
+        peak, _, _ = slot.measure()
+        assert peak >= 64 * MB
+        pool.release(slot)
+        slot = pool.acquire()
+        slot.prepare(processes=8, memory_bytes=512 * MB)
+        _, out, _ = run_in(slot, "print('done')")
+        assert out == "done\n"
+        small_peak, _, _ = slot.measure()
+        assert small_peak < 32 * MB, small_peak
+    finally:
+        left.unlink(missing_ok=True)
+        assert slot.kill_all()
+        pool.release(slot)

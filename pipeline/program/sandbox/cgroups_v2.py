@@ -239,7 +239,11 @@ class Slot:
 
     def clean(self) -> bool:
         """Whether at most RELEASE_BOUND bytes stay charged once the kernel is asked to
-        reclaim them (`memory.reclaim`, 5.19+: page cache of the run's files)."""
+        reclaim them (`memory.reclaim`, 5.19+: page cache of the run's files). A slot
+        whose lifetime peak was read is replaced before its next run, and what is
+        charged to it goes with it: no reclaim then (slow, and per run)."""
+        if self._measured and self._peak_mode == "recreate":
+            return True
         try:
             if self.usage() <= RELEASE_BOUND:
                 return True
