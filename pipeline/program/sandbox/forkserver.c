@@ -47,7 +47,9 @@ static void become_case(int sock, int fds[3], const char *dir, unsigned long lon
     for (int k = 0; k < 3; k++)
         if (fds[k] > 2) close(fds[k]);
     close(sock);
-    setsid();
+    /* a group of its own (a kill(0, ...) of the case reaches neither the server nor
+     * INIT), not a session: setsid() made and tore down a scheduler autogroup per case */
+    setpgid(0, 0);
     if (chdir(dir) != 0) _exit(127);
     if (set_rlimits(0, stack, fsize, (unsigned long long)nofile) != 0) _exit(127);
     /* as a spawned program would be; the server and init stay undumpable */

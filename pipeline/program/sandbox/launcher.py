@@ -27,7 +27,9 @@ LAUNCHER = (
 FORK_SERVER = (
     "forkserver",
     ("forkserver.c",),
-    ("-O2", "-shared", "-fPIC"),
+    # bound at load: each case's child would otherwise resolve the library's libc calls
+    # anew (the resolver's pages and a write fault on the GOT in every child)
+    ("-O2", "-shared", "-fPIC", "-Wl,-z,now"),
     ("fdpass.h", "rlimits.h"),
 )
 _lock = threading.Lock()
