@@ -65,8 +65,12 @@ void watch(pid_t pid, long long cpu_us, long long wall_us, int cpu_fd, long long
     sigset_t chld;
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
+    int reaped = 0;
     for (;;) {
-        if (wait4(pid, &out->status, WNOHANG, ru) == pid) break;
+        if (wait4(pid, &out->status, WNOHANG, ru) == pid) {
+            reaped = 1;
+            break;
+        }
         long long used = cpu_fd >= 0 ? cgroup_cpu_us(cpu_fd) : process_cpu_us(pid);
         if (used >= 0 && cpu_fd >= 0) used -= base;
         long long never = 1LL << 60;
@@ -77,13 +81,9 @@ void watch(pid_t pid, long long cpu_us, long long wall_us, int cpu_fd, long long
             out->cpu_killed = !out->mem_killed && cpu_left <= 0;
             out->wall_killed = !out->mem_killed && !out->cpu_killed;
             kill(pid, SIGKILL);
-            while (wait4(pid, &out->status, 0, ru) < 0 && errno == EINTR) {}
             break;
         }
-        if (statm_fd < 0 && cpu_left == never && wall_left == never) {
-            while (wait4(pid, &out->status, 0, ru) < 0 && errno == EINTR) {} /* nothing to watch */
-            break;
-        }
+        if (statm_fd < 0 && cpu_left == never && wall_left == never) break; /* nothing to watch */
         /* CPU time <= wall time: sleep for the least time left (or until a child ends);
          * resident memory is sampled every RSS_POLL_US */
         long long left = (cpu_left < wall_left ? cpu_left : wall_left) + 2000;
@@ -91,6 +91,7 @@ void watch(pid_t pid, long long cpu_us, long long wall_us, int cpu_fd, long long
         struct timespec wait = {(time_t)(left / 1000000), (long)(left % 1000000) * 1000};
         sigtimedwait(&chld, NULL, &wait);
     }
+    while (!reaped && wait4(pid, &out->status, 0, ru) < 0 && errno == EINTR) {}
     if (statm_fd >= 0) close(statm_fd);
 }
 
