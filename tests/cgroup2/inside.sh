@@ -75,16 +75,39 @@ delegate() {  # delegate NAME: a subtree of the root, handed to uid 1000
 ALLOC='b = b"x" * (40 << 20); print("allocated 40 MB")'
 # `gridjudge doctor` without importing every other command (minutes under emulation)
 DOCTOR="$PY -c 'import typer; from pipeline.cli.doctor import doctor; typer.run(doctor)'"
-open_home_for_user() {  # the venv's interpreter may live under root's home (pyenv, mode 0700)
-  home=$(getent passwd root | cut -d: -f6)
-  setpriv --reuid=$USER_ID --regid=$USER_ID --clear-groups test -x "$(readlink -f $PY)" && return
-  mkdir -p /tmp/root-home && mount --bind "$home" /tmp/root-home
-  mount -t tmpfs -o mode=0755 tmpfs "$home"  # in the VM only: the host's stays 0700
-  for entry in /tmp/root-home/.* /tmp/root-home/*; do
-    case $entry in */.|*/..) continue ;; esac
-    [ -d "$entry" ] && mkdir "$home/${entry##*/}" && mount --bind "$entry" "$home/${entry##*/}"
+as_uid() { setpriv --reuid=$USER_ID --regid=$USER_ID --clear-groups "$@"; }
+open_dir() {  # open_dir DIR: a 0755 tmpfs over DIR, its entries bound back (in the VM only)
+  under=$OUT/under.$(echo "$1" | tr / _)
+  mkdir "$under" && mount --bind "$1" "$under"
+  mount -t tmpfs -o mode=0755 tmpfs "$1"
+  for entry in "$under"/.* "$under"/*; do
+    name=${entry##*/}
+    case $name in .|..) continue ;; esac
+    if [ -L "$entry" ]; then ln -s "$(readlink "$entry")" "$1/$name"
+    elif [ -d "$entry" ]; then mkdir "$1/$name" && mount --bind "$entry" "$1/$name"
+    elif [ -e "$entry" ]; then : >"$1/$name" && mount --bind "$entry" "$1/$name"
+    fi
   done
-  say "uid $USER_ID cannot enter $home: a 0755 tmpfs over it here, its folders bound back"
+  say "uid $USER_ID cannot enter $1: a 0755 tmpfs over it here, its entries bound back"
+}
+open_for_user() {  # open_for_user PATH: every folder on the way to PATH made enterable by uid 1000
+  # (the checkout may sit in a 0700 folder, such as a clone under mktemp -d, and the
+  # venv's interpreter under root's home with pyenv; the host's modes stay as they are)
+  dir=
+  rest=${1#/}
+  while [ -n "$rest" ]; do
+    dir=$dir/${rest%%/*}
+    case $rest in */*) rest=${rest#*/} ;; *) rest= ;; esac
+    [ -d "$dir" ] || break
+    as_uid test -x "$dir" || open_dir "$dir"
+  done
+}
+open_for_user_or_fail() {  # the interpreter and the checkout, or one line and a failed run
+  open_for_user "$(readlink -f $PY)"
+  open_for_user "$PWD/tests"
+  as_uid test -r "$PWD/pyproject.toml" -a -x "$(readlink -f $PY)" && return 0
+  say "uid $USER_ID still cannot read $PWD/pyproject.toml or run $(readlink -f $PY)"
+  return 1
 }
 
 say "kernel $(uname -r); $(grep cgroup /proc/self/mounts)"
@@ -122,7 +145,7 @@ root_rc=$?
 
 user_rc=0
 if has user:sandbox || has user:hostile || has user:forkserver || has doctor || has nons; then
-  open_home_for_user
+  open_for_user_or_fail || user_rc=1
 fi
 if has user:sandbox || has user:hostile || has user:forkserver; then
   say "uid $USER_ID with a delegated subtree"
