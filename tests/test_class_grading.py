@@ -362,6 +362,9 @@ def _messy(root: Path) -> Path:
     (subs / "README.md").write_text("# the class\n")
     (subs / "bad name.py").write_text("print(1)\n")
     shutil.copy(CLOCKS / "ac_search.py", subs / "alice.py")
+    # what running alice.py in place leaves: not an entry, not a problem
+    (subs / "__pycache__").mkdir()
+    (subs / "__pycache__" / "alice.cpython-311.pyc").write_bytes(b"\x00")
     return subs
 
 
@@ -376,7 +379,7 @@ def test_a_messy_submissions_folder_names_every_problem_in_one_line(tmp_path: Pa
     assert "README.md (not a source: no language uses .md files)" in line
     assert "notes/ (a folder without source files of a known language)" in line
     assert "bad name.py (submission id 'bad name' must be" in line
-    assert "LANG:PATH" not in line and "--skip-unknown" in line
+    assert "LANG:PATH" not in line and "--skip-unknown" in line and "__pycache__" not in line
     assert not out.exists()
 
 

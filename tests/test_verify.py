@@ -4,6 +4,7 @@ accepted submissions and the TLE margin, and the one-line errors."""
 
 from __future__ import annotations
 
+import compileall
 import itertools
 import shutil
 import xml.etree.ElementTree as ET
@@ -85,6 +86,16 @@ def test_a_prebuilt_executable_is_passed_over_as_problemtools_does(tmp_path: Pat
     code, output = verify(str(package), *SERIAL)
     assert code == 0, output  # it would get WA everywhere if run
     assert "SKIP  accepted/split.py.bin: a prebuilt executable, no source: not run" in output
+
+
+def test_byte_code_caches_beside_the_programs_are_not_programs(tmp_path: Path) -> None:
+    package = copy("guess_py", tmp_path)
+    # what running the Python validators and submissions in place leaves beside them
+    compileall.compile_dir(package, quiet=1, force=True)
+    caches = list(package.rglob("__pycache__"))
+    assert len(caches) >= 3
+    code, output = verify(str(package), *SERIAL)
+    assert code == 0 and "__pycache__" not in output, output
 
 
 def test_python_submissions_run_under_pypy_as_problemtools_runs_them(tmp_path: Path) -> None:

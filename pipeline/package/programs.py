@@ -27,7 +27,12 @@ from pipeline.problem.checkers import CheckResult
 from pipeline.problem.contract import STDIO, ValidatorUnavailable
 from pipeline.program import execute
 from pipeline.program.build import default_cache_dir
-from pipeline.program.submission import PreparedSubmission, SubmissionError, parse_spec
+from pipeline.program.submission import (
+    PreparedSubmission,
+    SubmissionError,
+    in_listing,
+    parse_spec,
+)
 from pipeline.program.submission import prepare_program as _prepare
 from pipeline.schemas import Verdict
 
@@ -38,14 +43,14 @@ SKIPPED = (".h", ".hpp", ".hh", ".md", ".txt")  # headers and notes beside the p
 
 
 def program_paths(folder: Path) -> list[Path]:
-    """The programs of a validators folder: each file or folder in it (hidden files,
-    headers and notes aside)."""
+    """The programs of a validators folder: each file or folder in it (headers and notes
+    aside)."""
     if not folder.is_dir():
         return []
     return [
         p
         for p in sorted(folder.iterdir())
-        if not p.name.startswith(".") and not (p.is_file() and p.suffix in SKIPPED)
+        if in_listing(p) and not (p.is_file() and p.suffix in SKIPPED)
     ]
 
 

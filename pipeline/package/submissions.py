@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.package.spec import PackageError, load_yaml
+from pipeline.program.submission import in_listing
 from pipeline.schemas import VERDICTS
 
 SUBMISSIONS = "submissions"
@@ -90,7 +91,7 @@ def read_submissions(root: Path) -> list[ExpectedSubmission]:
     out = []
     for name, (permitted, required) in FOLDERS.items():
         for path in sorted((folder / name).iterdir()) if (folder / name).is_dir() else []:
-            if path.name.startswith("."):
+            if not in_listing(path):
                 continue
             sub = ExpectedSubmission(path, name, permitted, required)
             out.append(_apply(sub, rules, str(rules_file)))

@@ -12,6 +12,7 @@ stops a batch run's output.
 
 from __future__ import annotations
 
+import _thread
 import errno
 import os
 import select
@@ -230,16 +231,16 @@ class _Exchange:
         self.quiet_since, self.quiet_cpu, self.sampled = time.monotonic(), -1.0, 0.0
         self.over_at: dict[str, float] = {}  # when each run was over
         self.stop = os.pipe()  # written when both runs are over
+        self.both_over = threading.Event()
 
     def run(self, cap_bytes: int | None) -> Interaction:
         sub_out, int_in, int_out, sub_in = os.pipe(), os.pipe(), os.pipe(), os.pipe()
         stdio = {SUBMISSION: (sub_in[0], sub_out[1]), INTERACTOR: (int_in[0], int_out[1])}
         began = time.monotonic()
-        threads = [
-            threading.Thread(target=self.one, args=(n, stdio[n]), daemon=True) for n in stdio
-        ]
-        for thread in threads:
-            thread.start()
+        # bare threads: threading.Thread.start waits until the new thread holds the GIL,
+        # which the first run's thread keeps while it prepares its launch
+        for name in stdio:
+            _thread.start_new_thread(self.one, (name, stdio[name]))
         relay_error: str | None = None
         closed: list[str] = []
         cut: list[str] = []
@@ -254,8 +255,7 @@ class _Exchange:
             )
         except Exception as exc:  # the judge's own: the runs still end at their limits
             relay_error = f"relay failed: {type(exc).__name__}: {exc}"
-        for thread in threads:
-            thread.join()
+        self.both_over.wait()
         wall = (time.monotonic() - began) * 1000
         for fd in self.stop:
             os.close(fd)
@@ -272,6 +272,7 @@ class _Exchange:
             self.ended.append(name)
             if len(self.ended) == 2:
                 os.write(self.stop[1], b"x")
+                self.both_over.set()
 
     def watch(self, moved: bool, closed: list[str]) -> None:
         with self.lock:

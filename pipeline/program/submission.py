@@ -61,6 +61,13 @@ def _languages() -> str:
     return ", ".join(all_languages())
 
 
+def in_listing(path: Path) -> bool:
+    """Whether a folder's entry is one of its programs or their files: hidden files are
+    not, nor Python's byte-code caches (`__pycache__`), which running a Python program
+    in place leaves beside it."""
+    return not path.name.startswith(".") and path.name != "__pycache__"
+
+
 def parse_spec(raw: str) -> SubmissionSpec:
     """`PATH`, `LANG:PATH`, `cmd:<command>` or `solver:<problem>[@<version>]`."""
     text = raw.strip()
@@ -182,7 +189,7 @@ class PreparedSubmission:
             return ["./prog"], {"prog": path}
         assert self.language is not None
         lang = get_language(self.language)
-        files = {p.name: p for p in sorted(path.iterdir()) if not p.name.startswith(".")}
+        files = {p.name: p for p in sorted(path.iterdir()) if in_listing(p)}
         argv = lang.run_command(list(files), self.entry, self.entry, memory_mb)
         return argv, files
 

@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from pipeline.program.languages.registry import for_extension, is_language
-from pipeline.program.submission import SubmissionError, SubmissionSpec, parse_spec
+from pipeline.program.submission import SubmissionError, SubmissionSpec, in_listing, parse_spec
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+@-]*$")
 
@@ -53,12 +53,12 @@ def not_a_source(path: Path) -> str | None:
 def from_dir(
     folder: Path, skip_unknown: bool = False, on_skip: SkipReport | None = None
 ) -> list[SubmissionSpec]:
-    """Each file or folder directly in `folder` (hidden ones skipped); id = name without
-    its extension. Every entry that cannot be graded is named in one error; with
+    """Each file or folder directly in `folder` (hidden ones and `__pycache__` skipped);
+    id = name without its extension. Every entry that cannot be graded is named in one error; with
     `skip_unknown` the ones that are not sources are left out (told to `on_skip`)."""
     if not folder.is_dir():
         raise SubmissionError(f"--submissions: no such folder {str(folder)!r}")
-    entries = sorted(p for p in folder.iterdir() if not p.name.startswith("."))
+    entries = sorted(p for p in folder.iterdir() if in_listing(p))
     if not entries:
         raise SubmissionError(f"--submissions: folder {folder} is empty")
     specs, problems = [], []

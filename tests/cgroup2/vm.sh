@@ -28,8 +28,9 @@ chmod -R a+rwX "$out/cache"
 # bytecode for what the VM imports (this machine's environment may set
 # PYTHONDONTWRITEBYTECODE, and the VM writes none): compiling the modules and rewriting
 # the tests' asserts costs a minute per pytest run under emulation
-# (not tests/submissions: the programs there are submissions, a __pycache__ among them one more)
-"$BIN/python" -m compileall -q -x '^tests/submissions/' pipeline tests >/dev/null
+# (only the judge and the test modules: the Python programs under tests/ are submissions,
+# validators and interactors, whose folders get no __pycache__ from us)
+"$BIN/python" -m compileall -q pipeline tests/*.py tests/cgroup2 tests/solvers >/dev/null
 env -u PYTHONDONTWRITEBYTECODE "$BIN/python" -m pytest -q -p no:cacheprovider --collect-only \
   tests/cgroup2 tests/test_hostile.py tests/test_forkserver.py tests/test_forkserver_agreement.py \
   >/dev/null
