@@ -271,7 +271,7 @@ def test_details(outcomes: dict[str, Outcome], port: int, request: pytest.Fixtur
         # (os.path: an ordinary user running the battery may not look into /root)
         assert not os.path.exists(f"{place}/gj_escape_{port}")
     assert _named(str(port)) == [], "the daemon survived its run"
-    assert _named("gjforkbomb") == [], "fork-bomb processes survived"
+    assert _named(f"gjfb{port}") == [], "fork-bomb processes survived"
 
 
 def _left_by_this_judge() -> list[str]:
