@@ -49,10 +49,11 @@ def worker() -> None:
         try:
             for line in sys.stdin:
                 name, count = line.split()
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), time.process_time()
                 for _ in range(int(count)):
                     runs[name]()
-                print((time.perf_counter() - start) / int(count), flush=True)
+                took = time.perf_counter() - start, time.process_time() - cpu
+                print(took[0] / int(count), took[1] / int(count), flush=True)
         finally:
             server.close()
 
@@ -70,11 +71,13 @@ def start_worker(tree: Path) -> subprocess.Popen[str]:
     )
 
 
-def ask(proc: subprocess.Popen[str], name: str, runs: int) -> float:
+def ask(proc: subprocess.Popen[str], name: str, runs: int) -> tuple[float, float]:
+    """Seconds per run, wall and the judge's CPU."""
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(f"{name} {runs}\n")
     proc.stdin.flush()
-    return float(proc.stdout.readline())
+    wall, cpu = proc.stdout.readline().split()
+    return float(wall), float(cpu)
 
 
 def main() -> None:
@@ -86,7 +89,9 @@ def main() -> None:
     args = parser.parse_args()
     trees = {"this": ROOT, "other": args.other.resolve()}
     procs = {name: start_worker(tree) for name, tree in trees.items()}
-    times: dict[str, dict[str, list[float]]] = {n: {"bare": [], "fork": []} for n in trees}
+    times: dict[str, dict[str, list[float]]] = {
+        n: {"bare": [], "fork": [], "judge": []} for n in trees
+    }
     try:
         for name in procs:  # warm up
             for kind in ("bare", "fork"):
@@ -95,7 +100,9 @@ def main() -> None:
             order = list(procs) if r % 2 == 0 else list(procs)[::-1]
             for name in order:
                 for kind in ("bare", "fork"):
-                    times[name][kind].append(ask(procs[name], kind, args.runs))
+                    wall, cpu = ask(procs[name], kind, args.runs)
+                    times[name][kind].append(wall)
+                times[name]["judge"].append(cpu)
     finally:
         for proc in procs.values():
             assert proc.stdin is not None
@@ -105,10 +112,12 @@ def main() -> None:
     for name, tree in trees.items():
         bare = statistics.median(times[name]["bare"]) * 1e6
         fork = statistics.median(times[name]["fork"]) * 1e6
+        judge = statistics.median(times[name]["judge"]) * 1e6
         ratios = [f / b for f, b in zip(times[name]["fork"], times[name]["bare"], strict=True)]
         print(
             f"{name:5s} {tree!s:40s} bare {bare:6.0f} us  fork server {fork:6.0f} us  "
-            f"{fork / bare:.2f}x (median of rounds' ratios {statistics.median(ratios):.2f}x)"
+            f"{fork / bare:.2f}x (median of rounds' ratios {statistics.median(ratios):.2f}x); "
+            f"the judge's CPU {judge:.0f} us"
         )
     paired = [t / o for t, o in zip(times["this"]["fork"], times["other"]["fork"], strict=True)]
     print(f"fork server, this / other: {statistics.median(paired):.3f} (median of rounds)")
