@@ -164,6 +164,18 @@ def test_a_case_sees_only_its_own_stdin_stdout_and_stderr(serve: list[ProgramRun
     assert r.servers.started == 1
 
 
+def test_a_case_sees_nothing_a_previous_case_left_in_its_scratch_dir(
+    serve: list[ProgramRunner],
+) -> None:
+    """Files, read-only dirs, fifos and symlinks, and the dir's own times, extended
+    attributes, mode and inode flags, or another dir in its place: each left by one
+    case, none seen by the next (each attack twice, so that one follows each other)."""
+    r = runner(HOSTILE / "scratch_leftovers.c", serve)
+    got = cases(r, [*range(12), 0, 6, 1, 7])
+    assert verdicts(got) == ["AC"] * 16, [res.output for res, _ in got]
+    assert r.servers.started == 1
+
+
 @pytest.mark.parametrize("name", ["staged_folder.c", "feedback.py"])
 def test_a_served_program_writes_its_own_staged_folder_and_nothing_else(name: str) -> None:
     """A served run with staged files (an output validator writing its feedback) works
