@@ -154,6 +154,7 @@ class ForkServer:
     _server_pid: int = 0
     _oom_kills: int = 0
     _stdio: list[int] = field(default_factory=list)  # the cases' memfds (_case_files)
+    _limits_sent: tuple[Limits | None, bytes] = (None, b"")  # and their part of a request
 
     def start(self) -> None:
         if not (self.box.namespaces and self.box.hide_fs):
@@ -323,12 +324,14 @@ class ForkServer:
         self, where: str, fds: list[int], limits: Limits, taken: tuple[int, int] | None = None
     ) -> dict[str, str]:
         assert self._sock is not None
-        request = (
-            f"{where} {int(limits.cpu_ms) + CPU_KILL_MARGIN_MS} {int(limits.wall_limit_ms)} "
-            f"{limits.output_bytes + 1} {limits.memory_bytes} {NOFILE}"
-        )
+        if self._limits_sent[0] is not limits:  # mostly the same limits case after case
+            text = (
+                f" {int(limits.cpu_ms) + CPU_KILL_MARGIN_MS} {int(limits.wall_limit_ms)} "
+                f"{limits.output_bytes + 1} {limits.memory_bytes} {NOFILE}"
+            )
+            self._limits_sent = (limits, text.encode())
         try:
-            socket.send_fds(self._sock, [request.encode()], fds)
+            socket.send_fds(self._sock, [where.encode() + self._limits_sent[1]], fds)
         finally:
             close_fds(taken)  # in flight to INIT: the judge's copies would hold the pipes
         return parse_reply(self._receive(limits.wall_limit_ms / 1000 + REPORT_MARGIN_S))
