@@ -20,6 +20,7 @@ from pipeline.program.execute import FORK_SERVER as RUNNER
 from pipeline.program.execute import Servers, run
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import get_sandbox
+from pipeline.program.sandbox.base import STDERR_HEAD_BYTES
 from pipeline.program.submission import parse_spec, prepare
 from tests._fake_problem import make_problem
 from tests.fork_server_probe import require_fork_server
@@ -148,6 +149,31 @@ def test_a_child_left_behind_does_not_outlive_its_case(serve: list[ProgramRunner
     left = [p for p in psutil.process_iter(["name"]) if p.info["name"] == f"gjfs{mark}"]
     assert left == []
     assert verdicts(cases(r, [mark + 1])) == ["AC"]
+
+
+def test_a_case_sees_only_its_own_stdin_stdout_and_stderr(serve: list[ProgramRunner]) -> None:
+    """A long case, then short ones, from one server: no byte of a previous case's
+    input, output or error output (nor of what it wrote into them on its way out)."""
+    r = runner(HOSTILE / "stdio_leftovers.c", serve)
+    long = "1\n" + "x" * 99_999 + "\n"
+    for stdin in (long, "2\n", "3\n", long, "4\n"):
+        got = r.execute(stdin)
+        assert got.extra["runner"] == RUNNER and got.exit_code == 0, vars(got)
+        assert got.output == stdin.encode(), (stdin[:8], got.output[:80], len(got.output))
+        assert got.stderr_head == stdin.encode()[:STDERR_HEAD_BYTES], got.stderr_head[:80]
+    assert r.servers.started == 1
+
+
+def test_a_case_sees_nothing_a_previous_case_left_in_its_scratch_dir(
+    serve: list[ProgramRunner],
+) -> None:
+    """Files, read-only dirs, fifos and symlinks, and the dir's own times, extended
+    attributes, mode and inode flags, or another dir in its place: each left by one
+    case, none seen by the next (each attack twice, so that one follows each other)."""
+    r = runner(HOSTILE / "scratch_leftovers.c", serve)
+    got = cases(r, [*range(12), 0, 6, 1, 7])
+    assert verdicts(got) == ["AC"] * 16, [res.output for res, _ in got]
+    assert r.servers.started == 1
 
 
 @pytest.mark.parametrize("name", ["staged_folder.c", "feedback.py"])

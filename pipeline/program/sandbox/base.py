@@ -289,7 +289,10 @@ def private_open(path: Path) -> BinaryIO:
 def read_fd(fd: int, limit: int) -> tuple[bytes, bool]:
     """At most `limit` bytes of an open file (from its start), and whether it held more."""
     # not pread(limit + 1) at once: that allocates the whole output cap (64 MB) per run
-    data = os.pread(fd, min(limit + 1, os.fstat(fd).st_size + 1), 0)
+    size = os.fstat(fd).st_size
+    if not size:  # most stderr: no read
+        return b"", False
+    data = os.pread(fd, min(limit + 1, size + 1), 0)
     return data[:limit], len(data) > limit
 
 

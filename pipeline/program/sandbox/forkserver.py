@@ -153,6 +153,8 @@ class ForkServer:
     _cases: int = 0
     _server_pid: int = 0
     _oom_kills: int = 0
+    _stdio: list[int] = field(default_factory=list)  # the cases' memfds (_case_files)
+    _limits_sent: tuple[Limits | None, bytes] = (None, b"")  # and their part of a request
 
     def start(self) -> None:
         if not (self.box.namespaces and self.box.hide_fs):
@@ -257,12 +259,9 @@ class ForkServer:
         # init makes a fresh scratch dir in the private /tmp, unless files must be placed
         # there or read back from it
         scratch = f"{self._ws.box}/c{self._cases}" if files or output_file or read_back else None
-        fds = [os.memfd_create(name, os.MFD_CLOEXEC) for name in ("stdin", "stdout", "stderr")]
         result = ExecutionResult()
         try:
-            if stdio is None:
-                os.write(fds[0], stdin)
-                os.lseek(fds[0], 0, os.SEEK_SET)
+            fds = self._case_files(b"" if stdio is not None else stdin)
             if scratch is not None:
                 self._prepare_scratch(scratch, files or {})
             where = "-" if scratch is None else inside(os.path.basename(scratch))
@@ -279,18 +278,32 @@ class ForkServer:
             self._judge(reply, limits, result)
             if not result.judge_error:
                 collect(result, limits, fds[1], fds[2], scratch, output_file, read_back)
+            if reply.get("lost") == "1":
+                self.close()  # only now: the memfds go with it
         except OSError as exc:
             result.judge_error = f"fork server failed: {exc}"
             self.close()
         finally:
             close_fds(stdio)
-            for fd in fds:
-                os.close(fd)
             if scratch is not None:
                 taken = [*([output_file] if output_file else []), *read_back]
                 _remove_scratch(scratch, {*(files or {}), *taken})
         result.extra["backend"] = "fork-server"
         return result
+
+    def _case_files(self, stdin: bytes) -> list[int]:
+        """The case's stdin (holding `stdin`), stdout and stderr: three memfds made once
+        per server, emptied and rewound for every case (a case can write, seek or grow
+        all three; none of its processes is left to touch them once it is reported)."""
+        if not self._stdio:
+            self._stdio = [os.memfd_create(n, os.MFD_CLOEXEC) for n in ("in", "out", "err")]
+        for fd in self._stdio:
+            os.ftruncate(fd, 0)
+            os.lseek(fd, 0, os.SEEK_SET)
+        if stdin:
+            os.write(self._stdio[0], stdin)
+            os.lseek(self._stdio[0], 0, os.SEEK_SET)
+        return self._stdio
 
     def _case_processes(self) -> list[int]:
         """The running case's processes: INIT's children but the server, and theirs."""
@@ -311,12 +324,14 @@ class ForkServer:
         self, where: str, fds: list[int], limits: Limits, taken: tuple[int, int] | None = None
     ) -> dict[str, str]:
         assert self._sock is not None
-        request = (
-            f"{where} {int(limits.cpu_ms) + CPU_KILL_MARGIN_MS} {int(limits.wall_limit_ms)} "
-            f"{limits.output_bytes + 1} {limits.memory_bytes} {NOFILE}"
-        )
+        if self._limits_sent[0] is not limits:  # mostly the same limits case after case
+            text = (
+                f" {int(limits.cpu_ms) + CPU_KILL_MARGIN_MS} {int(limits.wall_limit_ms)} "
+                f"{limits.output_bytes + 1} {limits.memory_bytes} {NOFILE}"
+            )
+            self._limits_sent = (limits, text.encode())
         try:
-            socket.send_fds(self._sock, [request.encode()], fds)
+            socket.send_fds(self._sock, [where.encode() + self._limits_sent[1]], fds)
         finally:
             close_fds(taken)  # in flight to INIT: the judge's copies would hold the pipes
         return parse_reply(self._receive(limits.wall_limit_ms / 1000 + REPORT_MARGIN_S))
@@ -335,7 +350,6 @@ class ForkServer:
             oom, self._oom_kills = kills > self._oom_kills, kills
         result.memory_exceeded = oom or limits.memory_over(result.peak_rss_kb)
         if reply.get("lost") == "1":
-            self.close()
             result.runtime_error = "the case killed its fork server"
 
     def close(self) -> None:
@@ -362,6 +376,8 @@ class ForkServer:
         if self._ws is not None:
             self._ws.remove()
             self._ws = None
+        close_fds(self._stdio)
+        self._stdio = []
 
 
 def start(

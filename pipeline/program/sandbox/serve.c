@@ -22,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/ipc.h>
 #include <sys/mount.h>
 #include <sys/msg.h>
@@ -32,6 +34,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -111,6 +114,27 @@ static int server_state(pid_t server_pid) {
     return state == 'S' && field[20] == 1 ? 1 : -1;
 }
 
+/* /proc, open for the whole run, at the first entry of its listing that names a
+ * process ("self", then the pids): the ~50 entries of /proc's own files before it were
+ * most of a sweep's cost. Where no such entry is found, every sweep lists from the top. */
+static DIR *processes(void) {
+    static DIR *proc;
+    static long pids_at;
+    if (!proc) {
+        proc = opendir("/proc");
+        for (struct dirent *e; proc;) {
+            long at = telldir(proc);
+            if ((e = readdir(proc)) == NULL) break;
+            if (!strcmp(e->d_name, "self") || (e->d_name[0] >= '0' && e->d_name[0] <= '9')) {
+                pids_at = at;
+                break;
+            }
+        }
+    }
+    if (proc) seekdir(proc, pids_at);
+    return proc;
+}
+
 /* Kills every process of the namespace but INIT and the server, until none is left,
  * each one reaped and what it used counted: one that frees much memory may take long to
  * die on a loaded machine, and the report waits for it (a bound on rounds gave up
@@ -123,7 +147,7 @@ static int kill_others(pid_t server, int *server_lost, struct others *used) {
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
     for (;;) {
-        DIR *proc = opendir("/proc");
+        DIR *proc = processes();
         if (!proc) return -1;
         int others = 0;
         struct dirent *e;
@@ -134,7 +158,6 @@ static int kill_others(pid_t server, int *server_lost, struct others *used) {
             kill((pid_t)pid, SIGKILL);
             others++;
         }
-        closedir(proc);
         reap(server, server_lost, used);
         if (!others) return 0;
         if (now_us() > deadline) return -1;
@@ -149,6 +172,8 @@ static int kill_others(pid_t server, int *server_lost, struct others *used) {
  * there, and the mount point of the IPC namespace's POSIX message queues. */
 #define MQUEUE_DIR ".gridjudge-mqueue"
 static const char *kept_in_tmp[] = {"box", MQUEUE_DIR, NULL};
+/* and the fresh scratch dir while it is kept for the next case (fresh_dir_kept) */
+static const char *kept_in_tmp_and_case[] = {"box", MQUEUE_DIR, "case", NULL};
 
 static int kept(const char *name, const char **keep) {
     for (int i = 0; keep && keep[i]; i++)
@@ -286,17 +311,20 @@ static void remove_mqueues(int mqueues, long long empty_size) {
 /* tmpfs gives a directory a size of 20 per entry, "." and ".." included */
 #define TMPFS_EMPTY_DIR_SIZE 40
 
-static void wipe(const struct serve_setup *s) {
+/* `case_kept`: the fresh scratch dir stays in /tmp (it is empty: fresh_dir_kept) */
+static void wipe(const struct serve_setup *s, int case_kept) {
     for (int k = 0; k < s->n_writable; k++) {
         int is_tmp = strcmp(s->writable[k], "/tmp") == 0;
         struct stat st;
         int held = s->writable_fd[k];
         if (held < 0 || fstat(held, &st) != 0) continue;
-        if (st.st_size == TMPFS_EMPTY_DIR_SIZE + (is_tmp ? 40 : 0)) continue; /* nothing new */
+        long long kept = is_tmp ? 40 + (case_kept ? 20 : 0) : 0;
+        if (st.st_size == TMPFS_EMPTY_DIR_SIZE + kept) continue; /* nothing new */
         /* a listing position may shift on a filesystem without stable ones: again */
         for (int pass = 0; pass < 3; pass++) {
             int dir = openat(held, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-            if (dir < 0 || empty_dir(dir, is_tmp ? kept_in_tmp : NULL) == 0) break;
+            const char **keep = case_kept ? kept_in_tmp_and_case : kept_in_tmp;
+            if (dir < 0 || empty_dir(dir, is_tmp ? keep : NULL) == 0) break;
         }
     }
 }
@@ -304,9 +332,71 @@ static void wipe(const struct serve_setup *s) {
 #define FRESH_DIR "/tmp/case"
 #define BOX_DIR "/tmp/box/"
 
-/* The case's scratch dir: FRESH_DIR made anew (wipe() removes it), or the one the judge
- * staged, a folder of the read-only box, bound writable over itself for this case
- * (*bound set: unbound after it). The bind comes from the box's writable mount, which
+/* The fresh scratch dir as made: kept from one case to the next while no case changed
+ * anything of it (fd -1: none kept, the next case gets one made anew) */
+static struct {
+    int fd;
+    struct stat made;
+    long flags;   /* inode_flags */
+    long xattrs;  /* xattr_list_size (ACLs are extended attributes too) */
+} fresh = {.fd = -1};
+
+/* The inode flags of `fd` (chattr), or -errno where the filesystem has none */
+static long inode_flags(int fd) {
+    int flags = 0;
+    return ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 ? (long)(unsigned)flags : -(long)errno;
+}
+
+/* The size of `fd`'s list of extended attributes, or -errno where it has none */
+static long xattr_list_size(int fd) {
+    ssize_t n = flistxattr(fd, NULL, 0);
+    return n >= 0 ? (long)n : -(long)errno;
+}
+
+/* Whether FRESH_DIR is still the dir made, empty, with every attribute a case could set
+ * as it was made (its mode, owner, times, inode flags, extended attributes; a new or
+ * renamed dir in its place has another inode number: tmpfs does not reuse them). If
+ * not, it is dropped (removed here when empty, else by wipe). Called after each case,
+ * whether it was the one using it or not. */
+static int fresh_dir_kept(void) {
+    if (fresh.fd < 0) return 0;
+    struct stat now;
+    const struct stat *was = &fresh.made;
+    int same = fstatat(AT_FDCWD, FRESH_DIR, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+               now.st_dev == was->st_dev && now.st_ino == was->st_ino &&
+               now.st_mode == was->st_mode && now.st_uid == was->st_uid &&
+               now.st_gid == was->st_gid && now.st_nlink == was->st_nlink &&
+               now.st_size == was->st_size &&
+               !memcmp(&now.st_atim, &was->st_atim, sizeof now.st_atim) &&
+               !memcmp(&now.st_mtim, &was->st_mtim, sizeof now.st_mtim) &&
+               !memcmp(&now.st_ctim, &was->st_ctim, sizeof now.st_ctim) &&
+               inode_flags(fresh.fd) == fresh.flags && xattr_list_size(fresh.fd) == fresh.xattrs;
+    if (same) return 1;
+    close(fresh.fd);
+    fresh.fd = -1;
+    rmdir(FRESH_DIR);
+    return 0;
+}
+
+/* FRESH_DIR made (0700, the cases' own), and what it is like noted for fresh_dir_kept */
+static int make_fresh_dir(const struct serve_setup *s) {
+    if (mkdir(FRESH_DIR, 0700) != 0) return -1;
+    if (s->uid >= 0 && chown(FRESH_DIR, (uid_t)s->uid, (gid_t)s->gid) != 0) return -1;
+    int fd = open(FRESH_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return -1;
+    if (fstat(fd, &fresh.made) != 0) {
+        close(fd);
+        return -1;
+    }
+    fresh.flags = inode_flags(fd);
+    fresh.xattrs = xattr_list_size(fd);
+    fresh.fd = fd;
+    return 0;
+}
+
+/* The case's scratch dir: FRESH_DIR, made anew unless the last one is still as made
+ * (fresh_dir_kept), or the one the judge staged, a folder of the read-only box, bound
+ * writable over itself for this case (*bound set: unbound after it). The bind comes from the box's writable mount, which
  * only INIT holds: the server and the cases never get a writable path to the box. */
 static const char *scratch_dir(const char *asked, const struct serve_setup *s, int *bound) {
     *bound = 0;
@@ -325,8 +415,7 @@ static const char *scratch_dir(const char *asked, const struct serve_setup *s, i
         *bound = 1;
         return asked;
     }
-    if (mkdir(FRESH_DIR, 0700) != 0) return NULL;
-    if (s->uid >= 0 && chown(FRESH_DIR, (uid_t)s->uid, (gid_t)s->gid) != 0) return NULL;
+    if (fresh.fd < 0 && make_fresh_dir(s) != 0) return NULL;
     return FRESH_DIR;
 }
 
@@ -403,10 +492,9 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
         return -1;
     }
     /* what the case left in the private folders and the IPC namespace (no process of
-     * the case is left to add to it). The fresh scratch dir, mostly left empty, goes in
-     * one call, and then the look at /tmp's size (wipe) spares its listing. */
-    if (!bound) rmdir(FRESH_DIR);
-    wipe(s);
+     * the case is left to add to it). The fresh scratch dir, mostly left as made, stays
+     * for the next case, and then the look at /tmp's size (wipe) spares its listing. */
+    wipe(s, fresh_dir_kept());
     remove_ipc();
     remove_mqueues(s->mqueue_fd, s->mqueue_empty_size);
     /* the case's own CPU; the start-up, one measurement made once per server, goes
