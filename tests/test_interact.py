@@ -29,7 +29,14 @@ from pipeline.program.interaction import (
     SUBMISSION,
 )
 from pipeline.program.submission import PreparedSubmission, parse_spec, prepare_program
-from pipeline.program.transcript import TO_INTERACTOR, TO_SUBMISSION, Transcript
+from pipeline.program.transcript import (
+    NONE,
+    SUMMARY,
+    TO_INTERACTOR,
+    TO_SUBMISSION,
+    Transcript,
+    TranscriptKind,
+)
 from pipeline.schemas import Verdict
 from tests.fork_server_probe import require_fork_server
 
@@ -56,12 +63,20 @@ def fork(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Ite
     yield request.param == "fork-server"
 
 
+@pytest.fixture(params=[SUMMARY, NONE])
+def kind(request: pytest.FixtureRequest) -> TranscriptKind:
+    """Relayed with a transcript, or on joined pipes (NONE)."""
+    return request.param  # type: ignore[no-any-return]
+
+
 def rejects(ran: ExecutionResult) -> bool:
     """Whether the interactor's run is a rejection (or a failure) by the Kattis rules."""
     return KattisInteractor().verdict(ran, Case("", "", "")).verdict != Verdict.AC
 
 
-def exchange(fork: bool, submission: str, wall_ms: float | None = None) -> interact.Interaction:
+def exchange(
+    fork: bool, submission: str, wall_ms: float | None = None, kind: TranscriptKind = SUMMARY
+) -> interact.Interaction:
     ours, theirs = execute.Servers(fork=fork), execute.Servers(fork=fork)
     try:
         return interact.interact(
@@ -74,6 +89,7 @@ def exchange(fork: bool, submission: str, wall_ms: float | None = None) -> inter
                 servers=theirs,
             ),
             wall_ms=wall_ms,
+            transcript=kind,
             ends_submission=rejects,
         )
     finally:
@@ -81,8 +97,8 @@ def exchange(fork: bool, submission: str, wall_ms: float | None = None) -> inter
         theirs.close()
 
 
-def test_each_side_reads_what_the_other_wrote_in_order(fork: bool) -> None:
-    done = exchange(fork, "doubler.cpp")
+def test_each_side_reads_what_the_other_wrote_in_order(fork: bool, kind: TranscriptKind) -> None:
+    done = exchange(fork, "doubler.cpp", kind=kind)
     runner = "fork-server" if fork else "spawn"
     assert done.submission.extra["runner"] == runner, done.submission.extra
     assert done.interactor.extra["runner"] == runner, done.interactor.extra
@@ -90,6 +106,10 @@ def test_each_side_reads_what_the_other_wrote_in_order(fork: bool) -> None:
     assert done.submission.exit_code == 0 and not done.submission.wall_exceeded
     # the interactor decides, then the submission sees the end of its input
     assert done.first == INTERACTOR
+    if kind == NONE:  # joined: what passed is not kept (the interactor checked it)
+        assert done.transcript is None
+        return
+    assert done.transcript is not None
     numbers = NUMBERS.split()
     expected = []
     for n in numbers:
@@ -102,18 +122,19 @@ def test_each_side_reads_what_the_other_wrote_in_order(fork: bool) -> None:
 
 
 def test_two_programs_waiting_for_each_other_end_as_idle_before_the_wall_limit(
-    fork: bool,
+    fork: bool, kind: TranscriptKind
 ) -> None:
     # both wait to read: no byte moves, neither uses CPU; the submission is ended as idle
     # (before, it waited out its wall limit, 2 s here, then a wall-TLE rerun did again)
-    done = exchange(fork, "silent.cpp", wall_ms=2000)
+    done = exchange(fork, "silent.cpp", wall_ms=2000, kind=kind)
     assert done.submission.extra.get("ended") == IDLE, done.submission.extra
     assert not done.submission.wall_exceeded and not done.submission.cpu_exceeded
     assert done.submission.judge_error is None and done.interactor.judge_error is None
     # ended first; the interactor then sees the end of its input and rejects
     assert done.first == SUBMISSION
     assert done.interactor.exit_code == 43 and not done.interactor.wall_exceeded
-    assert done.transcript.render() == "< 3\\n"
+    if kind == SUMMARY:
+        assert done.transcript is not None and done.transcript.render() == "< 3\\n"
     said, message = verdict(done, Limits(cpu_ms=1000, wall_ms=2000))
     assert said == Verdict.TLE and message.startswith("idle"), message
 
@@ -139,13 +160,15 @@ def test_a_summary_keeps_each_directions_first_and_last_kib_in_order() -> None:
     assert whole.render().splitlines() == ["< abcdef", "> 12"]
 
 
-def test_a_slow_server_start_is_not_on_the_exchanges_clock(fork: bool) -> None:
+def test_a_slow_server_start_is_not_on_the_exchanges_clock(
+    fork: bool, kind: TranscriptKind
+) -> None:
     # the submission spends 3 s before main, longer than the exchange's 1.5 s and the
     # interactor's 2.5 s: forked, that start is its server's, made before the exchange
     # begins (once made inside it, the interactor's clock ran out first: JE); spawned, the
     # sleep is the run's own: a sleep is no wait for the other side (not idle), the
     # submission times out on its side, the interactor still in time
-    done = exchange(fork, "slow_start.c", wall_ms=1500)
+    done = exchange(fork, "slow_start.c", wall_ms=1500, kind=kind)
     assert done.interactor.judge_error is None and not done.interactor.wall_exceeded
     if fork:
         assert done.submission.extra["runner"] == "fork-server", done.submission.extra
@@ -161,12 +184,15 @@ def test_a_slow_server_start_is_not_on_the_exchanges_clock(fork: bool) -> None:
 FLOOD = Limits(cpu_ms=1000, wall_ms=3000, output_kb=1024)
 
 
-def pair(fork: bool, submission: str, interactor: str, limits: Limits) -> interact.Interaction:
+def pair(
+    fork: bool, submission: str, interactor: str, limits: Limits, kind: TranscriptKind = SUMMARY
+) -> interact.Interaction:
     ours, theirs = execute.Servers(fork=fork), execute.Servers(fork=fork)
     try:
         return interact.interact(
             interact.Side(prepared(submission), limits, servers=ours),
             interact.Side(prepared(interactor), Limits(cpu_ms=10_000), servers=theirs),
+            transcript=kind,
         )
     finally:
         ours.close()
@@ -185,6 +211,7 @@ def test_a_submission_flooding_the_interactor_is_cut_at_its_output_limit(fork: b
     done = pair(fork, "floods.c", "drain_all.py", FLOOD)
     assert done.submission.output_exceeded and done.first == SUBMISSION
     assert not done.submission.cpu_exceeded and not done.submission.wall_exceeded
+    assert done.transcript is not None
     carried = done.transcript.totals[TO_INTERACTOR]
     assert FLOOD.output_bytes < carried <= FLOOD.output_bytes + READ_BYTES
     assert verdict(done, FLOOD)[0] == Verdict.OLE
@@ -193,16 +220,19 @@ def test_a_submission_flooding_the_interactor_is_cut_at_its_output_limit(fork: b
 def test_an_interactor_flooding_the_submission_is_cut_and_blamed(fork: bool) -> None:
     done = pair(fork, "drains.c", "flood_back.py", FLOOD)
     assert done.interactor.output_exceeded and not done.submission.output_exceeded
+    assert done.transcript is not None
     carried = done.transcript.totals[TO_SUBMISSION]
     assert FLOOD.output_bytes < carried <= FLOOD.output_bytes + READ_BYTES
     said, message = verdict(done, FLOOD)
     assert said == Verdict.JE and "output limit" in message, message
 
 
-def test_a_submission_still_running_after_a_rejection_is_ended_then(fork: bool) -> None:
+def test_a_submission_still_running_after_a_rejection_is_ended_then(
+    fork: bool, kind: TranscriptKind
+) -> None:
     # the interactor rejects the first answer; the submission spins on: it is ended when
     # the interactor's verdict is in, not at its CPU limit (1 s), and the WA stands
-    done = exchange(fork, "wrong_then_spins.c")
+    done = exchange(fork, "wrong_then_spins.c", kind=kind)
     assert done.interactor.exit_code == 43 and done.first == INTERACTOR
     assert done.submission.extra.get("ended") == AFTER_INTERACTOR, done.submission.extra
     assert not done.submission.cpu_exceeded and not done.submission.wall_exceeded
@@ -212,10 +242,11 @@ def test_a_submission_still_running_after_a_rejection_is_ended_then(fork: bool) 
 
 
 def test_an_interactor_going_on_past_the_submissions_end_is_ended_and_blamed(
-    fork: bool,
+    fork: bool, kind: TranscriptKind
 ) -> None:
     # its time runs out a second after the submission's run is over, not from its start
-    done = pair(fork, "answers_once.cpp", "lingers.py", Limits(cpu_ms=1000, wall_ms=3000))
+    limits = Limits(cpu_ms=1000, wall_ms=3000)
+    done = pair(fork, "answers_once.cpp", "lingers.py", limits, kind)
     assert done.submission.exit_code == 0 and done.first == SUBMISSION
     assert done.interactor.extra.get("ended") == AFTER_SUBMISSION, done.interactor.extra
     assert done.interactor.wall_exceeded

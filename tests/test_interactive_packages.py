@@ -54,13 +54,17 @@ def copy(name: str, tmp_path: Path) -> Path:
     return Path(shutil.copytree(PACKAGES / name, tmp_path / name, symlinks=True))
 
 
-def graded(package: Path, tmp_path: Path, fork: bool, *subs: Path) -> dict[tuple[str, str], Any]:
-    """(submission file name, case id) -> its results row."""
+def graded(
+    package: Path, tmp_path: Path, fork: bool, *subs: Path, flags: tuple[str, ...] = ()
+) -> dict[tuple[str, str], Any]:
+    """(submission file name, case id) -> its results row (`flags`: more of grade's)."""
     corpus, run = tmp_path / "corpus", tmp_path / "run"
     code, output = cli("import", str(package), "--problem", str(package), "--out", str(corpus))
     assert code == 0, output
     specs = [a for s in subs for a in ("-s", str(s))]
-    code, output = cli("grade", str(corpus), *specs, "--out", str(run), *SERIAL, runner_flag(fork))
+    code, output = cli(
+        "grade", str(corpus), *specs, "--out", str(run), *SERIAL, runner_flag(fork), *flags
+    )
     assert code == 0, output
     rows = pq.read_table(run / "results").to_pylist()
     return {(Path(r["submission"]).name, r["case_id"]): r for r in rows}
@@ -139,6 +143,30 @@ def test_each_case_has_its_verdict_and_transcript(tmp_path: Path, fork: bool) ->
     ):
         code, output = cli("inspect", str(run), *args)
         assert code == 2 and says in output and output.count("\n") == 1, output
+
+
+def test_joined_pipes_give_the_same_verdicts_without_a_transcript(
+    tmp_path: Path, fork: bool
+) -> None:
+    # --no-transcripts (verify's way): no judge between the two programs, nothing kept;
+    # which side ended first, and so each verdict, as through the relay
+    subs = PACKAGES / "guess_cpp/submissions"
+    chosen = [
+        subs / "accepted/bisect.cpp", subs / "wrong_answer/upwards.py",
+        subs / "wrong_answer/gives_up.py", subs / "run_time_error/crashes.py",
+        subs / "run_time_error/crash_after_correct.cpp",
+        subs / "time_limit_exceeded/never_flushes.cpp",
+    ]  # fmt: skip
+    relayed = graded(PACKAGES / "guess_cpp", tmp_path / "relayed", fork, *chosen)
+    joined = graded(
+        PACKAGES / "guess_cpp", tmp_path / "joined", fork, *chosen, flags=("--no-transcripts",)
+    )
+    assert joined.keys() == relayed.keys()
+    said = {k: (r["verdict"], r["checker_msg"], r["tle_kind"]) for k, r in relayed.items()}
+    assert {k: (r["verdict"], r["checker_msg"], r["tle_kind"]) for k, r in joined.items()} == said
+    assert {r["verdict"] for r in joined.values()} >= {"AC", "WA", "RE", "TLE"}
+    assert all(r["transcript"] is None for r in joined.values())
+    assert all(r["transcript"] is not None for r in relayed.values())
 
 
 def test_a_submission_that_never_answers_gets_tle(tmp_path: Path, fork: bool) -> None:

@@ -93,6 +93,14 @@ def grade(
             "(docs/sandbox.md); spawn every process with --no-fork-server.",
         ),
     ] = DEFAULT.fork_server,
+    transcripts: Annotated[
+        bool,
+        typer.Option(
+            "--transcripts/--no-transcripts",
+            help="Keep an interactive case's transcript (the judge relays each message); "
+            "--no-transcripts joins the two programs' pipes: faster on chatty problems.",
+        ),
+    ] = DEFAULT.transcripts,
     time_limit: Annotated[
         float | None, typer.Option(help="CPU seconds per case (default: the problem's).")
     ] = DEFAULT.time_limit,
@@ -179,6 +187,7 @@ def grade(
         batch=batch,
         repeat=repeat,
         fork_server=fork_server,
+        transcripts=transcripts,
         revalidate=revalidate,
         time_multipliers=parse_multipliers(time_multipliers) if time_multipliers else None,
         max_tle=max_tle,

@@ -109,6 +109,8 @@ class KeyBase:
         }
         if self.settings.repeat_from_ms is not None:  # keys of full repeats stay as before
             fields["repeat_from_ms"] = self.settings.repeat_from_ms
+        if not self.settings.transcripts:  # rows without a transcript (keys as before)
+            fields["transcripts"] = False
         if isolation_level(probed())[0] == "rlimits only":
             # rows of a run without isolation (--allow-unsandboxed) are never served to
             # an isolated one: the program could read its answers (keys of isolated

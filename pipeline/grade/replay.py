@@ -18,6 +18,7 @@ from pipeline.problem.checkers import CheckResult
 from pipeline.problem.registry import get_problem
 from pipeline.program import execute
 from pipeline.program.submission import parse_spec, prepare
+from pipeline.program.transcript import FULL
 from pipeline.results.store import load_results, read_run_json
 
 
@@ -65,7 +66,7 @@ def full_transcript(run_dir: Path, submission: str, case_id: str) -> Replayed:
                     limits,
                     servers,
                     partial(judge_interaction, limits),
-                    True,
+                    FULL,
                 )
         finally:
             servers.close()

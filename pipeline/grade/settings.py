@@ -39,6 +39,11 @@ class GradeSettings(BaseModel):
     # fork each case's process from a server started once per submission (else spawn it);
     # docs/sandbox.md has the figures behind this default
     fork_server: bool = True
+    # keep what passes between an interactive case's submission and its judge program
+    # (each direction's first and last KiB, the judge relaying every message); off: the
+    # two programs' pipes joined, no judge between them (faster on chatty problems), no
+    # transcript and no output cap on what they pass
+    transcripts: bool = True
     # validate every input, even of a corpus whose manifest vouches for them
     revalidate: bool = False
     # per-language factors of the CPU limit (language -> factor); none by default

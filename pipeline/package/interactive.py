@@ -29,6 +29,7 @@ from pipeline.program import execute, interact
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.interaction import INTERACTOR
 from pipeline.program.submission import PreparedSubmission
+from pipeline.program.transcript import SUMMARY, TranscriptKind
 from pipeline.schemas import Verdict
 
 # judge(submission's result, the judge program's check, whether the interactor ended first)
@@ -67,7 +68,7 @@ class CaseRun:
         limits: Limits,
         servers: execute.Servers | None,
         judge: Judge,
-        full_transcript: bool = False,
+        transcript: TranscriptKind = SUMMARY,
     ) -> Interactive:
         """The case run and judged; `limits` are the submission's (of each pass)."""
         done: list[Pass] = []
@@ -75,7 +76,7 @@ class CaseRun:
         stdin = case.input_text
         for number in range(1, self.passes + 1):
             if self.interactive:
-                one = self._exchange(submission, case, kept, limits, servers, full_transcript)
+                one = self._exchange(submission, case, kept, limits, servers, transcript)
             else:
                 one = self._batch(submission, stdin, case, kept, limits, servers, judge)
             done.append(one)
@@ -113,7 +114,7 @@ class CaseRun:
         kept: Mapping[str, bytes],
         limits: Limits,
         servers: execute.Servers | None,
-        full: bool,
+        transcript: TranscriptKind,
     ) -> Pass:
         call, files = self._call(case, kept)
         done = interact.interact(
@@ -126,7 +127,7 @@ class CaseRun:
                 read_back=call.read_back,
                 servers=execute.current_judge_servers(),
             ),
-            full_transcript=full,
+            transcript=transcript,
             # a rejection decides the case: the submission is ended then (the format's
             # rule: what it does after the interactor's verdict does not count)
             ends_submission=lambda ran: self.protocol.verdict(ran, case).verdict != Verdict.AC,
@@ -136,7 +137,8 @@ class CaseRun:
             check = self._testlib_check(done.interactor, case)
         first = done.first == INTERACTOR
         left = self._left(call, done.interactor.files)
-        return Pass(done.submission, check, first, done.transcript.render(), left)
+        text = None if done.transcript is None else done.transcript.render()
+        return Pass(done.submission, check, first, text, left)
 
     def _testlib_check(self, interactor: ExecutionResult, case: Case) -> CheckResult:
         """The package's testlib checker on what the interactor wrote to `tout`."""

@@ -18,6 +18,7 @@ from pipeline.problem.contract import Interact, Interactive, Problem
 from pipeline.program import execute
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.submission import PreparedSubmission
+from pipeline.program.transcript import SUMMARY, TranscriptKind
 from pipeline.schemas import Verdict
 
 
@@ -44,7 +45,7 @@ def _interact(
     limits: Limits,
     servers: execute.Servers | None,
     judge: Judge,
-    full_transcript: bool = False,
+    transcript: TranscriptKind = SUMMARY,
 ) -> Interactive:
     program = _program(path)
     why = program.failure()  # the judge's own program failed to build: the judge's fault
@@ -52,7 +53,7 @@ def _interact(
         return Interactive(ExecutionResult(), CheckResult(Verdict.JE, why))
     run = CaseRun(program.prepared(), KattisInteractor(), interactive=True)
     case = Case(input_text, expected or "", "")
-    return run.run(submission, case, limits, servers, judge, full_transcript)
+    return run.run(submission, case, limits, servers, judge, transcript)
 
 
 __all__ = ["interaction_of"]

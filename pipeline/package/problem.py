@@ -38,6 +38,7 @@ from pipeline.problem.contract import Interactive, Problem, ValidatorUnavailable
 from pipeline.program import execute
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.submission import PreparedSubmission
+from pipeline.program.transcript import SUMMARY, TranscriptKind
 from pipeline.schemas import Verdict
 
 INPUT_VALIDATOR_DIRS = ("input_validators", "input_format_validators", "input_validator")
@@ -125,7 +126,7 @@ class PackageJudge:
         limits: Limits,
         servers: execute.Servers | None,
         judge: Judge,
-        full_transcript: bool = False,
+        transcript: TranscriptKind = SUMMARY,
     ) -> Interactive:
         """One case of an interactive or multi-pass package (the Problem's `interact`)."""
         assert self.checker is not None  # such a package has its own validator (spec.py)
@@ -143,7 +144,7 @@ class PackageJudge:
             self.package.passes,
             checker=after,
         )
-        return run.run(submission, case, limits, servers, judge, full_transcript)
+        return run.run(submission, case, limits, servers, judge, transcript)
 
     def _case_flags(self, input_text: str, expected: str) -> tuple[tuple[str, ...], float]:
         flags, unit = self.default_output, self.default_unit

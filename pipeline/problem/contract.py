@@ -52,10 +52,11 @@ class Interactive:
     transcript: str | None = None
 
 
-# (submission, input_text, expected, limits, servers, judge, full_transcript) -> Interactive:
+# (submission, input_text, expected, limits, servers, judge, transcript) -> Interactive:
 # the submission (a PreparedSubmission) run on one case with its fork servers `servers`
 # against the problem's judge program, `judge(result, interactor_check, interactor_first)`
-# the grading's verdict rule (grade.verdict.judge_interaction)
+# the grading's verdict rule (grade.verdict.judge_interaction), `transcript` what to record
+# (pipeline.program.transcript.TranscriptKind: "none" joins the two programs' pipes)
 Interact = Callable[..., Interactive]
 
 

@@ -11,7 +11,7 @@ from pipeline.limits import Limits
 from pipeline.program import execute
 from pipeline.program.execution import ExecutionResult, Handle
 from pipeline.program.interaction import INTERACTOR, SUBMISSION, Interaction, exchange
-from pipeline.program.transcript import Transcript
+from pipeline.program.transcript import SUMMARY, Transcript, TranscriptKind
 
 __all__ = ["Interaction", "Side", "interact"]
 
@@ -46,13 +46,14 @@ def interact(
     interactor: Side,
     *,
     wall_ms: float | None = None,
-    full_transcript: bool = False,
+    transcript: TranscriptKind = SUMMARY,
     ends_submission: Callable[[ExecutionResult], bool] | None = None,
 ) -> Interaction:
     """Both programs at once, each sandboxed under its own limits, forked or spawned by
     `execute.run`'s rule; each one's stdout goes to the other's stdin through the relay
-    (interaction.exchange), which records the transcript (each direction's first and
-    last KiB, or up to 64 MiB with `full_transcript`).
+    (interaction.exchange), which records the `transcript` (each direction's first and
+    last KiB, or up to 64 MiB: FULL), or, with NONE, straight through joined pipes (no
+    output cap then: nothing is kept).
 
     The submission's CPU limit is its own; `wall_ms` (default: the submission's wall
     limit) bounds the exchange: the submission is killed at it, the interactor a second
@@ -93,7 +94,7 @@ def interact(
     # interactor, the verdict rules say)
     cap = submission.limits.output_bytes
     for _attempt in range(2):  # a judge error on either side: tried once more
-        done = exchange(start, full_transcript, cap, ends_submission, IDLE_MS, INTERACTOR_GRACE_MS)
+        done = exchange(start, transcript, cap, ends_submission, IDLE_MS, INTERACTOR_GRACE_MS)
         if not (done.submission.judge_error or done.interactor.judge_error):
             break
     return done

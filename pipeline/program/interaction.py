@@ -8,6 +8,11 @@ without blocking and keeps what did not fit). Each direction has a cap, its writ
 output limit: past it the relay stops carrying that direction (its writer's stdout is
 closed: it gets EPIPE; the reader sees the end of its input), as a file past the limit
 stops a batch run's output.
+
+Where no transcript is asked for, the two programs' pipes are joined instead: each
+writes straight into the other's stdin, with no judge between them (each message then
+wakes its reader only, not the relay and then the reader), and nothing caps what
+passes (nothing of it is kept).
 """
 
 from __future__ import annotations
@@ -22,7 +27,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pipeline.program.execution import ExecutionResult, Handle
-from pipeline.program.transcript import DIRECTIONS, TO_INTERACTOR, TO_SUBMISSION, Transcript
+from pipeline.program.transcript import (
+    DIRECTIONS,
+    FULL,
+    NONE,
+    TO_INTERACTOR,
+    TO_SUBMISSION,
+    Transcript,
+    TranscriptKind,
+)
 
 SUBMISSION, INTERACTOR = "submission", "interactor"
 READ_BYTES = 1 << 16
@@ -43,13 +56,14 @@ AFTER_SUBMISSION = "the interactor went on past the submission's end"
 @dataclass
 class Interaction:
     """Both runs of one interaction. `first` is the side that ended first (SUBMISSION or
-    INTERACTOR); `wall_ms` the whole exchange's; `transcript` what passed between them."""
+    INTERACTOR); `wall_ms` the whole exchange's; `transcript` what passed between them
+    (None: the pipes were joined)."""
 
     submission: ExecutionResult
     interactor: ExecutionResult
     first: str
     wall_ms: float
-    transcript: Transcript
+    transcript: Transcript | None
 
 
 @dataclass
@@ -188,7 +202,7 @@ def _write(pump: _Pump) -> None:
 
 def exchange(
     start: Callable[[str, tuple[int, int], Handle], ExecutionResult],
-    full: bool,
+    transcript: TranscriptKind,
     cap_bytes: int | None = None,
     ends_submission: Callable[[ExecutionResult], bool] | None = None,
     idle_ms: float | None = None,
@@ -196,18 +210,19 @@ def exchange(
 ) -> Interaction:
     """Both programs at once: `start(side, (stdin_fd, stdout_fd), handle)` runs SUBMISSION
     or INTERACTOR on those pipe ends (and closes them), each in a thread of its own, while
-    this thread relays between them and records the transcript (`full`: all of it).
-    A side that writes more than `cap_bytes` to the other is cut there, its run's
-    `output_exceeded` set. The submission's run is ended (its result's extra["ended"]
-    says why) once the interactor's is over and `ends_submission(its result)` (a
-    rejection: nothing the submission does after changes the verdict), and once for
-    `idle_ms` no byte moved, neither side used CPU and both waited to read their pipes
-    (Handle.activity: both wait for each other, IDLE). The interactor is ended
-    `grace_ms` after the submission's run is over (its result's `wall_exceeded` set,
-    extra["ended"] AFTER_SUBMISSION): its time runs out from the submission's end, not
-    from its own start, so that a submission slow to end (a fork bomb being killed) is
-    not the interactor's fault."""
-    return _Exchange(start, full, ends_submission, idle_ms, grace_ms).run(cap_bytes)
+    this thread relays between them and records the `transcript` (NONE: the pipes are
+    joined, no relay). A side that writes more than `cap_bytes` to the other is cut
+    there, its run's `output_exceeded` set (relayed only). The submission's run is ended
+    (its result's extra["ended"] says why) once the interactor's is over and
+    `ends_submission(its result)` (a rejection: nothing the submission does after changes
+    the verdict), and once for `idle_ms` no byte moved, neither side used CPU and both
+    waited to read their pipes (Handle.activity: both wait for each other, IDLE). The
+    interactor is ended `grace_ms` after the submission's run is over (its result's
+    `wall_exceeded` set, extra["ended"] AFTER_SUBMISSION): its time runs out from the
+    submission's end, not from its own start, so that a submission slow to end (a fork
+    bomb being killed) is not the interactor's fault."""
+    done = _Exchange(start, transcript, ends_submission, idle_ms, grace_ms)
+    return done.joined() if transcript == NONE else done.run(cap_bytes)
 
 
 class _Exchange:
@@ -216,14 +231,14 @@ class _Exchange:
     def __init__(
         self,
         start: Callable[[str, tuple[int, int], Handle], ExecutionResult],
-        full: bool,
+        transcript: TranscriptKind,
         ends_submission: Callable[[ExecutionResult], bool] | None,
         idle_ms: float | None,
         grace_ms: float | None,
     ) -> None:
         self.start, self.ends_submission = start, ends_submission
         self.idle_ms, self.grace_ms = idle_ms, grace_ms
-        self.transcript = Transcript(full=full)
+        self.transcript = None if transcript == NONE else Transcript(full=transcript == FULL)
         self.results: dict[str, ExecutionResult] = {}
         self.ended: list[str] = []
         self.lock = threading.Lock()
@@ -233,14 +248,21 @@ class _Exchange:
         self.stop = os.pipe()  # written when both runs are over
         self.both_over = threading.Event()
 
-    def run(self, cap_bytes: int | None) -> Interaction:
-        sub_out, int_in, int_out, sub_in = os.pipe(), os.pipe(), os.pipe(), os.pipe()
-        stdio = {SUBMISSION: (sub_in[0], sub_out[1]), INTERACTOR: (int_in[0], int_out[1])}
+    def begin(self, stdio: dict[str, tuple[int, int]]) -> float:
+        """Both runs started, each in a thread of its own; when."""
         began = time.monotonic()
         # bare threads: threading.Thread.start waits until the new thread holds the GIL,
         # which the first run's thread keeps while it prepares its launch
         for name in stdio:
             _thread.start_new_thread(self.one, (name, stdio[name]))
+        return began
+
+    def run(self, cap_bytes: int | None) -> Interaction:
+        assert self.transcript is not None
+        sub_out, int_in, int_out, sub_in = os.pipe(), os.pipe(), os.pipe(), os.pipe()
+        began = self.begin(
+            {SUBMISSION: (sub_in[0], sub_out[1]), INTERACTOR: (int_in[0], int_out[1])}
+        )
         relay_error: str | None = None
         closed: list[str] = []
         cut: list[str] = []
@@ -255,11 +277,49 @@ class _Exchange:
             )
         except Exception as exc:  # the judge's own: the runs still end at their limits
             relay_error = f"relay failed: {type(exc).__name__}: {exc}"
+        return self.finish(began, relay_error, closed, cut)
+
+    def joined(self) -> Interaction:
+        """Both runs on joined pipes. The judge keeps a read end of each, never read:
+        epoll reports a pipe's hang-up (every writer's end closed: its program is over)
+        whatever events it is asked for, so the order the two stdouts end in is known as
+        the relay knows it, with no byte passing through the judge. (That end also keeps
+        a writer whose reader is gone from EPIPE, as the relay does.)"""
+        to_int, to_sub = os.pipe(), os.pipe()
+        ears = {os.dup(to_int[0]): TO_INTERACTOR, os.dup(to_sub[0]): TO_SUBMISSION}
+        began = self.begin({SUBMISSION: (to_sub[0], to_int[1]), INTERACTOR: (to_int[0], to_sub[1])})
+        closed: list[str] = []
+        error: str | None = None
+        listening = select.epoll()
+        try:
+            for fd in ears:
+                listening.register(fd, 0)
+            listening.register(self.stop[0], select.EPOLLIN)
+            over = False
+            while not over:
+                self.watch(False, closed)
+                for fd, _ in listening.poll(WATCH_MS / 1000):
+                    if fd == self.stop[0]:
+                        over = True  # a hang-up seen by the same poll is kept too
+                    elif fd in ears and ears[fd] not in closed:
+                        closed.append(ears[fd])
+                        listening.unregister(fd)
+        except Exception as exc:  # the judge's own: the runs still end at their limits
+            error = f"watching the joined pipes failed: {type(exc).__name__}: {exc}"
+        finally:
+            listening.close()
+            for fd in ears:
+                os.close(fd)
+        return self.finish(began, error, closed, [])
+
+    def finish(
+        self, began: float, error: str | None, closed: list[str], cut: list[str]
+    ) -> Interaction:
         self.both_over.wait()
         wall = (time.monotonic() - began) * 1000
         for fd in self.stop:
             os.close(fd)
-        return self.settle(relay_error, closed, cut, wall)
+        return self.settle(error, closed, cut, wall)
 
     def one(self, name: str, stdio: tuple[int, int]) -> None:
         try:

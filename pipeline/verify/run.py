@@ -154,6 +154,7 @@ def grade(
             fork_server=options.fork_server,
             time_limit=limit_s,
             max_tle=max_tle,
+            transcripts=False,  # verify shows none: the pipes joined, as problemtools does
         ),
         cache=False,
     )

@@ -36,5 +36,7 @@ def runner_for(
     if submission.kind == "solver":
         return InProcessRunner(problem, submission, limits, keep_outputs)
     k = min(settings.batch, problem.multi_case) if problem.join and problem.split else 1
-    single = ProgramRunner(problem, submission, limits, keep_outputs, settings.fork_server)
+    single = ProgramRunner(
+        problem, submission, limits, keep_outputs, settings.fork_server, settings.transcripts
+    )
     return BatchRunner(single, k) if k > 1 else single

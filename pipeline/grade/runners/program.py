@@ -22,6 +22,7 @@ from pipeline.problem.contract import Problem
 from pipeline.program import execute
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.submission import PreparedSubmission
+from pipeline.program.transcript import NONE, SUMMARY
 
 
 @dataclass
@@ -31,6 +32,7 @@ class ProgramRunner:
     limits: Limits
     keep_outputs: bool = False
     fork_server: bool = True
+    transcripts: bool = True  # GradeSettings.transcripts
     servers: execute.Servers = field(init=False, repr=False)
     judges: execute.Servers = field(init=False, repr=False)
 
@@ -51,6 +53,7 @@ class ProgramRunner:
                 self.limits,
                 self.servers,
                 partial(judge_interaction, self.limits),
+                SUMMARY if self.transcripts else NONE,
             )
             return rows.Run(done.result, done.check, transcript=done.transcript)
         result = self.execute(text)
