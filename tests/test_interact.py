@@ -252,3 +252,21 @@ def test_an_interactor_going_on_past_the_submissions_end_is_ended_and_blamed(
     assert done.interactor.wall_exceeded
     said, message = verdict(done, Limits(cpu_ms=1000, wall_ms=3000))
     assert said == Verdict.JE and "out of time" in message, message
+
+
+def test_output_past_the_other_sides_end_goes_nowhere_and_holds_nothing_up(
+    fork: bool, kind: TranscriptKind
+) -> None:
+    # each side writes 1 MiB after the other is over: relayed, the relay reads and drops
+    # it; joined, the judge drains the pipe once its reader is over (else the writer
+    # blocked on a full pipe: a wall-clock TLE for the submission, JE for the interactor)
+    done = exchange(fork, "doubles_then_chatters.c", kind=kind)
+    assert done.interactor.exit_code == 42 and done.first == INTERACTOR
+    assert done.submission.exit_code == 0 and not done.submission.wall_exceeded
+    assert verdict(done, Limits(cpu_ms=1000, wall_ms=3000))[0] == Verdict.AC
+    limits = Limits(cpu_ms=1000, wall_ms=3000)
+    done = pair(fork, "answers_once.cpp", "chatters_after.py", limits, kind)
+    assert done.submission.exit_code == 0 and done.first == SUBMISSION
+    assert done.interactor.exit_code == 43, done.interactor.stderr_head
+    assert "ended" not in done.interactor.extra and not done.interactor.wall_exceeded
+    assert verdict(done, limits)[0] == Verdict.WA

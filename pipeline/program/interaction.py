@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from pipeline.program import joined
 from pipeline.program.execution import ExecutionResult, Handle
 from pipeline.program.transcript import (
     DIRECTIONS,
@@ -222,7 +223,7 @@ def exchange(
     submission's end, not from its own start, so that a submission slow to end (a fork
     bomb being killed) is not the interactor's fault."""
     done = _Exchange(start, transcript, ends_submission, idle_ms, grace_ms)
-    return done.joined() if transcript == NONE else done.run(cap_bytes)
+    return done.run_joined() if transcript == NONE else done.run(cap_bytes)
 
 
 class _Exchange:
@@ -279,35 +280,25 @@ class _Exchange:
             relay_error = f"relay failed: {type(exc).__name__}: {exc}"
         return self.finish(began, relay_error, closed, cut)
 
-    def joined(self) -> Interaction:
-        """Both runs on joined pipes. The judge keeps a read end of each, never read:
-        epoll reports a pipe's hang-up (every writer's end closed: its program is over)
-        whatever events it is asked for, so the order the two stdouts end in is known as
-        the relay knows it, with no byte passing through the judge. (That end also keeps
-        a writer whose reader is gone from EPIPE, as the relay does.)"""
+    def run_joined(self) -> Interaction:
+        """Both runs on joined pipes, the judge listening to each (joined.listen)."""
         to_int, to_sub = os.pipe(), os.pipe()
         ears = {os.dup(to_int[0]): TO_INTERACTOR, os.dup(to_sub[0]): TO_SUBMISSION}
         began = self.begin({SUBMISSION: (to_sub[0], to_int[1]), INTERACTOR: (to_int[0], to_sub[1])})
         closed: list[str] = []
         error: str | None = None
-        listening = select.epoll()
+        readers = {SUBMISSION: TO_SUBMISSION, INTERACTOR: TO_INTERACTOR}
         try:
-            for fd in ears:
-                listening.register(fd, 0)
-            listening.register(self.stop[0], select.EPOLLIN)
-            over = False
-            while not over:
-                self.watch(False, closed)
-                for fd, _ in listening.poll(WATCH_MS / 1000):
-                    if fd == self.stop[0]:
-                        over = True  # a hang-up seen by the same poll is kept too
-                    elif fd in ears and ears[fd] not in closed:
-                        closed.append(ears[fd])
-                        listening.unregister(fd)
+            closed = joined.listen(
+                ears,
+                self.stop[0],
+                WATCH_MS / 1000,
+                lambda seen: self.watch(False, seen),
+                lambda: {readers[side] for side in list(self.results)},
+            )
         except Exception as exc:  # the judge's own: the runs still end at their limits
             error = f"watching the joined pipes failed: {type(exc).__name__}: {exc}"
         finally:
-            listening.close()
             for fd in ears:
                 os.close(fd)
         return self.finish(began, error, closed, [])
