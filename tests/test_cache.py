@@ -213,6 +213,17 @@ def test_the_reuse_rule_for_limits() -> None:
     assert not reusable(row("AC", [100, 120, 130], [100, 120, 5000]), 2000, at)
 
 
+def test_rows_without_transcripts_are_keyed_apart() -> None:
+    # a run with joined pipes (no transcript) never serves a run that shows transcripts
+    problem, limits = get_problem("spot"), Limits(cpu_ms=1000)
+
+    def digest(settings: GradeSettings) -> bytes:
+        return cache_key.KeyBase(problem, limits, settings).digest()
+
+    assert digest(GradeSettings(transcripts=False)) != digest(GradeSettings())
+    assert digest(GradeSettings(transcripts=True)) == digest(GradeSettings())
+
+
 def test_a_corrupted_entry_is_detected_graded_again_and_rewritten(
     spot: Path, tmp_path: Path, cache_dir: Path, runs: Counter[str]
 ) -> None:
