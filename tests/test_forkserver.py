@@ -202,6 +202,22 @@ def test_a_served_program_writes_its_own_staged_folder_and_nothing_else(name: st
         servers.close()
 
 
+def test_a_served_program_sees_the_environment_a_spawned_run_sees() -> None:
+    """Nothing the judge set to start the server (LD_PRELOAD, LD_BIND_NOW, the control
+    variables) is left in the environment the program's main sees."""
+    program = prepare(parse_spec(str(HOSTILE / "environment.c")), PROBLEM)
+    spawned = run(program, b"41\n", limits=LIMITS)
+    servers = Servers()
+    try:
+        served = [run(program, f"{n}\n".encode(), limits=LIMITS, servers=servers) for n in (41, 42)]
+    finally:
+        servers.close()
+    assert spawned.extra["runner"] != RUNNER and spawned.output == b"41\n", vars(spawned)
+    for got, n in zip(served, (41, 42), strict=True):
+        assert got.extra["runner"] == RUNNER and got.output == f"{n}\n".encode(), vars(got)
+        assert sorted(got.stderr_head.splitlines()) == sorted(spawned.stderr_head.splitlines())
+
+
 def test_a_statically_linked_program_is_spawned_and_its_rows_say_why(
     tmp_path: Path, serve: list[ProgramRunner]
 ) -> None:

@@ -63,6 +63,7 @@ START_MS = 10_000
 # how long past a case's wall limit the judge waits for init's report
 REPORT_MARGIN_S = 5.0
 SERVER_PROCESSES = 1
+BIND_NOW_ENV = "GRIDJUDGE_FORK_SERVER_BIND_NOW"
 
 
 class Launching(Protocol):
@@ -207,6 +208,9 @@ class ForkServer:
         env = {**ENV, **self.env, "GRIDJUDGE_FORK_SERVER_FD": "3"}
         if self.preload:
             env["LD_PRELOAD"] = inside(LIBRARY)
+            if "LD_BIND_NOW" not in env:  # every symbol bound once, in the server, not
+                # lazily in every case's child (forkserver.c unsets both before main)
+                env["LD_BIND_NOW"] = env[BIND_NOW_ENV] = "1"
         with (
             open(os.devnull, "rb") as fin,
             open(os.devnull, "wb") as fout,
