@@ -202,10 +202,11 @@ def test_a_served_program_writes_its_own_staged_folder_and_nothing_else(name: st
         servers.close()
 
 
-def test_a_served_program_sees_the_environment_a_spawned_run_sees() -> None:
+@pytest.mark.parametrize("name", ["environment.c", "environment.py"])
+def test_a_served_program_sees_the_environment_a_spawned_run_sees(name: str) -> None:
     """Nothing the judge set to start the server (LD_PRELOAD, LD_BIND_NOW, the control
     variables) is left in the environment the program's main sees."""
-    program = prepare(parse_spec(str(HOSTILE / "environment.c")), PROBLEM)
+    program = prepare(parse_spec(str(HOSTILE / name)), PROBLEM)
     spawned = run(program, b"41\n", limits=LIMITS)
     servers = Servers()
     try:
