@@ -219,6 +219,17 @@ def test_a_served_program_sees_the_environment_a_spawned_run_sees(name: str) -> 
         assert sorted(got.stderr_head.splitlines()) == sorted(spawned.stderr_head.splitlines())
 
 
+def test_a_program_that_starts_threads_before_main_is_spawned(serve: list[ProgramRunner]) -> None:
+    """A thread of the server would see each case's files as the server receives them,
+    and leave what it learnt in the memory the next cases are forked from: such a
+    server is refused, and every case spawned."""
+    got = cases(runner(HOSTILE / "thread_in_server.c", serve), [51, 52, 53])
+    assert verdicts(got) == ["AC"] * 3, [res.output for res, _ in got]
+    for result, _ in got:
+        assert result.extra["runner"].startswith("spawn (no fork server"), vars(result)
+        assert "threads before main" in result.extra["runner"], vars(result)
+
+
 def test_a_statically_linked_program_is_spawned_and_its_rows_say_why(
     tmp_path: Path, serve: list[ProgramRunner]
 ) -> None:
