@@ -34,7 +34,10 @@ static void *helper(void *arg) {
 
 static void start(void) {
     pthread_t t;
-    pthread_create(&t, NULL, helper, NULL);
+    pthread_attr_t small; /* the default stack is RLIMIT_STACK: past RLIMIT_AS, if set */
+    pthread_attr_init(&small);
+    pthread_attr_setstacksize(&small, 1 << 16);
+    pthread_create(&t, &small, helper, NULL);
 }
 __attribute__((section(".preinit_array"), used)) static void (*preinit)(void) = start;
 
