@@ -5,12 +5,17 @@ posix_spawn+waitpid of the same tiny C binary and a fork-server case of it; the 
 of the two is printed per checkout (target: <= 0.5x), with the medians of rounds.
 
     .venv/bin/python bench/fork_ab.py --other ../base [--rounds 20] [--runs 200]
+
+Run as root with `--user NAME`, both workers run as that ordinary user (namespaces in a
+user namespace of its own, as bench/sandbox.py --user), each from its checkout bound
+read-only in a private mount namespace (tests/as_user.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -58,11 +63,24 @@ def worker() -> None:
             server.close()
 
 
-def start_worker(tree: Path) -> subprocess.Popen[str]:
+def start_worker(tree: Path, user: str | None, at: Path) -> subprocess.Popen[str]:
     python = tree / ".venv/bin/python"
     env = {**os.environ, "PYTHONPATH": str(tree)}
+    argv = [str(python if python.exists() else sys.executable), str(HERE), "--worker"]
+    if user is not None:  # this interpreter and packages, the tree's own code
+        sys.path.insert(0, str(ROOT))
+        import pwd
+
+        from tests.as_user import bound_command
+
+        home = pwd.getpwnam(user).pw_dir
+        env = {"HOME": home, "USER": user, "PATH": "/usr/local/bin:/usr/bin:/bin"}
+        at.mkdir(mode=0o755)
+        os.chmod(at, 0o755)
+        argv = bound_command(user, env, ["bench/fork_ab.py", "--worker"], at, repo=tree)
+        env = dict(os.environ)
     return subprocess.Popen(
-        [str(python if python.exists() else sys.executable), str(HERE), "--worker"],
+        argv,
         cwd=tree,
         env=env,
         stdin=subprocess.PIPE,
@@ -85,10 +103,13 @@ def main() -> None:
     parser.add_argument("--other", type=Path, required=True, help="the other checkout")
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--runs", type=int, default=200, help="runs per variant and round")
+    parser.add_argument("--user", help="as root: run both workers as this ordinary user")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     trees = {"this": ROOT, "other": args.other.resolve()}
-    procs = {name: start_worker(tree) for name, tree in trees.items()}
+    binds = Path(tempfile.mkdtemp(prefix="gridjudge-fork-ab-"))
+    os.chmod(binds, 0o755)
+    procs = {name: start_worker(tree, args.user, binds / name) for name, tree in trees.items()}
     times: dict[str, dict[str, list[float]]] = {
         n: {"bare": [], "fork": [], "judge": []} for n in trees
     }
@@ -108,7 +129,9 @@ def main() -> None:
             assert proc.stdin is not None
             proc.stdin.close()
             proc.wait()
-    print(f"{args.rounds} rounds x {args.runs} runs; load average {os.getloadavg()[0]:.2f}")
+        shutil.rmtree(binds, ignore_errors=True)
+    mode = f"as {args.user}, user namespaces" if args.user else "as this user"
+    print(f"{args.rounds} rounds x {args.runs} runs; load average {os.getloadavg()[0]:.2f}; {mode}")
     for name, tree in trees.items():
         bare = statistics.median(times[name]["bare"]) * 1e6
         fork = statistics.median(times[name]["fork"]) * 1e6

@@ -20,13 +20,15 @@ REPO = Path(__file__).resolve().parents[1]
 MAX_TASKS = 2000
 
 
-def bound_command(user: str, env: dict[str, str], argv: list[str], at: Path) -> list[str]:
-    """`argv` (the arguments of a python command line) run as `user` from the checkout,
-    interpreter and packages bound read-only under `at` (an empty folder, 0755), with
-    only `env` in its environment."""
+def bound_command(
+    user: str, env: dict[str, str], argv: list[str], at: Path, repo: Path = REPO
+) -> list[str]:
+    """`argv` (the arguments of a python command line) run as `user` from the checkout
+    `repo`, interpreter and packages bound read-only under `at` (an empty folder, 0755),
+    with only `env` in its environment."""
     prefix = Path(sys.base_prefix)
     python = Path(os.path.realpath(sys.executable)).relative_to(prefix)
-    binds = {"src": REPO, "python": prefix, "site": Path(sysconfig.get_paths()["purelib"])}
+    binds = {"src": repo, "python": prefix, "site": Path(sysconfig.get_paths()["purelib"])}
     script = []
     for name, source in binds.items():
         (at / name).mkdir()

@@ -202,6 +202,34 @@ def test_a_served_program_writes_its_own_staged_folder_and_nothing_else(name: st
         servers.close()
 
 
+@pytest.mark.parametrize("name", ["environment.c", "environment.py"])
+def test_a_served_program_sees_the_environment_a_spawned_run_sees(name: str) -> None:
+    """Nothing the judge set to start the server (LD_PRELOAD, LD_BIND_NOW, the control
+    variables) is left in the environment the program's main sees."""
+    program = prepare(parse_spec(str(HOSTILE / name)), PROBLEM)
+    spawned = run(program, b"41\n", limits=LIMITS)
+    servers = Servers()
+    try:
+        served = [run(program, f"{n}\n".encode(), limits=LIMITS, servers=servers) for n in (41, 42)]
+    finally:
+        servers.close()
+    assert spawned.extra["runner"] != RUNNER and spawned.output == b"41\n", vars(spawned)
+    for got, n in zip(served, (41, 42), strict=True):
+        assert got.extra["runner"] == RUNNER and got.output == f"{n}\n".encode(), vars(got)
+        assert sorted(got.stderr_head.splitlines()) == sorted(spawned.stderr_head.splitlines())
+
+
+def test_a_program_that_starts_threads_before_main_is_spawned(serve: list[ProgramRunner]) -> None:
+    """A thread of the server would see each case's files as the server receives them,
+    and leave what it learnt in the memory the next cases are forked from: such a
+    server is refused, and every case spawned."""
+    got = cases(runner(HOSTILE / "thread_in_server.c", serve), [51, 52, 53])
+    assert verdicts(got) == ["AC"] * 3, [res.output for res, _ in got]
+    for result, _ in got:
+        assert result.extra["runner"].startswith("spawn (no fork server"), vars(result)
+        assert "threads before main" in result.extra["runner"], vars(result)
+
+
 def test_a_statically_linked_program_is_spawned_and_its_rows_say_why(
     tmp_path: Path, serve: list[ProgramRunner]
 ) -> None:

@@ -35,6 +35,7 @@
 #include "rlimits.h"
 
 #define CONTROL_ENV "GRIDJUDGE_FORK_SERVER_FD"
+#define BIND_NOW_ENV "GRIDJUDGE_FORK_SERVER_BIND_NOW"
 
 /* the program's signal mask, which each case gets back (the server blocks them all) */
 static sigset_t program_mask;
@@ -67,6 +68,11 @@ int gj_serve(void) {
     int sock = atoi(fd_text);
     unsetenv(CONTROL_ENV);
     unsetenv("LD_PRELOAD");
+    /* the judge's, not the program's (forkserver.py): bound by now */
+    if (getenv(BIND_NOW_ENV)) {
+        unsetenv(BIND_NOW_ENV);
+        unsetenv("LD_BIND_NOW");
+    }
     /* neither the cases nor anything else may ptrace this process or read its memory */
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     /* while it serves, no signal runs anything in it (a handler of the program's

@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Protocol
 
 from pipeline.limits import Limits
 from pipeline.program.execution import WATCHED, ExecutionResult, Handle
@@ -32,6 +32,7 @@ from pipeline.program.sandbox.base import (
     kill_group,
     stage,
 )
+from pipeline.program.sandbox.elf import dynamically_linked
 from pipeline.program.sandbox.errors import ForkServerUnavailable
 from pipeline.program.sandbox.launcher import fork_server_library
 from pipeline.program.sandbox.options import (
@@ -63,6 +64,12 @@ START_MS = 10_000
 # how long past a case's wall limit the judge waits for init's report
 REPORT_MARGIN_S = 5.0
 SERVER_PROCESSES = 1
+BIND_NOW_ENV = "GRIDJUDGE_FORK_SERVER_BIND_NOW"
+# why init refused a server (serve.c)
+REFUSED = {
+    "cpu": " (it used its CPU limit before it was ready)",
+    "threads": " (it started threads before main)",
+}
 
 
 class Launching(Protocol):
@@ -87,29 +94,6 @@ class Launching(Protocol):
 
 def zygote_script() -> Path:
     return Path(__file__).with_name("zygote.py")
-
-
-def dynamically_linked(path: Path | None) -> bool:
-    """Whether `path` is an ELF program with an interpreter (the dynamic loader, which
-    honours LD_PRELOAD); False for anything else or anything unreadable."""
-    try:
-        with open(path or "", "rb") as fh:
-            head = fh.read(64)
-            if head[:4] != b"\x7fELF" or head[4] != 2:  # 64-bit ELF
-                return False
-            order: Literal["little", "big"] = "little" if head[5] == 1 else "big"
-            phoff = int.from_bytes(head[32:40], order)
-            phentsize = int.from_bytes(head[54:56], order)
-            phnum = int.from_bytes(head[56:58], order)
-            fh.seek(phoff)
-            table = fh.read(phentsize * phnum)
-    except OSError:
-        return False
-    pt_interp = 3
-    return any(
-        int.from_bytes(table[i : i + 4], order) == pt_interp
-        for i in range(0, len(table), phentsize)
-    )
 
 
 def inside(name: str) -> str:
@@ -184,8 +168,7 @@ class ForkServer:
             self.close()
             status = reply.get("status") or "no answer"
             why = " (out of memory before it was ready)" if oom else ""
-            if reply.get("reason") == "cpu":
-                why = " (it used its CPU limit before it was ready)"
+            why = REFUSED.get(reply.get("reason", ""), why)
             raise ForkServerUnavailable(f"no fork server started: wait status {status}{why}")
         # the server, INIT's one child when ready (the cases are INIT's children too)
         self._server_pid = next((c for i in children(self._pid) for c in children(i)), 0)
@@ -207,6 +190,9 @@ class ForkServer:
         env = {**ENV, **self.env, "GRIDJUDGE_FORK_SERVER_FD": "3"}
         if self.preload:
             env["LD_PRELOAD"] = inside(LIBRARY)
+            if "LD_BIND_NOW" not in env:  # every symbol bound once, in the server, not
+                # lazily in every case's child (forkserver.c unsets both before main)
+                env["LD_BIND_NOW"] = env[BIND_NOW_ENV] = "1"
         with (
             open(os.devnull, "rb") as fin,
             open(os.devnull, "wb") as fout,

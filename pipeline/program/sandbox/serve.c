@@ -87,7 +87,10 @@ static void reap(pid_t server, int *server_lost, struct others *used) {
  * its state cannot tell (running: still on its way back to the wait, or dying). Called
  * when no process of the case is left to signal it. */
 #define PF_EXITING_FLAG 0x4
-static int server_state(pid_t server_pid) {
+/* The fields of /proc/PID/stat after the command name: state (3, into *state), then 4
+ * to 31 into `field`: flags (9) ... num_threads (20) ... signal (31, the pending signals
+ * of the thread). 0 when the process is gone, -1 when its line cannot be read. */
+static int server_stat(pid_t server_pid, char *state, unsigned long long field[32]) {
     char path[64], text[1024];
     snprintf(path, sizeof path, "/proc/%d/stat", (int)server_pid);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -98,10 +101,7 @@ static int server_state(pid_t server_pid) {
     text[n] = 0;
     const char *at = strrchr(text, ')'); /* the command name may hold anything */
     if (!at || at[1] != ' ') return -1;
-    char state = at[2];
-    /* the fields after the name: state (3) ... flags (9) ... num_threads (20) ...
-     * signal (31, the pending signals of the thread) */
-    unsigned long long field[32] = {0};
+    *state = at[2];
     const char *p = at + 3;
     for (int k = 4; k <= 31 && *p; k++) {
         char *end;
@@ -109,6 +109,14 @@ static int server_state(pid_t server_pid) {
         if (end == p) return -1;
         p = end;
     }
+    return 1;
+}
+
+static int server_state(pid_t server_pid) {
+    char state = 0;
+    unsigned long long field[32] = {0};
+    int read = server_stat(server_pid, &state, field);
+    if (read <= 0) return read;
     if (state == 'T' || state == 't' || state == 'Z' || state == 'X' || state == 'x') return 0;
     if ((field[9] & PF_EXITING_FLAG) || (field[31] & (1ULL << (SIGKILL - 1)))) return 0;
     return state == 'S' && field[20] == 1 ? 1 : -1;
@@ -544,6 +552,18 @@ int serve(int judge, int server, pid_t server_pid, struct serve_setup *s) {
         waitpid(server_pid, &status, 0);
         snprintf(buf, sizeof buf, "unsupported %d%s", status, ready < 0 ? " cpu" : "");
         tell(judge, buf);
+        return 0;
+    }
+    /* a server with a thread besides the one serving (started by the program before
+     * main) is refused: that thread would see each case's files as the server receives
+     * them and write what it learnt into the memory the next cases are forked from, and
+     * its CPU would be no case's (thread_in_server.c) */
+    char state = 0;
+    unsigned long long field[32] = {0};
+    if (server_stat(server_pid, &state, field) > 0 && field[20] != 1) {
+        kill(server_pid, SIGKILL);
+        waitpid(server_pid, NULL, 0);
+        tell(judge, "unsupported 0 threads");
         return 0;
     }
     /* what the server burned before "ready" is the program's: in every case's budget */

@@ -87,6 +87,8 @@ def main() -> None:
     serve.restype = ctypes.c_int
     if serve() != 0:
         sys.exit("zygote: not started as a fork server")
+    # gj_serve took it out of the C environment; os.environ is the copy made at start-up
+    os.environ.pop("GRIDJUDGE_FORK_SERVER_FD", None)
     os._exit(run_case(script, args))
 
 
