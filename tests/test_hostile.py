@@ -164,6 +164,8 @@ def outcomes(request: pytest.FixtureRequest, port: int) -> Iterator[dict[str, Ou
             for name, why in NOT_SERVED.items()
             if not (memory_by_rlimit(backend) and name in ADDRESS_SPACE_LIMITED)
         }
+        fell_back = {n: runs[n].extra.get("runner") for n in set(runs) - set(early) - served}
+        assert not fell_back, fell_back  # each with the runner's reason
         assert served == set(runs) - set(early)
         for name, why in early.items():
             assert why in runs[name].extra["runner"]
