@@ -557,10 +557,11 @@ int serve(int judge, int server, pid_t server_pid, struct serve_setup *s) {
     /* a server with a thread besides the one serving (started by the program before
      * main) is refused: that thread would see each case's files as the server receives
      * them and write what it learnt into the memory the next cases are forked from, and
-     * its CPU would be no case's (thread_in_server.c) */
+     * its CPU would be no case's (thread_in_server.c); one whose count cannot be read
+     * is refused too */
     char state = 0;
     unsigned long long field[32] = {0};
-    if (server_stat(server_pid, &state, field) > 0 && field[20] != 1) {
+    if (server_stat(server_pid, &state, field) <= 0 || field[20] != 1) {
         kill(server_pid, SIGKILL);
         waitpid(server_pid, NULL, 0);
         tell(judge, "unsupported 0 threads");
