@@ -21,6 +21,7 @@ from pipeline.program.execute import Servers, run
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import get_sandbox
 from pipeline.program.sandbox.base import STDERR_HEAD_BYTES
+from pipeline.program.sandbox.errors import ForkServerUnavailable
 from pipeline.program.submission import parse_spec, prepare
 from tests._fake_problem import make_problem
 from tests.fork_server_probe import require_fork_server
@@ -30,6 +31,7 @@ HOSTILE = Path(__file__).resolve().parent / "submissions" / "forkserver"
 # scaled for a slow machine where a program must finish (tests/time_scale.py)
 LIMITS = Limits.from_seconds(1.0, memory_mb=256, wall_ms=4000, output_kb=1024, processes=32)
 PROBLEM = make_problem()
+Outcome = tuple[ExecutionResult, CheckResult]
 
 
 @pytest.fixture(autouse=True)
@@ -61,26 +63,46 @@ def cases(r: ProgramRunner, numbers: list[int]) -> list[tuple[ExecutionResult, C
     return out
 
 
-def verdicts(got: list[tuple[ExecutionResult, CheckResult]]) -> list[str]:
+def verdicts(got: list[Outcome]) -> list[str]:
     return [str(check.verdict) for _, check in got]
 
 
-def test_cpu_before_main_counts_against_every_case_and_stays_out_of_its_time(
-    serve: list[ProgramRunner],
+def compiled(source: Path, folder: Path) -> Path:
+    binary = folder / source.stem
+    subprocess.run(["gcc", "-O2", "-o", str(binary), str(source), "-lm"], check=True)
+    return binary
+
+
+def served(source: Path, folder: Path, limits: Limits, numbers: list[int]) -> list[Outcome]:
+    """`source`'s cases from one server started without the rule that spawns programs
+    with code before main (the only way to burn CPU before "ready")."""
+    server = get_sandbox().start_server(["./prog"], {"prog": compiled(source, folder)}, limits)
+    try:
+        out = []
+        for n in numbers:
+            result = server.run(f"{n}\n".encode(), limits)
+            out.append((result, judge(PROBLEM, f"{n}\n", f"{n}\n", result, limits)))
+        return out
+    finally:
+        server.close()
+
+
+def test_init_counts_cpu_before_ready_against_every_case_and_out_of_its_time(
+    tmp_path: Path,
 ) -> None:
-    """The server's pre-main CPU is in every case's limit (never paid once and then free
-    for the next cases), and beside each case's own CPU time, not in it (one noisy
+    """The server's pre-"ready" CPU is in every case's limit (never paid once and then
+    free for the next cases), and beside each case's own CPU time, not in it (one noisy
     sample per server would offset all its cases alike)."""
-    every = cases(runner(HOSTILE / "cpu_before_main_every_case.c", serve, "TLE"), [1, 2, 3])
+    every = served(
+        HOSTILE / "cpu_before_main_every_case.c", tmp_path, scaled(LIMITS, "TLE"), [1, 2, 3]
+    )
     assert verdicts(every) == ["TLE"] * 3
     for result, check in every:
-        assert result.extra["runner"] == RUNNER and result.start_cpu_ms >= 600, vars(result)
-        assert "start-up" in check.message
+        assert result.start_cpu_ms >= 600 and "start-up" in check.message, vars(result)
     charged = HOSTILE.parent / "hostile" / "ac_cpu_before_main_charged.c"
-    honest = cases(runner(charged, serve), [4, 5])
+    honest = served(charged, tmp_path, scaled(LIMITS, "AC"), [4, 5])
     assert verdicts(honest) == ["AC"] * 2
     for result, _ in honest:
-        assert result.extra["runner"] == RUNNER, vars(result)
         assert result.start_cpu_ms >= 300 and result.cpu_ms < 300, vars(result)
 
 
@@ -219,15 +241,32 @@ def test_a_served_program_sees_the_environment_a_spawned_run_sees(name: str) -> 
         assert sorted(got.stderr_head.splitlines()) == sorted(spawned.stderr_head.splitlines())
 
 
-def test_a_program_that_starts_threads_before_main_is_spawned(serve: list[ProgramRunner]) -> None:
-    """A thread of the server would see each case's files as the server receives them,
-    and leave what it learnt in the memory the next cases are forked from: such a
-    server is refused, and every case spawned."""
-    got = cases(runner(HOSTILE / "thread_in_server.c", serve), [51, 52, 53])
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("defines_syscall.cpp", "it defines syscall, which a library it loads would call"),
+        ("thread_in_server.c", "its own code runs before main (.preinit_array)"),
+    ],
+)
+def test_a_program_whose_code_would_run_in_the_server_is_spawned(
+    name: str, why: str, serve: list[ProgramRunner]
+) -> None:
+    """Code of the program that runs in the server (before main, or called by the
+    server itself) would see each case's files as the server receives them, and leave
+    what it learnt in the memory the next cases are forked from: such a program is
+    never served, each case spawned, saying why."""
+    got = cases(runner(HOSTILE / name, serve), [51, 52, 53])
     assert verdicts(got) == ["AC"] * 3, [res.output for res, _ in got]
     for result, _ in got:
-        assert result.extra["runner"].startswith("spawn (no fork server"), vars(result)
-        assert "threads before main" in result.extra["runner"], vars(result)
+        assert result.extra["runner"] == f"spawn ({why})", vars(result)
+
+
+def test_init_refuses_a_server_that_started_threads(tmp_path: Path) -> None:
+    """Beneath that rule, init itself refuses a server with more than one thread at
+    "ready" (the program is started as a server here without the rule)."""
+    binary = compiled(HOSTILE / "thread_in_server.c", tmp_path)
+    with pytest.raises(ForkServerUnavailable, match="threads before main"):
+        get_sandbox().start_server(["./prog"], {"prog": binary}, LIMITS).close()
 
 
 def test_a_statically_linked_program_is_spawned_and_its_rows_say_why(

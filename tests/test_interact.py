@@ -7,8 +7,10 @@ last KiB."""
 from __future__ import annotations
 
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -161,17 +163,27 @@ def test_a_summary_keeps_each_directions_first_and_last_kib_in_order() -> None:
 
 
 def test_a_slow_server_start_is_not_on_the_exchanges_clock(
-    fork: bool, kind: TranscriptKind
+    fork: bool, kind: TranscriptKind, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # the submission spends 3 s before main, longer than the exchange's 1.5 s and the
-    # interactor's 2.5 s: forked, that start is its server's, made before the exchange
-    # begins (once made inside it, the interactor's clock ran out first: JE); spawned, the
-    # sleep is the run's own: a sleep is no wait for the other side (not idle), the
-    # submission times out on its side, the interactor still in time
-    done = exchange(fork, "slow_start.c", wall_ms=1500, kind=kind)
+    # a start of 3 s, longer than the exchange's 1.5 s and the interactor's 2.5 s. Forked,
+    # each side's server starts (made slow here: a program's own code never runs before
+    # its server is ready) before the exchange begins (once made inside it, the
+    # interactor's clock ran out first: JE); spawned, slow_start.c sleeps 3 s before main,
+    # the run's own: a sleep is no wait for the other side (not idle), the submission
+    # times out on its side, the interactor still in time
+    if fork:
+        start = execute.start_server
+
+        def slow_start(*args: Any, **kwargs: Any) -> Any:
+            time.sleep(3)
+            return start(*args, **kwargs)
+
+        monkeypatch.setattr(execute, "start_server", slow_start)
+    done = exchange(fork, "doubler.cpp" if fork else "slow_start.c", wall_ms=1500, kind=kind)
     assert done.interactor.judge_error is None and not done.interactor.wall_exceeded
     if fork:
         assert done.submission.extra["runner"] == "fork-server", done.submission.extra
+        assert done.interactor.extra["runner"] == "fork-server", done.interactor.extra
         assert done.interactor.exit_code == 42, done.interactor.stderr_head
         assert done.submission.exit_code == 0 and not done.submission.wall_exceeded
     else:

@@ -123,7 +123,6 @@ def _validated(
 
 def _graded(
     runners: Sequence[Runner],
-    cpu_limits: Sequence[float],
     cases: Cases,
     settings: GradeSettings,
     unit: int,
@@ -131,7 +130,7 @@ def _graded(
 ) -> list[Graded]:
     """_rounds with every wall-clock TLE confirmed; with max_tle, case group by group
     (unit cases each), a runner stopping once its TLEs reach its budget."""
-    limit_of = dict(zip(map(id, runners), cpu_limits, strict=True))
+    limit_of = {id(runner): runner.limits.cpu_ms for runner in runners}
 
     def grade_group(active: Sequence[Runner], group: Cases) -> list[Graded]:
         done = _rounds(active, group, settings.repeat, unit, settings.repeat_from_ms)
@@ -174,10 +173,9 @@ def grade_cases(
         for s in runnable
     ]
     unit = max(1, min(settings.batch, problem.multi_case)) if problem.join else 1
-    cpu_limits = [s.limits_for(limits).cpu_ms for s in runnable]
     budgets = [(tle_left or {}).get(s.label) for s in runnable]
     try:
-        done = _graded(runners, cpu_limits, good, settings, unit, budgets)
+        done = _graded(runners, good, settings, unit, budgets)
     finally:
         for runner in runners:
             runner.close()

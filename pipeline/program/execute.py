@@ -35,10 +35,11 @@ from pipeline.program.sandbox.forkserver import (
     LIBRARY,
     ZYGOTE,
     ForkServerUnavailable,
-    dynamically_linked,
     inside,
+    why_not_served,
     zygote_script,
 )
+from pipeline.program.sandbox.launcher import fork_server_library
 from pipeline.program.sandbox.rlimit import UNSANDBOXED
 
 __all__ = [
@@ -140,8 +141,10 @@ def _server_command(
     if mode == "zygote":
         files[ZYGOTE] = zygote_script()
         argv = [argv[0], inside(ZYGOTE), inside(LIBRARY), inside(argv[1]), *argv[2:]]
-    elif not dynamically_linked(Path(str(files.get(argv[0].removeprefix("./"), "")))):
-        raise ForkServerUnavailable("statically linked")
+    elif why := why_not_served(
+        Path(str(files.get(argv[0].removeprefix("./"), ""))), fork_server_library()
+    ):
+        raise ForkServerUnavailable(why)
     return [*argv, *args], files, env, mode != "zygote"
 
 

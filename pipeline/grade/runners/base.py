@@ -9,6 +9,7 @@ from typing import Protocol
 import pyarrow as pa
 
 from pipeline.grade.cases import Cases
+from pipeline.limits import Limits
 
 
 @dataclass
@@ -22,6 +23,10 @@ class Graded:
 
 
 class Runner(Protocol):
+    # what its cases run and are judged under: the corpus's, a language's multiplier applied
+    @property
+    def limits(self) -> Limits: ...
+
     def grade(self, cases: Cases) -> Graded: ...
 
     def close(self) -> None:

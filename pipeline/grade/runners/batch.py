@@ -40,6 +40,10 @@ class BatchRunner:
     single: ProgramRunner
     k: int
 
+    @property
+    def limits(self) -> Limits:
+        return self.single.limits
+
     def close(self) -> None:
         self.single.close()
 

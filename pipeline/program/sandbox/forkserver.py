@@ -32,7 +32,7 @@ from pipeline.program.sandbox.base import (
     kill_group,
     stage,
 )
-from pipeline.program.sandbox.elf import dynamically_linked
+from pipeline.program.sandbox.elf import why_not_served
 from pipeline.program.sandbox.errors import ForkServerUnavailable
 from pipeline.program.sandbox.launcher import fork_server_library
 from pipeline.program.sandbox.options import (
@@ -51,9 +51,9 @@ __all__ = [
     "ZYGOTE",
     "ForkServer",
     "ForkServerUnavailable",
-    "dynamically_linked",
     "inside",
     "start",
+    "why_not_served",
     "zygote_script",
 ]
 
