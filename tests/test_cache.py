@@ -59,6 +59,8 @@ def runs(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
         seen: set[str] = set()
 
         class Counting:
+            limits = runner.limits
+
             def grade(self, cases: Any) -> Any:
                 ids = set(cases.case_id.to_pylist())
                 counts[submission.label] += len(ids - seen)

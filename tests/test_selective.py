@@ -48,6 +48,8 @@ def runs(monkeypatch: pytest.MonkeyPatch) -> Counter[tuple[str, str]]:
         runner = real(problem, submission, limits, **kw)
 
         class Counting:
+            limits = runner.limits
+
             def grade(self, cases: Any) -> Any:
                 counts.update((submission.label, c) for c in cases.case_id.to_pylist())
                 return runner.grade(cases)
