@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from pipeline.grade.verdict import judge
+from pipeline.grade.cases import Cases
+from pipeline.grade.runners.program import ProgramRunner
+from pipeline.grade.time_verdicts import confirm_wall_tles
 from pipeline.problem.registry import get_problem
 from pipeline.program.submission import parse_spec, prepare
 
@@ -79,16 +80,20 @@ def test_submission_gets_the_verdict_its_name_says(path: Path) -> None:
     sub = prepare(spec, problem)
     assert sub.compile_error is None, sub.compile_error
     limits = problem.limits
-
-    def grade(case: dict[str, str]) -> tuple[str, str]:
-        result = sub.run(case["input"], limits)
-        check = judge(problem, case["input"], case["expected"], result, limits)
-        return str(check.verdict), f"{case['case_id']}: {check.verdict} {check.message}"
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        graded = list(pool.map(grade, cases))
-    verdicts = Counter(v for v, _ in graded)
-    details = [msg for v, msg in graded if v != "AC"][:5]
+    # graded as `grade` grades (pure rules beneath, the sandbox and the fork server
+    # here): a wall-clock TLE under the CPU limit counts as the case's rerun alone (on a
+    # loaded machine a wall limit can pass while the CPU limit is far off)
+    runner, batch = ProgramRunner(problem, sub, limits), Cases.of(cases)
+    try:
+        graded = confirm_wall_tles(runner, batch, runner.grade(batch), limits.cpu_ms).table
+    finally:
+        runner.close()
+    verdicts = Counter(graded.column("verdict").to_pylist())
+    details = [
+        f"{case['case_id']}: {row['verdict']} {row['checker_msg']}"
+        for case, row in zip(cases, graded.to_pylist(), strict=True)
+        if row["verdict"] != "AC"
+    ][:5]
     if want == "AC":
         assert verdicts == {"AC": len(cases)}, details
     else:
