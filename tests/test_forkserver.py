@@ -19,7 +19,7 @@ from pipeline.problem.checkers import CheckResult
 from pipeline.program.execute import FORK_SERVER as RUNNER
 from pipeline.program.execute import Servers, run
 from pipeline.program.execution import ExecutionResult
-from pipeline.program.sandbox import get_sandbox
+from pipeline.program.sandbox import forkserver, get_sandbox
 from pipeline.program.sandbox.base import STDERR_HEAD_BYTES
 from pipeline.program.sandbox.errors import ForkServerUnavailable
 from pipeline.program.submission import parse_spec, prepare
@@ -104,6 +104,22 @@ def test_init_counts_cpu_before_ready_against_every_case_and_out_of_its_time(
     assert verdicts(honest) == ["AC"] * 2
     for result, _ in honest:
         assert result.start_cpu_ms >= 300 and result.cpu_ms < 300, vars(result)
+
+
+def test_a_server_start_is_judged_on_its_own_clock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Busy past START_MS before "ready" (3 s of its own CPU here, START_MS 1 s), a server
+    still starts: a loaded or emulated machine stretches the wall, not the work. Idle
+    that long (asleep before main), it is given up."""
+    monkeypatch.setattr(forkserver, "START_MS", 1000)
+    busy = HOSTILE.parent / "hostile" / "tle_cpu_before_main.c"
+    roomy = Limits.from_seconds(10.0, memory_mb=256, wall_ms=20_000)
+    ((result, _),) = served(busy, tmp_path, roomy, [6])
+    assert result.start_cpu_ms >= 3000 and result.output == b"6\n", vars(result)
+    asleep = compiled(Path(__file__).resolve().parent / "interact" / "slow_start.c", tmp_path)
+    with pytest.raises(ForkServerUnavailable, match="no fork server started"):
+        get_sandbox().start_server(["./prog"], {"prog": asleep}, LIMITS).close()
 
 
 @pytest.mark.parametrize("name", ["state.c", "state.py", "sysv_ipc.c", "posix_mqueue.c"])

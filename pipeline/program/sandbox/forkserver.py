@@ -60,6 +60,8 @@ __all__ = [
 LIBRARY = ".gridjudge-fork.so"
 ZYGOTE = ".gridjudge-zygote.py"
 INSIDE = "/tmp/box"  # where the launcher shows the server's scratch dir
+# how long a server may use no CPU before it is ready (init judges its start on the
+# server's clock, serve.c:wait_ready, and always answers: the judge waits for that)
 START_MS = 10_000
 # how long past a case's wall limit the judge waits for init's report
 REPORT_MARGIN_S = 5.0
@@ -162,7 +164,7 @@ class ForkServer:
             self._spawn(theirs)
         finally:
             theirs.close()
-        reply = parse_reply(self._receive(START_MS / 1000 + REPORT_MARGIN_S))
+        reply = parse_reply(self._receive(None))
         if reply.get("kind") != "ready":
             oom = self._slot is not None and self._slot.oom_kills() > 0
             self.close()
@@ -211,7 +213,9 @@ class ForkServer:
                 setsid=True,
             )
 
-    def _receive(self, timeout_s: float) -> str:
+    def _receive(self, timeout_s: float | None) -> str:
+        """init's next message; "" when none came within `timeout_s` (None: until init
+        answers or ends)."""
         assert self._sock is not None
         ready, _, _ = select.select([self._sock], [], [], timeout_s)
         if not ready:

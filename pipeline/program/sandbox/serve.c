@@ -122,6 +122,48 @@ static int server_state(pid_t server_pid) {
     return state == 'S' && field[20] == 1 ? 1 : -1;
 }
 
+/* INIT's one child besides the server (alive or not yet reaped), or 0 when it has none
+ * or several. */
+static pid_t other_child(pid_t server_pid) {
+    char path[64], text[256];
+    snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)getpid());
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0) return 0;
+    text[n] = 0;
+    pid_t found = 0;
+    for (char *p = text, *end;; p = end) {
+        long pid = strtol(p, &end, 10);
+        if (end == p) break;
+        if (pid == server_pid) continue;
+        if (found) return 0;
+        found = (pid_t)pid;
+    }
+    return found;
+}
+
+/* The server's answer naming the case's child, waited for at most `ms`; 0 when there is
+ * none, at once when the server is dead or stopped without answering (the child may
+ * run first and do that: stop_server.c). */
+#define NAME_POLL_MS 10
+static ssize_t named(int server, pid_t server_pid, char *buf, size_t size, long long ms) {
+    long long deadline = now_us() + ms * 1000;
+    for (;;) {
+        long long left_ms = (deadline - now_us()) / 1000;
+        struct pollfd p = {server, POLLIN, 0};
+        int got = poll(&p, 1, (int)(left_ms < 0 ? 0 : left_ms < NAME_POLL_MS ? left_ms : NAME_POLL_MS));
+        if (got > 0) {
+            ssize_t n = recv(server, buf, size - 1, 0);
+            if (n <= 0) return 0;
+            buf[n] = 0;
+            return n;
+        }
+        if ((got < 0 && errno != EINTR) || left_ms <= 0 || server_state(server_pid) == 0) return 0;
+    }
+}
+
 /* /proc, open for the whole run, at the first entry of its listing that names a
  * process ("self", then the pids): the ~50 entries of /proc's own files before it were
  * most of a sweep's cost. Where no such entry is found, every sweep lists from the top. */
@@ -450,14 +492,22 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     long long server_before = process_cpu_us(server_pid);
     int sent = send_case(server, forward, fds);
     for (int k = 0; k < 3; k++) close(fds[k]);
-    if (sent != 0 || !answer(server, reply, sizeof reply, (int)(wall_ms > 0 ? wall_ms : 1000))) {
+    pid_t pid = 0;
+    int lost = 0;
+    if (sent == 0 && named(server, server_pid, reply, sizeof reply, wall_ms > 0 ? wall_ms : 1000)) {
+        pid = (pid_t)strtol(reply, NULL, 10);
+    } else if (sent == 0 && server_state(server_pid) == 0 && (pid = other_child(server_pid)) > 0) {
+        /* the server cloned the case's child and was dead or stopped before it named it:
+         * the child, run first, did that (kill_server.c on a loaded machine). The case is
+         * judged as when the server answered first, and the server is lost. */
+        lost = 1;
+    } else {
         tell(judge, "lost 1 error the fork server did not answer");
         return -1;
     }
     long long server_after = process_cpu_us(server_pid);
     long long charged = 0;
     if (server_before >= 0 && server_after > server_before) charged = server_after - server_before;
-    pid_t pid = (pid_t)strtol(reply, NULL, 10);
     siginfo_t info;
     if (pid <= 1 || pid == server_pid ||
         waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
@@ -473,7 +523,6 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     watch(pid, cpu_ms * 1000 - s->start_cpu_us - charged, wall_ms * 1000, s->cpu_fd, start, 0,
           &out, &ru);
     out.wall_us = now_us() - start;
-    int lost = 0;
     /* every case: what it left is counted (a pids count equal to the idle one proved
      * nothing under load: a grandchild went unmeasured) */
     struct others left = {0, 0};
@@ -520,22 +569,30 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     return lost ? -1 : 0;
 }
 
-/* Waits for the server's "ready" at most start_ms; with a start CPU budget, gives up
- * as soon as the server's CPU passes it (every case would be over its limit). Returns
- * 1 when ready, 0 when not, -1 when the server used up the budget. */
+/* Waits for the server's "ready", judged on the server's own clock, not the wall's (a
+ * loaded or emulated machine stretches the wall, not the work). Gives up when
+ * the server's CPU passes its start budget (with a CPU limit charged, every case would
+ * be over it: -1), or when it has used no CPU for start_ms (stuck: 0). Returns 1 when
+ * ready. */
+#define START_POLL_MS 100
 static int wait_ready(int server, pid_t server_pid, const struct serve_setup *s) {
     char buf[64];
-    long long deadline = now_us() + (long long)s->start_ms * 1000;
+    long long budget_ms = s->start_cpu_ms > 0 ? s->start_cpu_ms : s->start_ms;
+    long long last_used = -1, moved_at = now_us();
     for (;;) {
-        long long left_ms = (deadline - now_us()) / 1000;
-        long long slice = left_ms;
-        if (s->start_cpu_ms > 0) {
-            long long used = process_cpu_us(server_pid);
-            long long cpu_left_ms = s->start_cpu_ms - (used < 0 ? 0 : used / 1000);
-            if (used >= 0 && cpu_left_ms <= 0) return -1;
-            if (cpu_left_ms + 2 < slice) slice = cpu_left_ms + 2; /* CPU time <= wall time */
+        long long used = process_cpu_us(server_pid);
+        long long now = now_us();
+        if (used > last_used) {
+            last_used = used;
+            moved_at = now;
         }
-        if (left_ms <= 0) return 0;
+        long long cpu_left_ms = budget_ms - (used < 0 ? 0 : used / 1000);
+        if (cpu_left_ms <= 0) return s->start_cpu_ms > 0 ? -1 : 0;
+        long long still_ms = (moved_at + (long long)s->start_ms * 1000 - now) / 1000;
+        if (still_ms <= 0) return 0;
+        long long slice = START_POLL_MS;
+        if (cpu_left_ms + 2 < slice) slice = cpu_left_ms + 2; /* CPU time <= wall time */
+        if (still_ms < slice) slice = still_ms;
         struct pollfd p = {server, POLLIN, 0};
         int got = poll(&p, 1, (int)slice);
         if (got < 0 && errno != EINTR) return 0;

@@ -7,7 +7,7 @@
 
 struct serve_setup {
     int cpu_fd;     /* the run cgroup's cpuacct.usage or cpu.stat, or -1 */
-    int start_ms;   /* how long the server may take to say it is ready */
+    int start_ms;   /* how long the server may use no CPU before it says it is ready */
     const char *writable[SERVE_MAX_WRITABLE]; /* emptied after every case */
     int writable_fd[SERVE_MAX_WRITABLE];
     int n_writable;
