@@ -261,6 +261,10 @@ def test_a_served_program_sees_the_environment_a_spawned_run_sees(name: str) -> 
     ("name", "why"),
     [
         ("defines_syscall.cpp", "it defines syscall, which a library it loads would call"),
+        (
+            "defines_library_function.cpp",
+            "it defines _ZNSt14error_categoryC2Ev, which a library it loads would call",
+        ),
         ("thread_in_server.c", "its own code runs before main (.preinit_array)"),
     ],
 )

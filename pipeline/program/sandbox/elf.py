@@ -7,10 +7,11 @@ files) in memory, a shared mapping or an open file every later case is forked fr
 rewrite the serving code itself. Its code gets there three ways, each visible in the
 files: `.preinit_array` (run before any library's constructor, the server's included),
 IFUNC resolvers (run by the loader while it relocates), and code it exports under a
-name a loaded library imports (that library's call, the server's own included, finds
-the program's definition first: a C++ program that defines `syscall` or `memcmp`
-exports it, since libstdc++ imports both). Its constructors (`.init_array`) run after
-the server's, in each case's child. Anything this cannot read is spawned.
+name a loaded library imports or calls through its PLT (that library's call, the
+server's own included, finds the program's definition first: a C++ program that
+defines `syscall` or `memcmp` exports it, since libstdc++ imports both). Its
+constructors (`.init_array`) run after the server's, in each case's child. Anything
+this cannot read is spawned.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ STT_TLS = 6
 RELA_SIZE, SYM_SIZE = 24, 24
 # the relocation that calls an IFUNC resolver, by e_machine
 IRELATIVE = {62: 37, 183: 1032}  # x86-64, AArch64
+# the relocation of a call through the PLT
+JUMP_SLOT = {62: 7, 183: 1026}
 # what the loader itself looks up in the global scope once libc is loaded
 LOADER_IMPORTS = frozenset({"malloc", "calloc", "realloc", "free"})
 LIBRARY_DIRS = (
@@ -156,21 +159,26 @@ class _Elf:
         strings = self._offset(self.tags[DT_STRTAB][0])
         return [self._string(strings + k) for k in self.tags[DT_NEEDED]]
 
-    @property
-    def irelative(self) -> bool:
-        kind = IRELATIVE.get(self.machine)
-        if kind is None:
-            raise _Unreadable
+    def _relocations(self) -> list[int]:
+        """r_info of every relocation the loader applies to this file."""
+        out = []
         for table, size in ((DT_RELA, DT_RELASZ), (DT_JMPREL, DT_PLTRELSZ)):
             for start, length in zip(
                 self.tags.get(table, []), self.tags.get(size, []), strict=True
             ):
                 at = self._offset(start)
-                for k in range(at, at + length, RELA_SIZE):
-                    (info,) = struct.unpack_from(self.order + "Q", self.data, k + 8)
-                    if info & 0xFFFFFFFF == kind:
-                        return True
-        return False
+                out += [
+                    struct.unpack_from(self.order + "Q", self.data, k + 8)[0]
+                    for k in range(at, at + length, RELA_SIZE)
+                ]
+        return out
+
+    @property
+    def irelative(self) -> bool:
+        kind = IRELATIVE.get(self.machine)
+        if kind is None:
+            raise _Unreadable
+        return any(info & 0xFFFFFFFF == kind for info in self._relocations())
 
     def _symbols(self) -> list[tuple[str, int, int, int]]:
         """(name, st_info, st_shndx, st_value) of the dynamic symbol table."""
@@ -200,4 +208,18 @@ class _Elf:
         }
 
     def imported(self) -> set[str]:
-        return {name for name, _, shndx, _ in self._symbols() if shndx == 0 and name}
+        """The names this file takes from whichever object defines them first (the
+        program, when it exports one): its undefined symbols, and the functions of its
+        own it calls through its PLT (libstdc++'s constructors call two such). Not the
+        addresses it only stores (a vtable's entries, GLOB_DAT): every C++ program that
+        writes `endl` exports an inline `std::ctype<char>::do_widen`, which libstdc++'s
+        vtable then holds and none of its constructors calls."""
+        kind = JUMP_SLOT.get(self.machine)
+        if kind is None:
+            raise _Unreadable
+        symbols = self._symbols()
+        names = {name for name, _, shndx, _ in symbols if shndx == 0}
+        names |= {
+            symbols[info >> 32][0] for info in self._relocations() if info & 0xFFFFFFFF == kind
+        }
+        return names - {""}
