@@ -75,6 +75,14 @@ class Limits:
         )
         return replace(self, cpu_ms=given.cpu_ms, memory_mb=given.memory_mb)
 
+    def times(self, factor: float) -> Limits:
+        """These limits with the CPU and wall times `factor` times as long (a language's
+        time multiplier)."""
+        if factor == 1.0:
+            return self
+        wall = None if self.wall_ms is None else self.wall_ms * factor
+        return replace(self, cpu_ms=self.cpu_ms * factor, wall_ms=wall)
+
     @property
     def time_s(self) -> float:
         """The CPU limit in seconds, for people (tables, messages)."""

@@ -74,15 +74,13 @@ class FakeSub:
     sha: str = "f" * 64
     kind: str = "cmd"
     compile_error: str | None = None
+    time_multiplier: float = 1.0
     wrong: frozenset[int] = frozenset()
     crash: frozenset[int] = frozenset()
     slow: frozenset[int] = frozenset()
     tle: frozenset[int] = frozenset()
     start_cpu_ms: float = 0.0  # as a fork server reports its start-up, once per run
     log: list[tuple[str, int]] = field(default_factory=list)  # (label, cases in run)
-
-    def limits_for(self, limits: Limits) -> Limits:
-        return limits
 
     def run(self, input_text: str, limits: Limits, servers: Any = None) -> ExecutionResult:
         lines = input_text.splitlines()

@@ -159,11 +159,11 @@ def test_time_multipliers_off_by_default_and_configurable(tmp_path: Path) -> Non
     source.write_text("print(1)\n")
     problem, limits = make_problem(), Limits.from_seconds(1.5, memory_mb=64)
     plain = prepare(parse_spec(str(source)), problem, tmp_path / "c")
-    assert plain.limits_for(limits) == limits
+    assert limits.times(plain.time_multiplier) == limits
     scaled = prepare(parse_spec(str(source)), problem, tmp_path / "c", {"py3": 2.0})
-    assert scaled.limits_for(limits).cpu_ms == 3000.0
-    assert scaled.limits_for(limits).wall_limit_ms == 2 * 3000.0 + 1000.0
-    assert scaled.limits_for(limits).memory_mb == 64
+    assert limits.times(scaled.time_multiplier).cpu_ms == 3000.0
+    assert limits.times(scaled.time_multiplier).wall_limit_ms == 2 * 3000.0 + 1000.0
+    assert limits.times(scaled.time_multiplier).memory_mb == 64
 
 
 def test_languages_table_lists_unavailable_ones(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -54,7 +54,7 @@ def full_transcript(run_dir: Path, submission: str, case_id: str) -> Replayed:
         program = prepare(parse_spec(submission), problem)
         if program.compile_error is not None:
             raise ReplayError(f"{submission} does not compile here")
-        limits = program.limits_for(_limits(dict(corpus.get("limits") or {})))
+        limits = _limits(dict(corpus.get("limits") or {})).times(program.time_multiplier)
         servers = execute.Servers(fork=False)
         judges = execute.Servers(fork=False)
         try:

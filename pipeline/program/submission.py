@@ -10,7 +10,7 @@ import hashlib
 import os
 import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -192,14 +192,6 @@ class PreparedSubmission:
         files = {p.name: p for p in sorted(path.iterdir()) if in_listing(p)}
         argv = lang.run_command(list(files), self.entry, self.entry, memory_mb)
         return argv, files
-
-    def limits_for(self, limits: Limits) -> Limits:
-        """The limits this submission is run and judged under: the CPU limit (and the
-        wall limit with it) times its language's multiplier, when one is configured."""
-        if self.time_multiplier == 1.0:
-            return limits
-        wall = None if limits.wall_ms is None else limits.wall_ms * self.time_multiplier
-        return replace(limits, cpu_ms=limits.cpu_ms * self.time_multiplier, wall_ms=wall)
 
     def run(
         self, input_text: str, limits: Limits, servers: execute.Servers | None = None

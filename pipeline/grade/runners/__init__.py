@@ -32,7 +32,7 @@ def runner_for(
     cases per process where the problem's format holds several and the settings' `batch`
     asks for it, else one process per case; each process forked from a fork server with
     the settings' `fork_server`, else spawned."""
-    limits = submission.limits_for(limits)  # a language's time multiplier, when set
+    limits = limits.times(submission.time_multiplier)  # a language's, when set
     if submission.kind == "solver":
         return InProcessRunner(problem, submission, limits, keep_outputs)
     k = min(settings.batch, problem.multi_case) if problem.join and problem.split else 1
