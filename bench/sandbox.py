@@ -42,6 +42,9 @@ FULL = "rlimit: + namespaces (full, default)"
 FORK = "full isolation, fork server"
 PY_SPAWN = "python hello, full isolation spawn"
 PY_ZYGOTE = "python hello, full isolation zygote"
+# each variant runs at least this long per round: a round of 30 fork-server runs lasted
+# ~8 ms, and one preemption of a millisecond moved its mean by a tenth
+ROUND_MS = 60.0
 # the runs' limits: a wall limit no load spike reaches (a run killed by it aborts the
 # bench: it measured nothing)
 LIMITS = Limits.from_seconds(1.0, wall_ms=60_000)
@@ -145,6 +148,17 @@ def mode_name() -> str:
     return "root" if os.geteuid() == 0 else "ordinary user, user namespaces"
 
 
+def runs_per_round(run: Callable[[], None], at_least: int) -> int:
+    """`at_least` runs, or as many as last ROUND_MS (timed on a warm-up: the first run
+    also builds the launcher and fills caches)."""
+    run()
+    start = time.perf_counter()
+    for _ in range(5):
+        run()
+    ms = (time.perf_counter() - start) / 5 * 1000
+    return max(1, at_least, int(ROUND_MS / ms) + 1)
+
+
 def measure(runs: int, rounds: int) -> dict[str, list[float]]:
     """Milliseconds per run of every variant, per round (rounds interleave them)."""
     # the no-namespaces variants of an ordinary user have no isolation: measured anyway
@@ -169,17 +183,18 @@ def measure(runs: int, rounds: int) -> dict[str, list[float]]:
         variants[FORK] = served(started[0])
         variants[PY_SPAWN] = python_spawned(full, script)
         variants[PY_ZYGOTE] = served(started[1], b"hello world\n")
-        per_round = max(1, runs // rounds)
         samples: dict[str, list[float]] = {name: [] for name in variants}
         try:
-            for run in variants.values():  # warm up (launcher build, caches)
-                run()
+            per_round = {
+                name: runs_per_round(run, runs // rounds) for name, run in variants.items()
+            }
             for _ in range(rounds):
                 for name, run in variants.items():
                     start = time.perf_counter()
-                    for _ in range(per_round):
+                    for _ in range(per_round[name]):
                         run()
-                    samples[name].append((time.perf_counter() - start) / per_round * 1000)
+                    took = time.perf_counter() - start
+                    samples[name].append(took / per_round[name] * 1000)
         finally:
             for server in started:
                 server.close()
@@ -212,7 +227,7 @@ def as_user(user: str, runs: int, rounds: int) -> dict[str, list[float]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=300, help="runs per variant")
+    parser.add_argument("--runs", type=int, default=300, help="runs per variant, at least")
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--user", help="as root: measure this ordinary user's mode too")
     parser.add_argument("--json", action="store_true", help="print the samples as JSON")
@@ -222,7 +237,10 @@ def main() -> None:
         print(json.dumps(samples))
         return
     per_round = max(1, args.runs // args.rounds)
-    print(f"sandbox overhead, {per_round * args.rounds} runs per variant, median of rounds")
+    print(
+        f"sandbox overhead, at least {per_round * args.rounds} runs per variant and "
+        f"{ROUND_MS:.0f} ms a round, median of {args.rounds} rounds"
+    )
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     report(samples, mode_name())
     if args.user and os.geteuid() == 0:
