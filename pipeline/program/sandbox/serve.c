@@ -80,6 +80,18 @@ static void reap(pid_t server, int *server_lost, struct others *used) {
     }
 }
 
+/* Reads the /proc file `path` (in one read: the files read here are short) into `text`,
+ * 0-terminated; returns its length, or 0 when it is gone or empty. */
+static ssize_t read_proc(const char *path, char *text, size_t size) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t n = read(fd, text, size - 1);
+    close(fd);
+    if (n <= 0) return 0;
+    text[n] = 0;
+    return n;
+}
+
 /* Whether the server is still there for the next case, read from /proc without waking
  * it: 1 when it is asleep (in its wait for the next request: it blocks every signal
  * while it serves, so nothing else can run in it) with one thread, no SIGKILL pending
@@ -93,12 +105,7 @@ static void reap(pid_t server, int *server_lost, struct others *used) {
 static int server_stat(pid_t server_pid, char *state, unsigned long long field[32]) {
     char path[64], text[1024];
     snprintf(path, sizeof path, "/proc/%d/stat", (int)server_pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
-    ssize_t n = read(fd, text, sizeof text - 1);
-    close(fd);
-    if (n <= 0) return 0;
-    text[n] = 0;
+    if (read_proc(path, text, sizeof text) <= 0) return 0;
     const char *at = strrchr(text, ')'); /* the command name may hold anything */
     if (!at || at[1] != ' ') return -1;
     *state = at[2];
@@ -127,12 +134,7 @@ static int server_state(pid_t server_pid) {
 static pid_t other_child(pid_t server_pid) {
     char path[64], text[256];
     snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)getpid());
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
-    ssize_t n = read(fd, text, sizeof text - 1);
-    close(fd);
-    if (n <= 0) return 0;
-    text[n] = 0;
+    if (read_proc(path, text, sizeof text) <= 0) return 0;
     pid_t found = 0;
     for (char *p = text, *end;; p = end) {
         long pid = strtol(p, &end, 10);
