@@ -11,6 +11,7 @@ what gridjudge creates inside them is private.
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
@@ -33,7 +34,7 @@ def private_dir(path: Path | str) -> Path:
             continue
         os.chmod(folder, FOLDER_MODE)  # the umask may have taken owner bits
     if not path.is_dir():
-        raise NotADirectoryError(f"{path}: not a folder")
+        raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(path))
     return path
 
 

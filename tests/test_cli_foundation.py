@@ -100,3 +100,25 @@ def test_import_uncuttable_multicase_file(tmp_path: Path) -> None:
     assert "cannot cut into cases" in _one_line_error(
         ["import", str(tmp_path / "games.in"), "--problem", "spot", "--out", str(tmp_path / "o")]
     )
+
+
+def test_an_out_folder_that_cannot_be_made_is_one_line(tmp_path: Path, golden_dir: Path) -> None:
+    """An --out beneath a file (as root, the one unwritable place every uid has): the
+    path and the reason, exit 2, for the commands that make run or corpus folders."""
+    _needs("spot")
+    corpus = tmp_path / "c"
+    made = ["import", str(golden_dir / "spot"), "--problem", "spot", "--out", str(corpus)]
+    assert runner.invoke(app, made).exit_code == 0
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    out = str(blocker / "out")
+    commands = [
+        ["import", str(golden_dir / "spot"), "--problem", "spot", "--out", out],
+        ["grade", str(corpus), "-s", "solver:spot", "--address", "local-serial", "--out", out],
+        ["demo", "--problem", "spot", "--cases", "1", "--out", out],
+    ]
+    for args in commands:
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        line = _one_line_error(args)
+        assert out in line and "Not a directory" in line, (args, line)

@@ -3,6 +3,7 @@ and option defaults read from the library."""
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import sys
@@ -52,8 +53,25 @@ def interrupts_end(hint: str) -> Iterator[None]:
         raise typer.Exit(code) from None
 
 
+# a path the user named or a place the machine gives that cannot be written or made
+# (an --out in a read-only folder or under a file, a full disk): the user's to fix
+USER_PATH_ERRNOS = frozenset(
+    {
+        errno.EACCES,
+        errno.EPERM,
+        errno.EROFS,
+        errno.ENOSPC,
+        errno.EDQUOT,
+        errno.ENOTDIR,
+        errno.EISDIR,
+        errno.ENAMETOOLONG,
+    }
+)
+
+
 def user_errors(func: Callable[P, R]) -> Callable[P, R]:
-    """A command whose GridjudgeError ends as `error: <one line>` and exit code 2."""
+    """A command whose GridjudgeError, or an OSError of USER_PATH_ERRNOS on a named path,
+    ends as `error: <one line>` and exit code 2."""
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -61,6 +79,10 @@ def user_errors(func: Callable[P, R]) -> Callable[P, R]:
             return func(*args, **kwargs)
         except GridjudgeError as exc:
             raise fail(" ".join(str(exc).split())) from None
+        except OSError as exc:
+            if exc.errno not in USER_PATH_ERRNOS or exc.filename is None:
+                raise
+            raise fail(f"{exc.filename}: {exc.strerror}") from None
 
     return wrapper
 
