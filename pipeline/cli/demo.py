@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import interrupts_end, user_errors
+from pipeline.cli.common import interrupts_end, user_errors, warn_isolation
 from pipeline.jobs.demo import DEMO_CASES_PER_FAMILY, DEMO_SEED, run_demo
 from pipeline.report.terminal import print_summary, step_printer, wide_console
 from pipeline.results.store import SUMMARY_FILE
@@ -43,6 +43,9 @@ def demo(
     (correct, wrong and slow programs in C++ and Python). Writes one run
     folder per problem, summary.parquet and report.html into OUT.
     """
+    # the line on the isolation a submission gets here, as `grade` says it; no refusal:
+    # the demo's examples are gridjudge's own (jobs.demo.examples_unsandboxed)
+    warn_isolation(allow_unsandboxed=True)
     console = wide_console()
     hint = f"finished runs are in {out / 'runs'}; `gridjudge demo` again starts over"
     with interrupts_end(hint):

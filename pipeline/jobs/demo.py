@@ -36,6 +36,7 @@ from pipeline.grade.plan import GradeOptions, GradeSettings, plan_grade
 from pipeline.jobs.corpus import generate_on
 from pipeline.private import private_dir, private_file, write_private
 from pipeline.problem.registry import all_problems, get_problem
+from pipeline.program.isolation import probed, refusal
 from pipeline.report.html import REPORT_FILE, render_report, write_report
 from pipeline.results.store import SUMMARY_FILE, load_results, read_run_json
 
@@ -114,6 +115,14 @@ def demo_counts(
     return {p: asked.get(p, DEMO_CASES_PER_FAMILY * len(installed[p].families)) for p in chosen}
 
 
+def examples_unsandboxed() -> bool:
+    """Whether the demo runs its examples without isolation: only where none is possible.
+    They are gridjudge's own programs, not untrusted code, so the demo runs them anyway
+    (as `grade --allow-unsandboxed`: run.json and every row say so) instead of refusing
+    the first command a new user types on such a machine."""
+    return refusal(probed()) is not None
+
+
 def run_demo(
     out: Path,
     *,
@@ -186,7 +195,7 @@ def _run_all(
             submissions=plan[p],
             out=run_dir,
             address=address,
-            settings=GradeSettings(batch=batch),
+            settings=GradeSettings(batch=batch, allow_unsandboxed=examples_unsandboxed()),
         )
         graded = run_grade(plan_grade(options), on_rows=rows)
         write_report(run_dir, summary=graded.summary)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.corpus.generate import generate_corpus
+from pipeline.jobs.demo import example_submissions
 from pipeline.problem.registry import get_problem
 from pipeline.results import store
 from tests.test_forkserver_agreement import SEED_SPEC
@@ -64,3 +65,22 @@ def test_allow_unsandboxed_grades_and_marks_the_run_and_its_rows(
     rows = store.load_results(out, columns=["verdict", "runner"]).to_pylist()
     assert len(rows) == 3 and {r["verdict"] for r in rows} == {"AC"}, rows
     assert {r["runner"] for r in rows} == {"spawn (unsandboxed: no namespaces)"}, rows
+
+
+def test_demo_runs_its_own_examples_and_says_so(tmp_path: Path) -> None:
+    """`gridjudge demo` (the first command a new user types) grades gridjudge's own
+    examples here too, saying on its first line that they run without isolation, and
+    marks its run folder and rows as `grade --allow-unsandboxed` does."""
+    out = tmp_path / "demo"
+    argv = [str(Path(sys.executable).with_name("gridjudge")), "demo", "--problem", "spot"]
+    argv += ["--cases", "3", "--address", "local-serial", "--out", str(out)]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith("isolation: rlimits only"), done.stderr
+    run = out / "runs" / "spot"
+    facts = json.loads((run / "run.json").read_text())
+    assert facts["isolation"] == "rlimits only" and facts["allow_unsandboxed"] is True, facts
+    rows = store.load_results(run, columns=["submission", "runner"]).to_pylist()
+    examples = {r["runner"] for r in rows if not r["submission"].startswith("solver:")}
+    assert examples == {"spawn (unsandboxed: no namespaces)"}, rows
+    assert len(rows) == 3 * (1 + len(example_submissions("spot"))), rows
