@@ -146,23 +146,18 @@ static pid_t other_child(pid_t server_pid) {
     return found;
 }
 
-/* The server's answer naming the case's child, waited for at most `ms`; 0 when there is
- * none, at once when the server is dead or stopped without answering (the child may
- * run first and do that: stop_server.c). */
+/* The server's answer naming the case's child, waited for at most `ms` in slices; 0 when
+ * there is none, as soon as the server is dead or stopped without answering (the child
+ * may run first and do that: stop_server.c; a server gone closes the socket, and its
+ * state says so too). */
 #define NAME_POLL_MS 10
 static ssize_t named(int server, pid_t server_pid, char *buf, size_t size, long long ms) {
     long long deadline = now_us() + ms * 1000;
     for (;;) {
         long long left_ms = (deadline - now_us()) / 1000;
-        struct pollfd p = {server, POLLIN, 0};
-        int got = poll(&p, 1, (int)(left_ms < 0 ? 0 : left_ms < NAME_POLL_MS ? left_ms : NAME_POLL_MS));
-        if (got > 0) {
-            ssize_t n = recv(server, buf, size - 1, 0);
-            if (n <= 0) return 0;
-            buf[n] = 0;
-            return n;
-        }
-        if ((got < 0 && errno != EINTR) || left_ms <= 0 || server_state(server_pid) == 0) return 0;
+        ssize_t n = answer(server, buf, size, (int)(left_ms < 0 ? 0 : left_ms < NAME_POLL_MS ? left_ms : NAME_POLL_MS));
+        if (n > 0) return n;
+        if (left_ms <= 0 || server_state(server_pid) == 0) return 0;
     }
 }
 
