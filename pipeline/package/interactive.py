@@ -4,10 +4,13 @@ interact.interact, or, on a multi-pass problem that is not interactive, run on t
 input and its output given to the output validator; again on the validator's
 `nextpass.in` while it writes one, up to the package's `validation_passes`.
 
-The rules of the format (2023-07 and later, as problemtools runs them): each pass has the
-whole time and memory limit; the feedback dir's files persist from one pass to the next
-(`nextpass.in` aside); the validator's input file stays the test case's `.in` (a
-non-interactive submission reads the pass's input on stdin); a validator that still
+The rules of the format (2023-07 and later, as problemtools and BAPCtools run them): each
+pass has the whole time and memory limit; `nextpass.in` is taken out of the feedback dir
+and is the next pass's input, the submission's stdin (or the interactor's input file)
+and the validator's input file alike (the format: the input file is the one "given on
+standard input to the program whose results are being validated"; those tools move it
+into the case's input); every other file of the feedback dir persists from one pass to
+the next; a validator that still
 writes `nextpass.in` on the last pass allowed is a judge error, as is one that writes it
 and rejects; the case's verdict is the first pass's that is not AC, else the last one's.
 """
@@ -73,12 +76,11 @@ class CaseRun:
         """The case run and judged; `limits` are the submission's (of each pass)."""
         done: list[Pass] = []
         kept: dict[str, bytes] = {}  # the feedback dir's files, from pass to pass
-        stdin = case.input_text
         for number in range(1, self.passes + 1):
             if self.interactive:
                 one = self._exchange(submission, case, kept, limits, servers, transcript)
             else:
-                one = self._batch(submission, stdin, case, kept, limits, servers, judge)
+                one = self._batch(submission, case.input_text, case, kept, limits, servers, judge)
             done.append(one)
             verdict = judge(one.result, one.check, one.interactor_first)
             kept = dict(one.files)
@@ -88,7 +90,8 @@ class CaseRun:
             if number == self.passes:
                 why = f"{self.protocol.what} asked for pass {number + 1} of {self.passes}"
                 return self._done(done, CheckResult(Verdict.JE, why))
-            stdin = following.decode("utf-8", "replace")
+            # the pass's input, to the submission and as the validator's input file
+            case = replace(case, input_text=following.decode("utf-8", "replace"))
         raise AssertionError("unreachable: the last pass returns")
 
     def _call(self, case: Case, kept: Mapping[str, bytes]) -> tuple[Invocation, dict[str, bytes]]:

@@ -23,7 +23,13 @@ from pipeline.limits import Limits
 from pipeline.package.checktestdata import unsupported
 from pipeline.package.default_validator import Options, compare, parse_flags
 from pipeline.package.interactive import CaseRun, Judge
-from pipeline.package.programs import Program, program_paths, run_checker, run_input_validator
+from pipeline.package.programs import (
+    Program,
+    is_program_folder,
+    program_paths,
+    run_checker,
+    run_input_validator,
+)
 from pipeline.package.protocols import protocol_for
 from pipeline.package.protocols.contract import Case, CheckerProtocol
 from pipeline.package.spec import (
@@ -42,6 +48,7 @@ from pipeline.program.transcript import SUMMARY, TranscriptKind
 from pipeline.schemas import Verdict
 
 INPUT_VALIDATOR_DIRS = ("input_validators", "input_format_validators", "input_validator")
+NEW_OUTPUT_VALIDATOR = "output_validator"  # 2023-07 and later: the folder is the program
 
 
 def input_validator_paths(root: Path) -> list[Path]:
@@ -174,7 +181,7 @@ def _checker(package: Package) -> tuple[Program | None, Program | None]:
     interactive problem, the checker beside its interactor (named `checker*`), if any."""
     if not package.custom:
         return None, None
-    found = [p for d in package.output_validator_dirs() for p in program_paths(d)]
+    found = output_programs(package)
     if package.interactive and package.protocol == "testlib" and len(found) == 2:
         checkers = [p for p in found if p.name.startswith("checker")]
         if len(checkers) == 1:
@@ -186,6 +193,22 @@ def _checker(package: Package) -> tuple[Program | None, Program | None]:
             f"{where}: validation is custom: expected one output validator, found {len(found)}"
         )
     return Program(found[0]), None
+
+
+def output_programs(package: Package) -> list[Path]:
+    """The programs of the output validator folders: legacy `output_validators/` holds
+    programs (each file or folder); 2023-07's `output_validator/` is one program, the
+    folder itself, all its sources compiled together (a `validate.cc` with its
+    `validate.h`), unless it holds only folders (then each is one, as before)."""
+    # a testlib interactor and its checker are two programs, wherever they are
+    pair = package.interactive and package.protocol == "testlib"
+    found: list[Path] = []
+    for folder in package.output_validator_dirs():
+        if folder.name == NEW_OUTPUT_VALIDATOR and is_program_folder(folder) and not pair:
+            found.append(folder)
+        else:
+            found += program_paths(folder)
+    return found
 
 
 def _per_case_flags(judge: PackageJudge) -> None:

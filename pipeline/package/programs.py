@@ -27,9 +27,11 @@ from pipeline.problem.checkers import CheckResult
 from pipeline.problem.contract import STDIO, ValidatorUnavailable
 from pipeline.program import execute
 from pipeline.program.build import default_cache_dir
+from pipeline.program.languages.scripts import BUILD, RUN, SCRIPTS
 from pipeline.program.submission import (
     PreparedSubmission,
     SubmissionError,
+    SubmissionSpec,
     in_listing,
     parse_spec,
 )
@@ -40,6 +42,18 @@ from pipeline.schemas import Verdict
 # submission's (and output_kb caps the judge message read back)
 CHECKER_LIMITS = Limits(cpu_ms=30_000, memory_mb=2048, output_kb=64)
 SKIPPED = (".h", ".hpp", ".hh", ".md", ".txt")  # headers and notes beside the programs
+
+
+def has_scripts(path: Path) -> bool:
+    """A program folder with a `build` or `run` script (the format's "other programs")."""
+    return path.is_dir() and any((path / name).is_file() for name in (BUILD, RUN))
+
+
+def is_program_folder(folder: Path) -> bool:
+    """Whether a folder that the format makes one program (2023-07 `output_validator/`)
+    holds that program's files itself; else (only folders in it) each folder in it is
+    taken as a program, as gridjudge read it before."""
+    return folder.is_dir() and any(p.is_file() and in_listing(p) for p in folder.iterdir())
 
 
 def program_paths(folder: Path) -> list[Path]:
@@ -66,18 +80,25 @@ class Program:
         """What is built: the program, or a checktestdata script's Python program."""
         return standalone(self.path) if is_checktestdata(self.path) else self.path
 
+    def spec(self) -> SubmissionSpec:
+        """How it is built: a folder with `build` or `run` scripts by them, else by its
+        language (a folder's sources compiled together)."""
+        if has_scripts(self.path):
+            path = str(self.path)
+            return SubmissionSpec(label=path, kind="source", path=path, language=SCRIPTS.name)
+        return replace(parse_spec(str(self.source())), label=str(self.path))
+
     def check_spec(self) -> None:
         """A program whose language cannot be told (or a checktestdata script that does
         not parse) fails when the package is read."""
         try:
-            parse_spec(str(self.source()))
+            self.spec()
         except SubmissionError as exc:
             raise PackageError(f"{self.path}: {exc}") from None
 
     def prepared(self) -> PreparedSubmission:
         if self._prepared is None:
-            spec = replace(parse_spec(str(self.source())), label=str(self.path))
-            self._prepared = _prepare(spec, str(self.path), STDIO, default_cache_dir())
+            self._prepared = _prepare(self.spec(), str(self.path), STDIO, default_cache_dir())
         return self._prepared
 
     def failure(self) -> str | None:

@@ -162,13 +162,14 @@ def _make(lang: Language, staged: Staged, out: Path) -> str | None:
     data = result.output
     if result.signal or result.exit_code != 0 or (lang.magic and not data.startswith(lang.magic)):
         return _message(lang, result, staged, "compiler")
-    name, entry = lang.artefact, ""
+    made, entry = {lang.artefact: data}, ""
     if lang.finish is not None:
         try:
-            name, data, entry = lang.finish(data)
+            made, entry = lang.finish(data, staged.main)
         except BuildFailure as exc:
             return str(exc)
-    (out / name).write_bytes(data)
+    for name, content in made.items():
+        (out / name).write_bytes(content)
     (out / ".entry").write_text(entry)
     return None
 

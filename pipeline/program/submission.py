@@ -130,7 +130,11 @@ def read_sources(raw: str, path: Path, lang: Language) -> list[Source]:
     try:
         if path.is_file():
             return [(path.name, path.read_bytes())]
-        files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix in wanted)
+        files = sorted(
+            p
+            for p in path.iterdir()
+            if p.is_file() and in_listing(p) and (lang.whole_folder or p.suffix in wanted)
+        )
         sources = [(p.name, p.read_bytes()) for p in files]
     except OSError as exc:
         raise SubmissionError(f"submission {raw!r}: cannot read: {exc}") from None

@@ -17,6 +17,9 @@ from dataclasses import dataclass
 # file names a submission's sources may keep (else they are renamed main<ext>)
 SAFE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]*$")
 ELF_MAGIC = b"\x7fELF"
+# the rule that picks a build's entry point (main_source, a JVM finisher's class): part
+# of every build's cache key, so that a build made under an earlier rule is made again
+ENTRY_RULE = "entry: mainfile rule of problemtools and BAPCtools"
 
 
 @dataclass(frozen=True)
@@ -31,9 +34,10 @@ class SelfTest:
     error_word: str = "error"
 
 
-# A finishing step run by the judge on the compiler's single output file: returns the
-# program's file name and bytes and what to start ({entry}), or raises BuildFailure.
-Finisher = Callable[[bytes], tuple[str, bytes, str]]
+# A finishing step run by the judge on the compiler's single output file, given the
+# main source's staged name: returns the program's files (name -> bytes) and what to
+# start ({entry}), or raises BuildFailure.
+Finisher = Callable[[bytes, str], tuple[dict[str, bytes], str]]
 
 
 class BuildFailure(Exception):
@@ -64,7 +68,10 @@ class Language:
     # compiler (C and C++ headers)
     headers: tuple[str, ...] = ()
     keep_names: bool = False  # sources keep their own names (Java: class = file name)
-    main_pattern: str | None = None  # picks the main source among several
+    whole_folder: bool = False  # a folder's every file is a source (build/run scripts)
+    # files that are the entry point of a folder program when present (the format's
+    # default entry point: Python's `__main__.py`), before the main.* rule
+    entry_names: tuple[str, ...] = ()
     finish: Finisher | None = None
     # address space the runtime reserves beyond its memory limit without using it (heap
     # arenas, thread stacks, mapped modules): added to the limit where only RLIMIT_AS
@@ -88,18 +95,18 @@ class Language:
         return self.compile is None
 
     def main_source(self, names: Sequence[str], texts: Sequence[str]) -> str:
-        """The main file among the staged sources: the only one, main<ext>, or the one
-        `main_pattern` matches; the first sorted name otherwise."""
+        """The main file among the staged sources, by the rule problemtools and BAPCtools
+        document for `{mainfile}` (their languages.yaml), with the package format's
+        entry points first: the only one; one of `entry_names` (Python's `__main__.py`);
+        the one named main.* in any case; the first by name otherwise."""
+        del texts  # the rule looks at names only, as those tools do
         if len(names) == 1:
             return names[0]
-        for ext in self.extensions:
-            if f"main{ext}" in names:
-                return f"main{ext}"
-        if self.main_pattern:
-            hits = [n for n, t in zip(names, texts, strict=True) if re.search(self.main_pattern, t)]
-            if len(hits) == 1:
-                return hits[0]
-        return sorted(names)[0]
+        for name in self.entry_names:
+            if name in names:
+                return name
+        mains = sorted(n for n in names if n.rpartition(".")[0].lower() == "main")
+        return mains[0] if mains else sorted(names)[0]
 
     def expand(
         self,
@@ -136,7 +143,7 @@ class Language:
     def flags(self) -> str:
         """Everything of this language that changes what a build produces (cache key)."""
         parts = [*(self.compile or ()), *(self.check or ()), *self.env, *self.compile_env]
-        return "\0".join([*parts, self.artefact])
+        return "\0".join([*parts, self.artefact, ENTRY_RULE])
 
 
 def stage_names(language: Language, names: Sequence[str]) -> list[str]:

@@ -113,8 +113,10 @@ def _tar_files(tar_bytes: bytes) -> list[tuple[str, bytes]]:
         raise BuildFailure(f"the compiler wrote no classes ({exc})") from None
 
 
-def pack_jar(tar_bytes: bytes) -> tuple[str, bytes, str]:
-    """The compiler's classes (a tar) as a jar, and the class to start."""
+def pack_jar(tar_bytes: bytes, main: str = "", kotlin: bool = False) -> tuple[dict[str, bytes], str]:
+    """The compiler's classes (a tar) as a jar, and the class to start: the one class
+    with a main method, else among several the one the main source names (`main`, by
+    problemtools' and BAPCtools' rule: Main.java's `Main`, Kotlin's main.kt's `MainKt`)."""
     found: list[str] = []
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as jar:
@@ -131,8 +133,22 @@ def pack_jar(tar_bytes: bytes) -> tuple[str, bytes, str]:
         raise BuildFailure("no class has a `public static void main(String[])`")
     top = [name for name in found if "$" not in name] or found
     if len(top) > 1:
+        wanted = named_class(main, kotlin)
+        top = [name for name in top if name.rpartition(".")[2] == wanted] or top
+    if len(top) > 1:
         raise BuildFailure(f"several classes have a main method: {', '.join(sorted(top))}")
-    return "prog.jar", out.getvalue(), top[0]
+    return {"prog.jar": out.getvalue()}, top[0]
+
+
+def named_class(main: str, kotlin: bool = False) -> str:
+    """The class a main source names: its stem; Kotlin's file class (`main.kt` is
+    `MainKt`)."""
+    stem = main.rpartition(".")[0] or main
+    return f"{stem[:1].upper()}{stem[1:]}Kt" if kotlin else stem
+
+
+def pack_kotlin_jar(tar_bytes: bytes, main: str = "") -> tuple[dict[str, bytes], str]:
+    return pack_jar(tar_bytes, main, kotlin=True)
 
 
 def _pack(compiler: str) -> tuple[str, ...]:
@@ -184,7 +200,7 @@ KOTLIN = Language(
     compile=_pack("kotlinc -nowarn"),
     run=_run(f"prog.jar:{KOTLIN_STDLIB}"),
     magic=None,
-    finish=pack_jar,
+    finish=pack_kotlin_jar,
     keep_names=True,
     noise=(JVM_WARNING,),
     version=("kotlinc", "-version"),

@@ -25,6 +25,10 @@ CPP_TEST = SelfTest(
 )
 
 
+# "-I.": a folder's headers are found by `#include <name.h>` too (the folder is on the
+# include path, as the package format's program folders want)
+
+
 def _c(std: str, default: bool = False) -> Language:
     return Language(
         name=f"c{std}",
@@ -35,7 +39,7 @@ def _c(std: str, default: bool = False) -> Language:
         default_for=(".c",) if default else (),
         package="gcc",
         tools=("gcc",),
-        compile=("gcc", "-O2", f"-std=gnu{std}", "-o", "prog", "{sources}", "-lm"),
+        compile=("gcc", "-O2", "-I.", f"-std=gnu{std}", "-o", "prog", "{sources}", "-lm"),
         run=("./prog",),
         fork_server="preload",
         version=("gcc", "-dumpfullversion"),
@@ -53,7 +57,7 @@ def _cpp(std: str, default: bool = False) -> Language:
         default_for=(".cpp", ".cc", ".cxx") if default else (),
         package="g++",
         tools=("g++",),
-        compile=("g++", "-O2", f"-std=gnu++{std}", "-o", "prog", "{sources}", "-lm"),
+        compile=("g++", "-O2", "-I.", f"-std=gnu++{std}", "-o", "prog", "{sources}", "-lm"),
         run=("./prog",),
         fork_server="preload",
         version=("g++", "-dumpfullversion"),
@@ -73,7 +77,6 @@ RUST = Language(
     package="rustc",
     tools=("rustc",),
     compile=("rustc", "-O", "--edition", "2021", "-o", "prog", "{main}"),
-    main_pattern=r"\bfn\s+main\s*\(",
     run=("./prog",),
     fork_server="preload",
     version=("rustc", "--version"),

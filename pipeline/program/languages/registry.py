@@ -19,10 +19,13 @@ from pathlib import Path
 
 from pipeline.errors import GridjudgeError
 from pipeline.program.languages.contract import Language
+from pipeline.program.languages.scripts import SCRIPTS
 from pipeline.program.sandbox.base import SANDBOX_PATH
 
 ENTRY_POINT_GROUP = "gridjudge.languages"
 VERSION_TIMEOUT_S = 60.0
+# chosen by what a folder holds, never named by a user: not among the plugins
+UNLISTED = {SCRIPTS.name: SCRIPTS}
 
 
 class LanguageError(GridjudgeError):
@@ -65,8 +68,11 @@ def _names() -> dict[str, str]:
 
 
 def get_language(name: str) -> Language:
-    """The language called `name` (or one of its aliases)."""
+    """The language called `name` (or one of its aliases), or one no plugin lists
+    (`UNLISTED`: a package's build/run script folder)."""
     key = _names().get(name.lower())
+    if key is None and name in UNLISTED:
+        return UNLISTED[name]
     if key is None:
         raise LanguageError(f"unknown language {name!r} (languages: {', '.join(all_languages())})")
     return all_languages()[key]

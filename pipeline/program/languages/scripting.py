@@ -31,7 +31,7 @@ def _python(name: str, binary: str, package: str, aliases: tuple[str, ...]) -> L
         check=(binary, "-m", "py_compile", "{sources}"),
         run=(binary, "{main}"),
         fork_server="zygote",
-        main_pattern=r"__name__\s*==\s*['\"]__main__['\"]",
+        entry_names=("__main__.py",),  # a folder that is a Python package
         version=(binary, "--version"),
         reserve_mb=512 if name == "pypy3" else 0,
         self_test=PY_TEST,

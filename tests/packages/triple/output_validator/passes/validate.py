@@ -1,6 +1,7 @@
-"""Three passes: each pass's input is a number y, the submission must print 2y. The
-pass number is kept in the feedback dir (it persists from pass to pass); passes 1 and
-2 write the next pass's input, pass 3 compares with the answer file (x times 8)."""
+"""Three passes: each pass's input is a number y (the validator's input file is the
+pass's input, as the submission's stdin is), the submission must print 2y. The pass
+number is kept in the feedback dir (it persists from pass to pass); passes 1 and 2 write
+the next pass's input, pass 3 compares with the answer file (x times 8)."""
 
 import sys
 
@@ -13,7 +14,7 @@ except FileNotFoundError:
     number = 1
 with open(input_path) as fh:
     given = int(fh.read())
-expected = given * 2**number
+expected = given * 2
 out = sys.stdin.read().split()
 with open(feedback + "judgemessage.txt", "a") as log:
     if out != [str(expected)]:

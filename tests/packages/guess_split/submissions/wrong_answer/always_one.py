@@ -1,0 +1,4 @@
+while True:
+    print(1, flush=True)
+    if input() == "correct":
+        break

@@ -1,0 +1,2 @@
+p, v = map(int, input().split())
+print(v + p, flush=True)
