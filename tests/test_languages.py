@@ -16,6 +16,7 @@ from pipeline.cli.app import app
 from pipeline.limits import Limits
 from pipeline.program.languages import (
     BuildFailure,
+    Language,
     LanguageError,
     all_languages,
     for_extension,
@@ -23,7 +24,7 @@ from pipeline.program.languages import (
     missing,
 )
 from pipeline.program.languages.contract import stage_names
-from pipeline.program.languages.jvm import pack_jar
+from pipeline.program.languages.jvm import named_class, pack_jar
 from pipeline.program.languages.multipliers import multiplier, parse_multipliers
 from pipeline.program.submission import SubmissionError, parse_spec, prepare
 from tests._fake_problem import make_problem
@@ -138,7 +139,10 @@ def test_jar_without_a_main_class_is_a_build_failure() -> None:
 
 
 @pytest.mark.slow
-def test_two_main_classes_are_a_ce_naming_both(tmp_path: Path) -> None:
+def test_among_main_classes_the_main_source_names_the_entry(tmp_path: Path) -> None:
+    """Several classes with a main: the one of the main source, by the rule problemtools
+    and BAPCtools document ({mainclass}: main.*, else the first file by name); none of
+    them named so is a CE naming them all."""
     usable(get_language("java"))
     main = "public static void main(String[] a) {}"
     folder = tmp_path / "two"
@@ -146,7 +150,33 @@ def test_two_main_classes_are_a_ce_naming_both(tmp_path: Path) -> None:
     (folder / "A.java").write_text(f"class A {{ {main} }}\n")
     (folder / "B.java").write_text(f"class B {{ {main} }}\n")
     sub = prepare(parse_spec(str(folder)), make_problem())
-    assert sub.compile_error is not None and "A, B" in sub.compile_error
+    assert (sub.compile_error, sub.entry) == (None, "A")
+    (folder / "Main.java").write_text(f"class Main {{ {main} }}\n")
+    assert prepare(parse_spec(str(folder)), make_problem()).entry == "Main"
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "x.java").write_text(f"class P {{ {main} }}\n")
+    (other / "y.java").write_text(f"class Q {{ {main} }}\n")
+    sub = prepare(parse_spec(str(other)), make_problem())
+    assert sub.compile_error is not None and "P, Q" in sub.compile_error
+
+
+def test_the_main_source_rule_of_problemtools_and_bapctools() -> None:
+    py, java, c = get_language("py3"), get_language("java"), get_language("c11")
+
+    def main(lang: Language, *names: str) -> str:
+        return lang.main_source(list(names), [""] * len(names))
+
+    assert main(py, "solve.py") == "solve.py"
+    # the format's default entry point of a Python folder, before main.* and the first
+    assert main(py, "__init__.py", "__main__.py", "main.py") == "__main__.py"
+    assert main(py, "a.py", "Main.py", "z.py") == "Main.py"  # main.* in any case
+    assert main(py, "util.py", "b.py") == "b.py"  # else the first by name
+    assert main(java, "Helper.java", "Main.java") == "Main.java"
+    assert main(c, "add.c", "zz.c") == "add.c"
+    assert named_class("Main.java") == "Main"
+    assert named_class("main.kt", kotlin=True) == "MainKt"
+    assert named_class("solve.kt", kotlin=True) == "SolveKt"
 
 
 def test_time_multipliers_off_by_default_and_configurable(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """An interactive multi-pass interactor: pass 1 plays for the input's secret; once it is
-found it asks for a second pass (nextpass.in) and keeps its pass count in the feedback
-dir; pass 2 plays for the secret + 1 (or - 1 at 1000). Its input file stays the case's."""
+found it asks for a second pass, whose input (nextpass.in, the next pass's input file)
+is the secret + 1 (or - 1 at 1000), and keeps its pass count in the feedback dir; pass 2
+plays for the secret its input file holds."""
 
 import os
 import sys
@@ -10,8 +11,6 @@ with open(sys.argv[1]) as given:
 feedback = sys.argv[3]
 state = feedback + "pass.txt"
 second = os.path.exists(state)
-if second:
-    secret = secret + 1 if secret < 1000 else secret - 1
 for _ in range(10):
     line = sys.stdin.readline()
     if not line.strip():
@@ -23,7 +22,7 @@ for _ in range(10):
             with open(state, "w") as fh:
                 fh.write("2")
             with open(feedback + "nextpass.in", "w") as fh:
-                fh.write("go again\n")
+                fh.write(f"{secret + 1 if secret < 1000 else secret - 1}\n")
         sys.exit(42)
     print("lower" if guess > secret else "higher", flush=True)
 sys.exit(43)
