@@ -19,7 +19,6 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
-from pipeline.package.problem import output_programs
 from pipeline.package.spec import read_package
 from pipeline.program.languages import get_language, missing
 from tests.fork_server_probe import require_fork_server
@@ -58,15 +57,12 @@ def runner_flag(fork: bool) -> str:
 
 
 def graded(package: Path, tmp_path: Path, fork: bool, *subs: Path) -> dict[tuple[str, str], Any]:
-    """(submission file or folder name, case id) -> its results row; the package is
-    imported without --problem (it is its own problem)."""
+    """(submission file or folder name, case id) -> its results row."""
     corpus, run = tmp_path / "corpus", tmp_path / "run"
-    code, output = cli("import", str(package), "--out", str(corpus))
+    code, output = cli("import", str(package), "--problem", str(package), "--out", str(corpus))
     assert code == 0, output
     specs = [a for s in subs for a in ("-s", str(s))]
-    code, output = cli(
-        "grade", str(corpus), *specs, "--out", str(run), *SERIAL, runner_flag(fork)
-    )
+    code, output = cli("grade", str(corpus), *specs, "--out", str(run), *SERIAL, runner_flag(fork))
     assert code == 0, output
     rows = pq.read_table(run / "results").to_pylist()
     return {(Path(r["submission"]).name, r["case_id"]): r for r in rows}
@@ -82,7 +78,8 @@ def verified(name: str, fork: bool, package: Path | None = None) -> str:
 
 def test_a_header_split_interactor_is_one_program(tmp_path: Path, fork: bool) -> None:
     """validate.cc + rules.cc + validate.h in `output_validator/`: compiled together, the
-    folder on the include path (validate.cc has `#include <validate.h>`)."""
+    folder on the include path (validate.cc has `#include <validate.h>`); gridjudge
+    used to take each source for a validator of its own."""
     package = PACKAGES / "guess_split"
     subs = package / "submissions"
     rows = graded(
@@ -95,10 +92,16 @@ def test_a_header_split_interactor_is_one_program(tmp_path: Path, fork: bool) ->
     assert (rejected["verdict"], rejected["checker_msg"]) == ("WA", "more than 10 guesses")
 
 
-def test_multi_file_submissions_start_at_the_tools_entry_point(fork: bool) -> None:
+def test_multi_file_submissions_start_at_the_tools_entry_point(tmp_path: Path, fork: bool) -> None:
     """A Python folder starts at `__main__.py` (not `__init__.py`, the first by name);
-    a Java folder whose Helper has a main of its own starts at Main."""
+    a Java folder whose Helper has a main of its own starts at Main. Graded against
+    guess_cpp's interactor (the same game), and verified in their own package."""
     needs("java")
+    subs = PACKAGES / "guess_split/submissions/accepted"
+    rows = graded(PACKAGES / "guess_cpp", tmp_path, fork, subs / "bisect_pkg", subs / "bisect_java")
+    for name in ("bisect_pkg", "bisect_java"):
+        for case in ("sample/1", "secret/1", "secret/2"):
+            assert rows[name, case]["verdict"] == "AC", rows[name, case]
     output = verified("guess_split", fork)
     assert "PASS  accepted/bisect_pkg: AC 3" in output, output
     assert "PASS  accepted/bisect_java: AC 3" in output, output
@@ -147,7 +150,8 @@ def test_a_run_script_validator_rejects_an_input(tmp_path: Path) -> None:
     needs("python")
     package = Path(shutil.copytree(PACKAGES / "scripted", tmp_path / "scripted"))
     (package / "data/secret/2.in").write_text("1000 1001\n")
-    code, output = cli("import", str(package), "--out", str(tmp_path / "corpus"))
+    corpus = str(tmp_path / "corpus")
+    code, output = cli("import", str(package), "--problem", str(package), "--out", corpus)
     assert code == 2, output
     assert "data/secret/2.in: input rejected: input validator range exit code 43" in output
 
@@ -166,6 +170,9 @@ def test_which_files_are_the_output_validator(tmp_path: Path) -> None:
     """2025-09 `output_validator/` with files: the folder is the program; with only
     folders in it (gridjudge's earlier reading): each folder; legacy
     `output_validators/`: each file or folder, headers aside."""
+    # imported here: the module's other tests run on a gridjudge without it
+    from pipeline.package.problem import output_programs
+
     assert output_programs(read_package(PACKAGES / "guess_split")) == [
         PACKAGES / "guess_split/output_validator"
     ]

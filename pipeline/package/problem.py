@@ -188,7 +188,8 @@ def _checker(package: Package) -> tuple[Program | None, Program | None]:
             interactor = next(p for p in found if p != checkers[0])
             return Program(interactor), Program(checkers[0])
     if len(found) != 1:
-        where = package.root / "output_validators"
+        dirs = package.output_validator_dirs()
+        where = next((d for d in dirs if d.is_dir()), dirs[0])
         raise PackageError(
             f"{where}: validation is custom: expected one output validator, found {len(found)}"
         )

@@ -113,7 +113,9 @@ def _tar_files(tar_bytes: bytes) -> list[tuple[str, bytes]]:
         raise BuildFailure(f"the compiler wrote no classes ({exc})") from None
 
 
-def pack_jar(tar_bytes: bytes, main: str = "", kotlin: bool = False) -> tuple[dict[str, bytes], str]:
+def pack_jar(
+    tar_bytes: bytes, main: str = "", kotlin: bool = False
+) -> tuple[dict[str, bytes], str]:
     """The compiler's classes (a tar) as a jar, and the class to start: the one class
     with a main method, else among several the one the main source names (`main`, by
     problemtools' and BAPCtools' rule: Main.java's `Main`, Kotlin's main.kt's `MainKt`)."""
