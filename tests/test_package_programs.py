@@ -179,6 +179,9 @@ def test_which_files_are_the_output_validator(tmp_path: Path) -> None:
     assert output_programs(read_package(PACKAGES / "triple")) == [
         PACKAGES / "triple/output_validator/passes"
     ]
+    noted = Path(shutil.copytree(PACKAGES / "triple", tmp_path / "triple"))
+    (noted / "output_validator/README.md").write_text("the validator is in passes/\n")
+    assert output_programs(read_package(noted)) == [noted / "output_validator/passes"]
     legacy = tmp_path / "legacy"
     (legacy / "output_validators").mkdir(parents=True)
     (legacy / "problem.yaml").write_text("validation: custom\n")

@@ -27,6 +27,7 @@ from pipeline.problem.checkers import CheckResult
 from pipeline.problem.contract import STDIO, ValidatorUnavailable
 from pipeline.program import execute
 from pipeline.program.build import default_cache_dir
+from pipeline.program.languages import for_extension
 from pipeline.program.languages.scripts import BUILD, RUN, SCRIPTS
 from pipeline.program.submission import (
     PreparedSubmission,
@@ -51,9 +52,15 @@ def has_scripts(path: Path) -> bool:
 
 def is_program_folder(folder: Path) -> bool:
     """Whether a folder that the format makes one program (2023-07 `output_validator/`)
-    holds that program's files itself; else (only folders in it) each folder in it is
-    taken as a program, as gridjudge read it before."""
-    return folder.is_dir() and any(p.is_file() and in_listing(p) for p in folder.iterdir())
+    holds that program itself (a source file, a build or run script); else (folders
+    and notes only) each folder in it is taken as a program, as gridjudge read it
+    before."""
+    if not folder.is_dir():
+        return False
+    return has_scripts(folder) or any(
+        p.is_file() and in_listing(p) and for_extension(p.suffix) is not None
+        for p in folder.iterdir()
+    )
 
 
 def program_paths(folder: Path) -> list[Path]:
