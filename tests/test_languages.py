@@ -24,7 +24,7 @@ from pipeline.program.languages import (
     missing,
 )
 from pipeline.program.languages.contract import stage_names
-from pipeline.program.languages.jvm import named_class, pack_jar
+from pipeline.program.languages.jvm import pack_jar
 from pipeline.program.languages.multipliers import multiplier, parse_multipliers
 from pipeline.program.submission import SubmissionError, parse_spec, prepare
 from tests._fake_problem import make_problem
@@ -161,7 +161,25 @@ def test_among_main_classes_the_main_source_names_the_entry(tmp_path: Path) -> N
     assert sub.compile_error is not None and "P, Q" in sub.compile_error
 
 
+@pytest.mark.slow
+def test_a_kotlin_folder_starts_at_main_kt(tmp_path: Path) -> None:
+    """Two files with a top-level main: the one of main.kt, `MainKt` (the tools'
+    `{Mainclass}Kt`), as a Kotlin folder is started by problemtools and BAPCtools."""
+    usable(get_language("kotlin"))
+    folder = tmp_path / "kt"
+    folder.mkdir()
+    (folder / "main.kt").write_text("fun main() {\n    println(twice(21))\n}\n")
+    (folder / "helper.kt").write_text(
+        "fun twice(x: Int) = 2 * x\n\nfun main() {\n    println(twice(1))\n}\n"
+    )
+    sub = prepare(parse_spec(str(folder)), make_problem())
+    assert (sub.compile_error, sub.entry) == (None, "MainKt")
+
+
 def test_the_main_source_rule_of_problemtools_and_bapctools() -> None:
+    # imported here: the module's other tests run on a gridjudge without it
+    from pipeline.program.languages.jvm import named_class
+
     py, java, c = get_language("py3"), get_language("java"), get_language("c11")
 
     def main(lang: Language, *names: str) -> str:
