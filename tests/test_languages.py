@@ -192,6 +192,8 @@ def test_the_main_source_rule_of_problemtools_and_bapctools() -> None:
     assert main(py, "util.py", "b.py") == "b.py"  # else the first by name
     assert main(java, "Helper.java", "Main.java") == "Main.java"
     assert main(c, "add.c", "zz.c") == "add.c"
+    assert main(c, "a.h", "solve.c") == "solve.c"  # a header is never the main file
+    assert main(c, "main.h", "b.c", "c.c") == "b.c"
     assert named_class("Main.java") == "Main"
     assert named_class("main.kt", kotlin=True) == "MainKt"
     assert named_class("solve.kt", kotlin=True) == "SolveKt"

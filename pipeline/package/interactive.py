@@ -10,9 +10,9 @@ and is the next pass's input, the submission's stdin (or the interactor's input 
 and the validator's input file alike (the format: the input file is the one "given on
 standard input to the program whose results are being validated"; those tools move it
 into the case's input); every other file of the feedback dir persists from one pass to
-the next; a validator that still
-writes `nextpass.in` on the last pass allowed is a judge error, as is one that writes it
-and rejects; the case's verdict is the first pass's that is not AC, else the last one's.
+the next; a validator that still writes `nextpass.in` on the last pass allowed is a
+judge error, as is one that writes it and rejects; the case's verdict is the first
+pass's that is not AC, else the last one's.
 """
 
 from __future__ import annotations

@@ -100,13 +100,14 @@ class Language:
         entry points first: the only one; one of `entry_names` (Python's `__main__.py`);
         the one named main.* in any case; the first by name otherwise."""
         del texts  # the rule looks at names only, as those tools do
-        if len(names) == 1:
-            return names[0]
+        sources = self.compiled(names) or list(names)  # headers are never the main file
+        if len(sources) == 1:
+            return sources[0]
         for name in self.entry_names:
-            if name in names:
+            if name in sources:
                 return name
-        mains = sorted(n for n in names if n.rpartition(".")[0].lower() == "main")
-        return mains[0] if mains else sorted(names)[0]
+        mains = sorted(n for n in sources if n.rpartition(".")[0].lower() == "main")
+        return mains[0] if mains else sorted(sources)[0]
 
     def expand(
         self,
