@@ -98,9 +98,9 @@ def relay(
     caps: dict[str, int] | None = None,
     watch: Callable[[bool, list[str]], None] | None = None,
 ) -> tuple[list[str], list[str]]:
-    """Carries bytes for each (source, sink, direction) until every source is at its end
-    (or `stop` is readable: both programs are over) and everything read is written or
-    can no longer be; a direction whose writer passes its cap in `caps` is cut there.
+    """Carries bytes for each (source, sink, direction) until `stop` is readable (both
+    programs are over) and everything read is written or can no longer be; a direction
+    whose writer passes its cap in `caps` is cut there.
     `watch(moved, ended)` is called at least every WATCH_MS: whether bytes moved since,
     and the directions ended so far.
     Closes every source and sink. Returns the directions in the order their sources
@@ -128,13 +128,14 @@ def relay(
                 if pump.pending and pump.sink is not None:
                     poller.register(pump.sink, select.POLLOUT)
                     by_fd[pump.sink] = (pump, False)
-            if not by_fd or (
-                stopping
-                and all(p.eof or not _readable(p.source) for p in live if p.source is not None)
+            if stopping and (
+                not by_fd
+                or all(p.eof or not _readable(p.source) for p in live if p.source is not None)
             ):  # both programs are over and what they left is read
                 return ended, [p.direction for p in live if p.over]
-            else:
-                poller.register(stop, select.POLLIN)
+            # with nothing left to carry, still watched until both runs are over (a
+            # submission that closed its stdout may run on past the interactor's end)
+            poller.register(stop, select.POLLIN)
             for fd, _ in poller.poll(WATCH_MS if watch is not None else None):
                 if fd == stop:
                     stopping = True
@@ -336,11 +337,19 @@ class _Exchange:
             and (time.monotonic() - self.over_at[SUBMISSION]) * 1000 >= self.grace_ms
         ):
             self.handles[INTERACTOR].end(AFTER_SUBMISSION)
-        if SUBMISSION in over or TO_INTERACTOR in closed:
-            return  # the submission's run, or its output, is over: it ended by itself
+        if SUBMISSION in over:
+            return  # it ended by itself
         if INTERACTOR in over:
-            if self.ends_submission is not None and self.ends_submission(over[INTERACTOR]):
+            # a submission whose output is over has ended by itself, unless its processes
+            # still run (it closed its stdout): the interactor then ended first
+            output_over = TO_INTERACTOR in closed
+            rejected = self.ends_submission is not None and self.ends_submission(
+                over[INTERACTOR]
+            )
+            if rejected and (not output_over or sub.running()):
                 sub.end(AFTER_INTERACTOR)  # again each look: a run not yet armed
+            return
+        if TO_INTERACTOR in closed:
             return
         if moved:
             self.quiet_since = time.monotonic()

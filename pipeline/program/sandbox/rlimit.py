@@ -192,10 +192,12 @@ class RlimitSandbox:
         serve: Serve | None = None,
         args_file: Path | None = None,
         reserve_mb: int = 0,
+        handover: int | None = None,
     ) -> list[str]:
         """The launcher's command line for one spawned run, or (`serve`) for a fork
         server whose cases set their own CPU and output limits; `args_file` is handed to
-        the program as fd 3."""
+        the program as fd 3; `handover`: the program (bwrap) gets the run's stdio through
+        a socket on that fd (launcher.c's hand_over)."""
         memory = limits.memory_bytes
         args = [
             self.launcher,
@@ -241,6 +243,8 @@ class RlimitSandbox:
                         args += ["--conceal", path]
         if args_file is not None:
             args += ["--args-file", str(args_file)]
+        if handover is not None:
+            args += ["--handover", str(handover)]
         return [*args, "--", *argv]
 
     def conceal(self, paths: Iterable[Path | str]) -> None:
