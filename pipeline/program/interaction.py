@@ -343,9 +343,7 @@ class _Exchange:
             # a submission whose output is over has ended by itself, unless its processes
             # still run (it closed its stdout): the interactor then ended first
             output_over = TO_INTERACTOR in closed
-            rejected = self.ends_submission is not None and self.ends_submission(
-                over[INTERACTOR]
-            )
+            rejected = self.ends_submission is not None and self.ends_submission(over[INTERACTOR])
             if rejected and (not output_over or sub.running()):
                 sub.end(AFTER_INTERACTOR)  # again each look: a run not yet armed
             return

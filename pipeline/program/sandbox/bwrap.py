@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
-from pipeline.program.sandbox import slots
+from pipeline.program.sandbox import slots, views
 from pipeline.program.sandbox.base import Workspace, private_open
 from pipeline.program.sandbox.errors import SandboxError
 from pipeline.program.sandbox.rlimit import RlimitSandbox, Serve
@@ -32,9 +32,9 @@ HANDOVER_FD = 4
 SYSTEM_DIRS = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc")
 
 
-def system_binds() -> list[str]:
+def system_binds(exclude: Sequence[str] = ()) -> list[str]:
     args: list[str] = []
-    for name in SYSTEM_DIRS:
+    for name in (n for n in SYSTEM_DIRS if n not in exclude):
         path = f"/{name}"
         if os.path.islink(path):
             args += ["--symlink", os.readlink(path), path]
@@ -74,13 +74,18 @@ class BwrapSandbox(RlimitSandbox):
         serve: Serve | None = None,
         args_file: Path | None = None,
         reserve_mb: int = 0,
+        handover: int | None = None,
+        view: Sequence[str] | None = None,
     ) -> list[str]:
         assert self.bwrap is not None and serve is None and args_file is None
+        binds = self.binds
+        if view is not None:  # a compiler's: of /etc only what it reads (views.py)
+            binds = [*system_binds(exclude=("etc",)), *views.bwrap_binds(view)]
         options = [
             "--unshare-all",
             "--die-with-parent",
             "--new-session",
-            *self.binds,
+            *binds,
             "--proc", "/proc",
             "--dev", "/dev",
             "--tmpfs", "/tmp",

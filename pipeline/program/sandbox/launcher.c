@@ -6,13 +6,15 @@
  *            [--as BYTES] [--rss-kb KB] [--stack BYTES] [--fsize BYTES] [--nofile N]
  *            [--uid U --gid G] [--cg DIR]... [--procs F]
  *            [--ns] [--userns [--nproc N]] [--hide-all] [--hide DIR]... [--conceal DIR]...
+ *            [--show PATH]...
  *            [--serve [--start-ms MS] [--charge-start]] [--args-file F] [--handover N]
  *            -- PROGRAM ARGS...
  *   launcher --take-stdio N -- PROGRAM ARGS...   (run by bwrap: see hand_over)
  *
  * launcher: joins the cgroups, unshares net/pid/mount/ipc/uts namespaces, builds the
  * program's view (view.c: system folders read-only, the others hidden; --hide DIR: a
- * private writable tmpfs over DIR, --conceal DIR: an empty read-only one), forks INIT
+ * private writable tmpfs over DIR, --conceal DIR: an empty read-only one, but for the
+ * --show PATHs below it, bound read-only: shown.c, a compiler's view), forks INIT
  * (pid 1 of the new pid namespace) and waits for it. INIT mounts a fresh /proc, forks
  * PROG and waits for it (run.c's watch); PROG sets the rlimits (rlimits.h), enters the
  * scratch dir, drops to the unprivileged uid, installs the seccomp filter (seccomp.c) and
@@ -74,6 +76,7 @@
 #include "rlimits.h"
 #include "run.h"
 #include "seccomp.h"
+#include "shown.h"
 #include "serve.h"
 #include "view.h"
 
@@ -205,8 +208,8 @@ int main(int argc, char **argv) {
      * for a PROGRAM that reads its arguments from an fd (bwrap --args 3): they then never
      * show in a command line the sandboxed program could read */
     const char *args_file = NULL;
-    const char *cgroups[MAX_LIST], *hidden[MAX_LIST], *concealed[MAX_LIST];
-    int n_cg = 0, n_hide = 0, n_conceal = 0, use_ns = 0, hide_all = 0, serving = 0, start_ms = 10000;
+    const char *cgroups[MAX_LIST], *hidden[MAX_LIST], *concealed[MAX_LIST], *shown[MAX_LIST];
+    int n_cg = 0, n_hide = 0, n_conceal = 0, n_show = 0, use_ns = 0, hide_all = 0, serving = 0, start_ms = 10000;
     int charge_start = 0, use_userns = 0, handover = -1;
     long uid = -1, gid = -1, nofile = 256;
     unsigned long long cpu = 0, as = 0, stack = 0, fsize = 0, cpu_ms = 0, nproc = 0, rss_kb = 0;
@@ -239,6 +242,7 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--cg") == 0 && n_cg < MAX_LIST) cgroups[n_cg++] = v;
         else if (strcmp(a, "--hide") == 0 && n_hide < MAX_LIST) hidden[n_hide++] = v;
         else if (strcmp(a, "--conceal") == 0 && n_conceal < MAX_LIST) concealed[n_conceal++] = v;
+        else if (strcmp(a, "--show") == 0 && n_show < MAX_LIST) shown[n_show++] = v;
         else if (strcmp(a, "--start-ms") == 0) start_ms = (int)strtol(v, NULL, 10);
         else if (strcmp(a, "--handover") == 0) handover = (int)strtol(v, NULL, 10);
         else { fprintf(stderr, "launcher: unknown option %s\n", a); return 122; }
@@ -314,8 +318,14 @@ int main(int argc, char **argv) {
         }
         for (int k = 0; k < n_hide; k++)
             if (hide(hidden[k], 1) != 0) report_error(hidden[k]);
+        int shown_fds[MAX_LIST]; /* opened before any --conceal covers them */
+        for (int k = 0; k < n_show; k++)
+            shown_fds[k] = open(shown[k], O_PATH | O_NOFOLLOW | O_CLOEXEC);
         for (int k = 0; k < n_conceal; k++)
-            if (hide(concealed[k], 0) != 0) report_error(concealed[k]);
+            if (conceal_showing(concealed[k], shown, shown_fds, n_show) != 0)
+                report_error(concealed[k]);
+        for (int k = 0; k < n_show; k++)
+            if (shown_fds[k] >= 0) close(shown_fds[k]);
         if (hide_all && finish_view(&step) != 0) report_error(step);
     }
 
