@@ -21,8 +21,8 @@ from pipeline.grade.runners.batch import BatchRunner
 from pipeline.grade.runners.program import ProgramRunner
 from pipeline.grade.verdict import judge
 from pipeline.limits import Limits
-from pipeline.program.build import build, default_cache_dir
 from pipeline.problem.checkers import CheckResult
+from pipeline.program.build import build, default_cache_dir
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import make
 from pipeline.program.sandbox.base import QUARANTINE, runs_root
