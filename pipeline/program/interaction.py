@@ -119,23 +119,14 @@ def relay(
             if watch is not None:
                 watch(moved, ended)
                 moved = False
-            poller = select.poll()
-            by_fd: dict[int, tuple[_Pump, bool]] = {}
-            for pump in live:
-                if pump.source is not None and not pump.eof and len(pump.pending) < PENDING_CAP:
-                    poller.register(pump.source, select.POLLIN)
-                    by_fd[pump.source] = (pump, True)
-                if pump.pending and pump.sink is not None:
-                    poller.register(pump.sink, select.POLLOUT)
-                    by_fd[pump.sink] = (pump, False)
+            # with nothing left to carry, still watched until both runs are over (a
+            # submission that closed its stdout may run on past the interactor's end)
+            poller, by_fd = _poller(live, stop)
             if stopping and (
                 not by_fd
                 or all(p.eof or not _readable(p.source) for p in live if p.source is not None)
             ):  # both programs are over and what they left is read
                 return ended, [p.direction for p in live if p.over]
-            # with nothing left to carry, still watched until both runs are over (a
-            # submission that closed its stdout may run on past the interactor's end)
-            poller.register(stop, select.POLLIN)
             for fd, _ in poller.poll(WATCH_MS if watch is not None else None):
                 if fd == stop:
                     stopping = True
@@ -152,6 +143,22 @@ def relay(
         for pump in live:
             pump.close_source()
             pump.close_sink()
+
+
+def _poller(live: list[_Pump], stop: int) -> tuple[select.poll, dict[int, tuple[_Pump, bool]]]:
+    """A poll of `stop` and of what each direction waits for (its source to read, its
+    sink to write what it holds); by fd, the direction's pump and whether it reads."""
+    poller = select.poll()
+    poller.register(stop, select.POLLIN)
+    by_fd: dict[int, tuple[_Pump, bool]] = {}
+    for pump in live:
+        if pump.source is not None and not pump.eof and len(pump.pending) < PENDING_CAP:
+            poller.register(pump.source, select.POLLIN)
+            by_fd[pump.source] = (pump, True)
+        if pump.pending and pump.sink is not None:
+            poller.register(pump.sink, select.POLLOUT)
+            by_fd[pump.sink] = (pump, False)
+    return poller, by_fd
 
 
 def _readable(fd: int) -> bool:

@@ -224,21 +224,27 @@ class RlimitSandbox:
             # a fork server's cases share one count with their server)
             tasks = limits.processes + LAUNCHER_TASKS + (serve is not None)
             args += ["--userns", "--nproc", str(tasks)]
-        if self.namespaces:
-            args.append("--ns")
-            if self.hide_fs:
-                args.append("--hide-all")
-                for path in EXTRA_HIDDEN:
-                    if os.path.isdir(path) and not os.path.islink(path):
-                        args += ["--hide", path]
-                for path in self.concealed:
-                    if os.path.isdir(path):
-                        args += ["--conceal", path]
-                args += views.launcher_args(view) if view is not None else []
+        args += self._view_args(view)
         if args_file is not None:
             args += ["--args-file", str(args_file)]
         args += ["--handover", str(handover)] if handover is not None else []
         return [*args, "--", *argv]
+
+    def _view_args(self, view: Sequence[str] | None) -> list[str]:
+        """The launcher's options of the namespaces and the view (a compiler's: views.py)."""
+        if not self.namespaces:
+            return []
+        args = ["--ns"]
+        if self.hide_fs:
+            args.append("--hide-all")
+            for path in EXTRA_HIDDEN:
+                if os.path.isdir(path) and not os.path.islink(path):
+                    args += ["--hide", path]
+            for path in self.concealed:
+                if os.path.isdir(path):
+                    args += ["--conceal", path]
+            args += views.launcher_args(view) if view is not None else []
+        return args
 
     def conceal(self, paths: Iterable[Path | str]) -> None:
         """Hides these folders of judge data (corpora, packages, run folders) from every
