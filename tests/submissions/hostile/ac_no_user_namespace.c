@@ -54,8 +54,13 @@ int main(void) {
     child = syscall(SYS_clone3, &args, sizeof args);
     if (child == 0) _exit(0);
     ok &= refused("clone3", child, ENOSYS);
+    /* a small stack of its own: the default is RLIMIT_STACK, which RLIMIT_AS (an
+     * ordinary user's memory limit) would not leave room for */
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 1 << 16);
     pthread_t thread;
-    if (pthread_create(&thread, NULL, nothing, NULL) != 0 || pthread_join(thread, NULL) != 0) {
+    if (pthread_create(&thread, &attr, nothing, NULL) != 0 || pthread_join(thread, NULL) != 0) {
         printf("no thread\n");
         ok = 0;
     }
