@@ -76,8 +76,8 @@
 #include "rlimits.h"
 #include "run.h"
 #include "seccomp.h"
-#include "shown.h"
 #include "serve.h"
+#include "shown.h"
 #include "view.h"
 
 #define MAX_LIST 32
@@ -144,7 +144,8 @@ static void let_go_of_stdio(void) {
  * it would refuse bwrap the user namespace it makes. */
 static void hand_over(int sock, int self_fd, int n) {
     /* first above N+1: any of them (the pipe to INIT too) may hold N or N+1 now */
-    if (child_pipe == n || child_pipe == n + 1) child_pipe = fcntl(child_pipe, F_DUPFD_CLOEXEC, n + 2);
+    if (child_pipe == n || child_pipe == n + 1)
+        child_pipe = fcntl(child_pipe, F_DUPFD_CLOEXEC, n + 2);
     sock = fcntl(sock, F_DUPFD_CLOEXEC, n + 2);
     self_fd = fcntl(self_fd, F_DUPFD_CLOEXEC, n + 2);
     int null = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -209,8 +210,8 @@ int main(int argc, char **argv) {
      * show in a command line the sandboxed program could read */
     const char *args_file = NULL;
     const char *cgroups[MAX_LIST], *hidden[MAX_LIST], *concealed[MAX_LIST], *shown[MAX_LIST];
-    int n_cg = 0, n_hide = 0, n_conceal = 0, n_show = 0, use_ns = 0, hide_all = 0, serving = 0, start_ms = 10000;
-    int charge_start = 0, use_userns = 0, handover = -1;
+    int n_cg = 0, n_hide = 0, n_conceal = 0, use_ns = 0, hide_all = 0, serving = 0, start_ms = 10000;
+    int charge_start = 0, use_userns = 0, n_show = 0, handover = -1;
     long uid = -1, gid = -1, nofile = 256;
     unsigned long long cpu = 0, as = 0, stack = 0, fsize = 0, cpu_ms = 0, nproc = 0, rss_kb = 0;
     int i = 1;
