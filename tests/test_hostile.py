@@ -22,6 +22,7 @@ from pipeline.grade.runners.program import ProgramRunner
 from pipeline.grade.verdict import judge
 from pipeline.limits import Limits
 from pipeline.problem.checkers import CheckResult
+from pipeline.program.build import build, default_cache_dir
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import make
 from pipeline.program.sandbox.base import QUARANTINE, runs_root
@@ -267,6 +268,44 @@ def test_details(outcomes: dict[str, Outcome], port: int, request: pytest.Fixtur
         assert not os.path.exists(f"{place}/gj_escape_{port}")
     assert _named(str(port)) == [], "the daemon survived its run"
     assert _named(f"gjfb{port}") == [], "fork-bomb processes survived"
+
+
+@pytest.mark.parametrize("backend", sorted({backend for backend, _ in MODES}))
+def test_a_compile_error_quotes_no_host_file(backend: str, port: int, tmp_path: Path) -> None:
+    """A source that #includes a host file by its absolute path: its compile error says
+    the file is not there and quotes nothing of it (before, gcc quoted its first line:
+    /etc/passwd's, an answer under /opt, a file under /var, another build's)."""
+    marker = f"SECRET-{port}-"
+    planted = {
+        Path(f"/var/gj_sessions_{port}/secret.txt"): f"{marker}var",
+        hidden_corpus(port) / "answer.ans": None,  # the battery's own, "SECRET"
+        default_cache_dir() / f"gj_secret_{port}.txt": f"{marker}cache",
+    }
+    targets = [Path("/etc/passwd"), Path(__file__).resolve(), *planted]
+    from pipeline.program import sandbox as sandbox_module
+
+    messages = {}
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("GRIDJUDGE_SANDBOX", backend)
+        sandbox_module.use(make(backend))
+        try:
+            for path, text in planted.items():
+                if text is not None:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_text(text + "\n")
+            for path in targets:
+                source = f'#include "{path}"\nint main(void) {{ return 0; }}\n'.encode()
+                error = build("c17", [("main.c", source)], tmp_path).error or ""
+                messages[path] = (error, path.read_text().splitlines()[:3])
+        finally:
+            sandbox_module.use(None)
+            for path, text in planted.items():
+                if text is not None:
+                    path.unlink(missing_ok=True)
+    for path, (message, lines) in messages.items():
+        assert "No such file" in message, (path, message)
+        seen = [line for line in lines if line.strip() and line in message]
+        assert not seen and "SECRET" not in message, (path, message)
 
 
 def _left_by_this_judge() -> list[str]:

@@ -253,6 +253,22 @@ def test_a_submission_still_running_after_a_rejection_is_ended_then(
     assert said == Verdict.WA
 
 
+def test_a_submission_closing_its_stdout_is_the_interactors_end_of_input(
+    fork: bool, kind: TranscriptKind
+) -> None:
+    # it closes its stdout after the first number and spins: the interactor reads the end
+    # of its input then and rejects (WA, as problemtools judges it). Before, the
+    # launcher and its init kept the pipe's write end open: the interactor waited, the
+    # submission ran to its CPU limit (TLE)
+    done = exchange(fork, "closes_then_spins.c", kind=kind)
+    assert done.interactor.exit_code == 43, (done.interactor.stderr_head, done.interactor.extra)
+    assert done.first == INTERACTOR  # its process ended first: the rejection stands
+    assert done.submission.extra.get("ended") == AFTER_INTERACTOR, done.submission.extra
+    assert not done.submission.cpu_exceeded and not done.submission.wall_exceeded
+    said, _ = verdict(done, Limits(cpu_ms=1000, wall_ms=3000))
+    assert said == Verdict.WA
+
+
 def test_an_interactor_going_on_past_the_submissions_end_is_ended_and_blamed(
     fork: bool, kind: TranscriptKind
 ) -> None:

@@ -1,5 +1,6 @@
 """The sandbox of an ordinary user: the hostile battery (tests/test_hostile.py, every
-runner) and the fork-server attacks (tests/test_forkserver.py) run again as an
+runner), the fork-server attacks (tests/test_forkserver.py) and an interactive
+submission that closes its stdout (tests/test_interact.py) run again as an
 unprivileged user, where the sandbox makes its namespaces inside a user namespace, and
 must give the same verdicts as under root (the battery's files name them).
 
@@ -26,8 +27,12 @@ from tests.as_user import bound_command
 USER = "gridjudge-test"
 # the user's files a submission must not see (ac_no_judge_files.py looks for them)
 SECRET = ".ssh/id_gridjudge_test"
-# the battery, the fork-server attacks, and the probe-free sandbox tests of this mode
-SUITES = ("tests/test_hostile.py", "tests/test_forkserver.py")
+# the battery, the fork-server attacks, and an interactive submission closing its stdout
+SUITES = (
+    "tests/test_hostile.py",
+    "tests/test_forkserver.py",
+    "tests/test_interact.py::test_a_submission_closing_its_stdout_is_the_interactors_end_of_input",
+)
 TIMEOUT_S = 1200
 
 

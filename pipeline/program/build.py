@@ -4,8 +4,10 @@ A build lives in `<cache>/<key>/`: `out/` (the files a run places in its scratch
 the binary, the jar, or the sources of an interpreted language) with `entry` (what the
 run command starts), or `compile_error.txt` (the compiler's message, truncated). Both
 are published atomically, so parallel workers may race safely. The compiler runs in the
-sandbox: a source that #includes a file outside its scratch dir (an answer file, a key)
-must not see it, in its binary or in its CE message.
+sandbox, in a compiler's view (sandbox/views.py): of the host it sees the system folders
+and of /etc, /var and /opt only what it reads, so a source that #includes a file outside
+its scratch dir (/etc/passwd, an answer file, another build) finds nothing to put in its
+binary or to quote in its CE message.
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ COMPILE_LIMITS = Limits(
 
 # compilers start threads (see Language.thread_stack_mb)
 COMPILE_STACK_MB = 64
+# what every compiler's view shows under /etc (the loader's cache; the links through which
+# /usr/bin names a toolchain), with what its language reads (Language.compile_reads)
+COMPILE_READS = ("/etc/ld.so.cache", "/etc/alternatives")
 
 Source = tuple[str, bytes]  # (file name as the user gave it, content)
 
@@ -89,9 +94,17 @@ def stage(lang: Language, sources: Sequence[Source]) -> Staged:
     return Staged(tuple(names[i] for i in order), tuple(texts[i] for i in order), main, display)
 
 
+def compile_view(lang: Language) -> tuple[str, ...]:
+    """What `lang`'s compiler sees under /etc, /var and /opt (sandbox/views.py)."""
+    return (*COMPILE_READS, *lang.compile_reads)
+
+
 def build_key(lang: Language, staged: Staged) -> str:
     h = hashlib.sha256()
-    for part in (lang.name, toolchain_version(lang), lang.flags()):
+    # the view too: a build made in another view (a message quoting a host file, a CE of
+    # a compiler that missed its configuration) is not this one's
+    view = "view " + " ".join(compile_view(lang))
+    for part in (lang.name, toolchain_version(lang), lang.flags(), view):
         h.update(part.encode() + b"\0")
     for name, text in zip(staged.names, staged.texts, strict=True):
         h.update(name.encode() + b"\0" + hashlib.sha256(text).digest())
@@ -190,6 +203,7 @@ def _sandboxed(
         files=placed,
         output_file=output_file,
         reserve_mb=lang.compile_reserve_mb,
+        view=compile_view(lang),
     )
     if result.judge_error:  # e.g. no compiler here: the judge's failure, for the caller
         raise RuntimeError(f"cannot compile {lang.name}: {result.judge_error}")

@@ -87,10 +87,12 @@ def run_command(
     reserve_mb: int = 0,
     stdio: tuple[int, int] | None = None,
     handle: Handle | None = None,
+    view: Sequence[str] | None = None,
 ) -> ExecutionResult:
     """`argv` spawned in the process-wide sandbox (a compile step, or a program no fork
     server serves); a judge error is tried again before it stands (not a run on `stdio`,
-    fds the first try takes: interact tries the whole interaction again)."""
+    fds the first try takes: interact tries the whole interaction again). `view`: a
+    compiler's, showing of /etc, /var and /opt only these paths (sandbox/views.py)."""
     box = get_sandbox()
     launch = partial(
         box.run,
@@ -100,6 +102,7 @@ def run_command(
         output_file=output_file,
         read_back=read_back,
         reserve_mb=reserve_mb,
+        view=view,
     )
     if stdio is not None:
         return launch(stdio=stdio, handle=handle)

@@ -110,6 +110,19 @@ class Handle:
                 reading = reading or b"pipe" in channel
         return total, working or not seen or len(pids) >= WATCHED, reading
 
+    def running(self) -> bool:
+        """Whether one of the processes is there and not over (a zombie is over)."""
+        with self._lock:
+            pids = self._pids() if self._pids is not None else []
+        for pid in pids:
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as fh:
+                    if fh.read().rsplit(b")", 1)[1].split()[0] != b"Z":
+                        return True
+            except (OSError, IndexError):
+                continue
+        return False
+
     def _kill(self) -> None:
         for pid in self._pids() if self._pids is not None else []:
             with contextlib.suppress(ProcessLookupError, PermissionError):

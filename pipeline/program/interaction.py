@@ -98,9 +98,9 @@ def relay(
     caps: dict[str, int] | None = None,
     watch: Callable[[bool, list[str]], None] | None = None,
 ) -> tuple[list[str], list[str]]:
-    """Carries bytes for each (source, sink, direction) until every source is at its end
-    (or `stop` is readable: both programs are over) and everything read is written or
-    can no longer be; a direction whose writer passes its cap in `caps` is cut there.
+    """Carries bytes for each (source, sink, direction) until `stop` is readable (both
+    programs are over) and everything read is written or can no longer be; a direction
+    whose writer passes its cap in `caps` is cut there.
     `watch(moved, ended)` is called at least every WATCH_MS: whether bytes moved since,
     and the directions ended so far.
     Closes every source and sink. Returns the directions in the order their sources
@@ -119,22 +119,14 @@ def relay(
             if watch is not None:
                 watch(moved, ended)
                 moved = False
-            poller = select.poll()
-            by_fd: dict[int, tuple[_Pump, bool]] = {}
-            for pump in live:
-                if pump.source is not None and not pump.eof and len(pump.pending) < PENDING_CAP:
-                    poller.register(pump.source, select.POLLIN)
-                    by_fd[pump.source] = (pump, True)
-                if pump.pending and pump.sink is not None:
-                    poller.register(pump.sink, select.POLLOUT)
-                    by_fd[pump.sink] = (pump, False)
-            if not by_fd or (
-                stopping
-                and all(p.eof or not _readable(p.source) for p in live if p.source is not None)
+            # with nothing left to carry, still watched until both runs are over (a
+            # submission that closed its stdout may run on past the interactor's end)
+            poller, by_fd = _poller(live, stop)
+            if stopping and (
+                not by_fd
+                or all(p.eof or not _readable(p.source) for p in live if p.source is not None)
             ):  # both programs are over and what they left is read
                 return ended, [p.direction for p in live if p.over]
-            else:
-                poller.register(stop, select.POLLIN)
             for fd, _ in poller.poll(WATCH_MS if watch is not None else None):
                 if fd == stop:
                     stopping = True
@@ -151,6 +143,22 @@ def relay(
         for pump in live:
             pump.close_source()
             pump.close_sink()
+
+
+def _poller(live: list[_Pump], stop: int) -> tuple[select.poll, dict[int, tuple[_Pump, bool]]]:
+    """A poll of `stop` and of what each direction waits for (its source to read, its
+    sink to write what it holds); by fd, the direction's pump and whether it reads."""
+    poller = select.poll()
+    poller.register(stop, select.POLLIN)
+    by_fd: dict[int, tuple[_Pump, bool]] = {}
+    for pump in live:
+        if pump.source is not None and not pump.eof and len(pump.pending) < PENDING_CAP:
+            poller.register(pump.source, select.POLLIN)
+            by_fd[pump.source] = (pump, True)
+        if pump.pending and pump.sink is not None:
+            poller.register(pump.sink, select.POLLOUT)
+            by_fd[pump.sink] = (pump, False)
+    return poller, by_fd
 
 
 def _readable(fd: int) -> bool:
@@ -336,11 +344,17 @@ class _Exchange:
             and (time.monotonic() - self.over_at[SUBMISSION]) * 1000 >= self.grace_ms
         ):
             self.handles[INTERACTOR].end(AFTER_SUBMISSION)
-        if SUBMISSION in over or TO_INTERACTOR in closed:
-            return  # the submission's run, or its output, is over: it ended by itself
+        if SUBMISSION in over:
+            return  # it ended by itself
         if INTERACTOR in over:
-            if self.ends_submission is not None and self.ends_submission(over[INTERACTOR]):
+            # a submission whose output is over has ended by itself, unless its processes
+            # still run (it closed its stdout): the interactor then ended first
+            output_over = TO_INTERACTOR in closed
+            rejected = self.ends_submission is not None and self.ends_submission(over[INTERACTOR])
+            if rejected and (not output_over or sub.running()):
                 sub.end(AFTER_INTERACTOR)  # again each look: a run not yet armed
+            return
+        if TO_INTERACTOR in closed:
             return
         if moved:
             self.quiet_since = time.monotonic()

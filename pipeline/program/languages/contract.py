@@ -80,6 +80,9 @@ class Language:
     compile_reserve_mb: int = 0
     env: tuple[str, ...] = ()  # NAME=value for every command
     compile_env: tuple[str, ...] = ()  # NAME=value for `compile` and `check` only
+    # what `compile` and `check` read under /etc, /var and /opt (glob patterns) besides
+    # the loader's cache and /etc/alternatives: a compiler's view shows nothing else there
+    compile_reads: tuple[str, ...] = ()
     noise: tuple[str, ...] = ()  # starts of compiler output lines left out of messages
     # glibc gives every new thread a stack of RLIMIT_STACK, which the sandbox sets to the
     # memory limit: a runtime that starts threads would reserve that much per thread

@@ -36,6 +36,9 @@ JVM_FLAGS = (
 COMPILER_JVM = "-Xss16m -Xmx1g -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData"
 JVM_ENV = ("MALLOC_ARENA_MAX=2",)
 JVM_RESERVE_MB = 2048
+# a compiler's JVM reads its configuration there (jvm.cfg, security/java.security) through
+# the JDK's conf link
+JVM_READS = ("/etc/java-*",)
 JVM_WARNING = "OpenJDK 64-Bit Server VM warning"
 
 
@@ -176,6 +179,7 @@ JAVA = Language(
     keep_names=True,
     version=("javac", "-version"),
     env=JVM_ENV,
+    compile_reads=JVM_READS,
     reserve_mb=JVM_RESERVE_MB,
     compile_reserve_mb=JVM_RESERVE_MB,
     self_test=SelfTest(
@@ -208,6 +212,7 @@ KOTLIN = Language(
     version=("kotlinc", "-version"),
     env=JVM_ENV,
     compile_env=(f"JAVA_OPTS={COMPILER_JVM}",),
+    compile_reads=JVM_READS,
     reserve_mb=JVM_RESERVE_MB,
     compile_reserve_mb=JVM_RESERVE_MB,
     self_test=SelfTest(
@@ -238,6 +243,7 @@ SCALA = Language(
     version=("scalac", "-version"),
     env=JVM_ENV,
     compile_env=(f"JAVA_OPTS={COMPILER_JVM}",),
+    compile_reads=JVM_READS,
     reserve_mb=JVM_RESERVE_MB,
     compile_reserve_mb=JVM_RESERVE_MB,
     self_test=SelfTest(

@@ -137,6 +137,7 @@ HASKELL = Language(
     fork_server="preload",
     thread_stack_mb=64,
     version=("ghc", "--numeric-version"),
+    compile_reads=("/var/lib/ghc",),  # Debian's global package database
     reserve_mb=1024,
     compile_reserve_mb=1024,
     self_test=SelfTest(
@@ -198,6 +199,7 @@ CSHARP = Language(
     run=("env", "MONO_GC_PARAMS=max-heap-size={memory_mb}m", "mono", "prog.exe"),
     thread_stack_mb=64,
     version=("mono", "--version"),
+    compile_reads=("/etc/mono",),  # the runtime's configuration (machine.config)
     reserve_mb=1024,
     compile_reserve_mb=1024,
     self_test=SelfTest(

@@ -93,6 +93,7 @@ PHP = Language(
     package="php-cli",
     tools=("php",),
     check=_each("php -d display_errors=stderr -l"),
+    compile_reads=("/etc/php",),  # php.ini and the extensions it loads
     run=("php", "-d", "memory_limit={memory_mb}M", "{main}"),
     version=("php", "--version"),
     self_test=SelfTest(

@@ -68,7 +68,9 @@ class Sandbox(Protocol):
     armed with the program's processes while it runs (execution.Handle: the judge may
     end it early). `reserve_mb` is address space the program's runtime reserves without
     using it (a JVM's heap, Go's arenas): a backend whose memory limit is RLIMIT_AS
-    raises that limit by it and holds resident memory to `limits` instead. Never raises
+    raises that limit by it and holds resident memory to `limits` instead. `view`: a
+    compiler's view of the host, showing of /etc, /var and /opt only these paths (glob
+    patterns; views.py), where None is a program's. Never raises
     for anything the program does; failures of the sandbox itself are `judge_error`.
     """
 
@@ -86,6 +88,7 @@ class Sandbox(Protocol):
         stdio: tuple[int, int] | None = None,
         handle: Handle | None = None,
         reserve_mb: int = 0,
+        view: Sequence[str] | None = None,
     ) -> ExecutionResult: ...
 
     def conceal(self, paths: Iterable[Path | str]) -> None:

@@ -18,18 +18,23 @@ from pathlib import Path
 
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
-from pipeline.program.sandbox import slots
+from pipeline.program.sandbox import slots, views
 from pipeline.program.sandbox.base import Workspace, private_open
 from pipeline.program.sandbox.errors import SandboxError
 from pipeline.program.sandbox.rlimit import RlimitSandbox, Serve
 
 ARGS_FILE = "bwrap-args"
+# the socket the launcher's INIT sends the run's stdio on, and the launcher's executable
+# after it (launcher.c's hand_over): bwrap starts the launcher in its sandbox, which takes
+# them and execs the program, so that none of bwrap's processes holds the program's
+# stdout (an interactor reads the end of its input when the program closes it)
+HANDOVER_FD = 4
 SYSTEM_DIRS = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc")
 
 
-def system_binds() -> list[str]:
+def system_binds(exclude: Sequence[str] = ()) -> list[str]:
     args: list[str] = []
-    for name in SYSTEM_DIRS:
+    for name in (n for n in SYSTEM_DIRS if n not in exclude):
         path = f"/{name}"
         if os.path.islink(path):
             args += ["--symlink", os.readlink(path), path]
@@ -69,13 +74,18 @@ class BwrapSandbox(RlimitSandbox):
         serve: Serve | None = None,
         args_file: Path | None = None,
         reserve_mb: int = 0,
+        handover: int | None = None,
+        view: Sequence[str] | None = None,
     ) -> list[str]:
         assert self.bwrap is not None and serve is None and args_file is None
+        binds = self.binds
+        if view is not None:  # a compiler's: of /etc only what it reads (views.py)
+            binds = [*system_binds(exclude=("etc",)), *views.bwrap_binds(view)]
         options = [
             "--unshare-all",
             "--die-with-parent",
             "--new-session",
-            *self.binds,
+            *binds,
             "--proc", "/proc",
             "--dev", "/dev",
             "--tmpfs", "/tmp",
@@ -87,11 +97,13 @@ class BwrapSandbox(RlimitSandbox):
         # program's to read, and must not name the judge's run folder
         with private_open(ws.root / ARGS_FILE) as fh:
             fh.write(b"".join(arg.encode() + b"\0" for arg in options))
-        inner = [self.bwrap, "--args", "3", "--", *argv]
+        taker = [f"/proc/self/fd/{HANDOVER_FD + 1}", "--take-stdio", str(HANDOVER_FD), "--"]
+        inner = [self.bwrap, "--args", "3", "--", *taker, *argv]
         # with a slot, the watchdog reads the cgroup (bwrap hides the program's clock)
         return super().command(
-            ws, inner, limits, slot, args_file=ws.root / ARGS_FILE, reserve_mb=reserve_mb
-        )
+            ws, inner, limits, slot, args_file=ws.root / ARGS_FILE, reserve_mb=reserve_mb,
+            handover=HANDOVER_FD,
+        )  # fmt: skip
 
     def _measured(
         self, result: ExecutionResult, group_cpu_ms: float, group_peak_kb: int, grouped: bool

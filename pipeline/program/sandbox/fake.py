@@ -48,6 +48,7 @@ class FakeSandbox:
         stdio: tuple[int, int] | None = None,
         handle: Handle | None = None,
         reserve_mb: int = 0,
+        view: Sequence[str] | None = None,
     ) -> ExecutionResult:
         close_fds(stdio)
         call = FakeCall(list(argv), limits, stdin, dict(files or {}), output_file)

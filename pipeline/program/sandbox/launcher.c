@@ -6,15 +6,20 @@
  *            [--as BYTES] [--rss-kb KB] [--stack BYTES] [--fsize BYTES] [--nofile N]
  *            [--uid U --gid G] [--cg DIR]... [--procs F]
  *            [--ns] [--userns [--nproc N]] [--hide-all] [--hide DIR]... [--conceal DIR]...
- *            [--serve [--start-ms MS] [--charge-start]] [--args-file F] -- PROGRAM ARGS...
+ *            [--show PATH]...
+ *            [--serve [--start-ms MS] [--charge-start]] [--args-file F] [--handover N]
+ *            -- PROGRAM ARGS...
+ *   launcher --take-stdio N -- PROGRAM ARGS...   (run by bwrap: see hand_over)
  *
  * launcher: joins the cgroups, unshares net/pid/mount/ipc/uts namespaces, builds the
  * program's view (view.c: system folders read-only, the others hidden; --hide DIR: a
- * private writable tmpfs over DIR, --conceal DIR: an empty read-only one), forks INIT
+ * private writable tmpfs over DIR, --conceal DIR: an empty read-only one, but for the
+ * --show PATHs below it, bound read-only: shown.c, a compiler's view), forks INIT
  * (pid 1 of the new pid namespace) and waits for it. INIT mounts a fresh /proc, forks
  * PROG and waits for it (run.c's watch); PROG sets the rlimits (rlimits.h), enters the
- * scratch dir, drops to the unprivileged uid, installs the seccomp filter and execs the
- * program. When PROG has ended, INIT kills and reaps every other process of the
+ * scratch dir, drops to the unprivileged uid, installs the seccomp filter (seccomp.c) and
+ * execs the program; the launcher and INIT then let go of their copies of its stdin and
+ * stdout. When PROG has ended, INIT kills and reaps every other process of the
  * namespace and writes the report (run.c's format_report: one line, the CPU of all of
  * them, the largest peak RSS). stdin/stdout/stderr are inherited from the judge
  * (files), so nothing here buffers the program's output.
@@ -67,9 +72,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "fdpass.h"
 #include "rlimits.h"
 #include "run.h"
+#include "seccomp.h"
 #include "serve.h"
+#include "shown.h"
 #include "view.h"
 
 #define MAX_LIST 32
@@ -118,6 +126,49 @@ static void map_ids(uid_t uid, gid_t gid) {
 
 static const char *steps[] = {"exec", "setrlimit", "chdir", "setgid", "setuid", "seccomp"};
 
+/* Once PROG has its stdin and stdout, the launcher and INIT keep no copy of them: a
+ * program that closes its stdout is at the end of that pipe for its reader (an
+ * interactor), as it would be outside the sandbox. */
+static void let_go_of_stdio(void) {
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    for (int fd = 0; fd <= 1; fd++)
+        if (null < 0 || dup2(null, fd) != fd) close(fd);
+    if (null > 1) close(null);
+}
+
+/* --handover N (PROG is bwrap, which keeps a copy of every fd it passes on, in its
+ * monitor outside and its init inside): PROG gets /dev/null for stdin and stdout, a
+ * socket as fd N and this launcher's executable as fd N+1; INIT sends the run's stdin,
+ * stdout and stderr over the socket, to the launcher that bwrap starts in its sandbox
+ * (--take-stdio N), and keeps none. That launcher then installs the whole filter: here
+ * it would refuse bwrap the user namespace it makes. */
+static void hand_over(int sock, int self_fd, int n) {
+    /* first above N+1: any of them (the pipe to INIT too) may hold N or N+1 now */
+    if (child_pipe == n || child_pipe == n + 1)
+        child_pipe = fcntl(child_pipe, F_DUPFD_CLOEXEC, n + 2);
+    sock = fcntl(sock, F_DUPFD_CLOEXEC, n + 2);
+    self_fd = fcntl(self_fd, F_DUPFD_CLOEXEC, n + 2);
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (child_pipe < 0 || sock < 0 || self_fd < 0 || null < 0 || dup2(null, 0) != 0 ||
+        dup2(null, 1) != 1 || dup2(sock, n) != n || dup2(self_fd, n + 1) != n + 1)
+        child_fail(1);
+}
+
+/* --take-stdio N -- PROGRAM ARGS (inside bwrap's sandbox): the run's stdin, stdout and
+ * stderr from the socket N, nothing else of what bwrap passed on, the filter, the
+ * program. */
+static int take_stdio(int sock, char **argv) {
+    char text[16];
+    int fds[3], with_fds = 0;
+    if (receive_case(sock, text, sizeof text, fds, &with_fds) <= 0 || !with_fds) return 125;
+    for (int k = 0; k < 3; k++)
+        if (dup2(fds[k], k) != k) return 125;
+    syscall(SYS_close_range, 3U, ~0U, 0U);
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || install_filter(1) != 0) return 125;
+    execvp(argv[0], argv);
+    return 127;
+}
+
 /* Without a pid namespace: kill the run's other processes (listed by the pids cgroup,
  * when given) and reap whatever was reparented to us. */
 static void reap_leftovers(const char *procs_file) {
@@ -151,14 +202,16 @@ static void reap_settling(int ms) {
 }
 
 int main(int argc, char **argv) {
+    if (argc > 4 && strcmp(argv[1], "--take-stdio") == 0 && strcmp(argv[3], "--") == 0)
+        return take_stdio(atoi(argv[2]), argv + 4);
     const char *report = NULL, *box = NULL, *cpu_file = NULL, *procs_file = NULL;
     /* --args-file F: F opened here (by the judge's user) and handed to PROGRAM as fd 3,
      * for a PROGRAM that reads its arguments from an fd (bwrap --args 3): they then never
      * show in a command line the sandboxed program could read */
     const char *args_file = NULL;
-    const char *cgroups[MAX_LIST], *hidden[MAX_LIST], *concealed[MAX_LIST];
+    const char *cgroups[MAX_LIST], *hidden[MAX_LIST], *concealed[MAX_LIST], *shown[MAX_LIST];
     int n_cg = 0, n_hide = 0, n_conceal = 0, use_ns = 0, hide_all = 0, serving = 0, start_ms = 10000;
-    int charge_start = 0, use_userns = 0;
+    int charge_start = 0, use_userns = 0, n_show = 0, handover = -1;
     long uid = -1, gid = -1, nofile = 256;
     unsigned long long cpu = 0, as = 0, stack = 0, fsize = 0, cpu_ms = 0, nproc = 0, rss_kb = 0;
     int i = 1;
@@ -190,11 +243,13 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--cg") == 0 && n_cg < MAX_LIST) cgroups[n_cg++] = v;
         else if (strcmp(a, "--hide") == 0 && n_hide < MAX_LIST) hidden[n_hide++] = v;
         else if (strcmp(a, "--conceal") == 0 && n_conceal < MAX_LIST) concealed[n_conceal++] = v;
+        else if (strcmp(a, "--show") == 0 && n_show < MAX_LIST) shown[n_show++] = v;
         else if (strcmp(a, "--start-ms") == 0) start_ms = (int)strtol(v, NULL, 10);
+        else if (strcmp(a, "--handover") == 0) handover = (int)strtol(v, NULL, 10);
         else { fprintf(stderr, "launcher: unknown option %s\n", a); return 122; }
     }
     if (!report || !box || i >= argc || (serving && !use_ns) || (serving && args_file) ||
-        (nproc && !use_userns)) {
+        (nproc && !use_userns) || (handover >= 0 && (serving || handover < 4))) {
         fprintf(stderr, "launcher: bad arguments\n");
         return 122;
     }
@@ -264,14 +319,21 @@ int main(int argc, char **argv) {
         }
         for (int k = 0; k < n_hide; k++)
             if (hide(hidden[k], 1) != 0) report_error(hidden[k]);
+        int shown_fds[MAX_LIST]; /* opened before any --conceal covers them */
+        for (int k = 0; k < n_show; k++)
+            shown_fds[k] = open(shown[k], O_PATH | O_NOFOLLOW | O_CLOEXEC);
         for (int k = 0; k < n_conceal; k++)
-            if (hide(concealed[k], 0) != 0) report_error(concealed[k]);
+            if (conceal_showing(concealed[k], shown, shown_fds, n_show) != 0)
+                report_error(concealed[k]);
+        for (int k = 0; k < n_show; k++)
+            if (shown_fds[k] >= 0) close(shown_fds[k]);
         if (hide_all && finish_view(&step) != 0) report_error(step);
     }
 
     pid_t init = fork();
     if (init < 0) report_error("fork");
     if (init > 0) { /* the launcher: wait for INIT, mirror its status */
+        let_go_of_stdio();
         int status;
         while (waitpid(init, &status, 0) < 0 && errno == EINTR) {}
         return WIFEXITED(status) ? WEXITSTATUS(status) : 124;
@@ -289,8 +351,11 @@ int main(int argc, char **argv) {
     }
     int pipefd[2], pair[2] = {-1, -1};
     if (pipe2(pipefd, O_CLOEXEC) != 0) report_error("pipe");
-    if (serving && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0)
+    if ((serving || handover >= 0) &&
+        socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0)
         report_error("socketpair");
+    int self_fd = handover >= 0 ? open("/proc/self/exe", O_RDONLY | O_CLOEXEC) : -1;
+    if (handover >= 0 && self_fd < 0) report_error("open the launcher");
     sigset_t chld;
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
@@ -303,6 +368,7 @@ int main(int argc, char **argv) {
         if (serving && dup2(pair[1], 3) != 3) child_fail(1);
         if (args_fd >= 0 && dup2(args_fd, 3) != 3) child_fail(1); /* dup2 clears CLOEXEC */
         if (fchdir(box_fd) != 0) child_fail(2);
+        if (handover >= 0) hand_over(pair[1], self_fd, handover); /* box_fd is done with */
         if (cpu) set_limit(RLIMIT_CPU, cpu, cpu + 1);
         if (set_rlimits(as, stack, fsize, (unsigned long long)nofile) != 0) child_fail(1);
         if (nproc) set_limit(RLIMIT_NPROC, nproc, nproc);
@@ -312,7 +378,7 @@ int main(int argc, char **argv) {
          * execve (a non-zero uid); none can come back, not even through the bounding set */
         for (int cap = 0; use_userns && cap <= 63; cap++) prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
         prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-        if (deny_keyrings() != 0) child_fail(5);
+        if (install_filter(handover < 0) != 0) child_fail(5);
         sigset_t none;
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);
@@ -320,6 +386,14 @@ int main(int argc, char **argv) {
         child_fail(0);
     }
     close(pipefd[1]);
+    if (handover >= 0) {
+        int stdio[3] = {0, 1, 2};
+        if (send_case(pair[0], "stdio", stdio) != 0) report_error("hand over stdio");
+        close(pair[0]);
+        close(pair[1]);
+        close(self_fd);
+    }
+    let_go_of_stdio();
     int failed[2] = {0, 0};
     int start_failed = read(pipefd[0], failed, sizeof failed) == (ssize_t)sizeof failed;
     if (serving) {

@@ -7,6 +7,7 @@ from __future__ import annotations
 import signal
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
@@ -59,6 +60,14 @@ def parse_report(text: str) -> dict[str, str]:
         if at + 1 < len(words):
             info[words[at]] = words[at + 1]
     return info
+
+
+def read_report(path: Path) -> dict[str, str]:
+    """The launcher's report file, parsed; empty when it wrote none."""
+    try:
+        return parse_report(path.read_text(errors="replace"))
+    except OSError:
+        return {}
 
 
 def apply_report(result: ExecutionResult, report: Mapping[str, str], limits: Limits) -> None:

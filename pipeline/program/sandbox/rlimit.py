@@ -29,7 +29,7 @@ from pipeline.limits import Limits
 from pipeline.program import isolation
 from pipeline.program.execution import WATCHED, ExecutionResult, Handle
 from pipeline.program.isolation import ALLOW_UNSANDBOXED_ENV
-from pipeline.program.sandbox import cgroups, cgroups_v2, slots
+from pipeline.program.sandbox import cgroups, cgroups_v2, slots, views
 from pipeline.program.sandbox.base import (
     FileSpec,
     Workspace,
@@ -52,7 +52,7 @@ from pipeline.program.sandbox.options import (
     Serve,
     address_space_args,
     apply_report,
-    parse_report,
+    read_report,
 )
 
 if TYPE_CHECKING:
@@ -82,14 +82,6 @@ def nobody_ids() -> tuple[int, int]:
         return entry.pw_uid, entry.pw_gid
     except KeyError:
         return 65534, 65534
-
-
-def read_report(path: Path) -> dict[str, str]:
-    """The launcher's report file, parsed; empty when it wrote none."""
-    try:
-        return parse_report(path.read_text(errors="replace"))
-    except OSError:
-        return {}
 
 
 def slot_pool(notes: list[str]) -> slots.Pool | None:
@@ -192,10 +184,13 @@ class RlimitSandbox:
         serve: Serve | None = None,
         args_file: Path | None = None,
         reserve_mb: int = 0,
+        handover: int | None = None,
+        view: Sequence[str] | None = None,
     ) -> list[str]:
         """The launcher's command line for one spawned run, or (`serve`) for a fork
         server whose cases set their own CPU and output limits; `args_file` is handed to
-        the program as fd 3."""
+        the program as fd 3; `handover`: the program (bwrap) gets the run's stdio through
+        a socket on that fd (launcher.c's hand_over); `view`: a compiler's (views.py)."""
         memory = limits.memory_bytes
         args = [
             self.launcher,
@@ -229,19 +224,27 @@ class RlimitSandbox:
             # a fork server's cases share one count with their server)
             tasks = limits.processes + LAUNCHER_TASKS + (serve is not None)
             args += ["--userns", "--nproc", str(tasks)]
-        if self.namespaces:
-            args.append("--ns")
-            if self.hide_fs:
-                args.append("--hide-all")
-                for path in EXTRA_HIDDEN:
-                    if os.path.isdir(path) and not os.path.islink(path):
-                        args += ["--hide", path]
-                for path in self.concealed:
-                    if os.path.isdir(path):
-                        args += ["--conceal", path]
+        args += self._view_args(view)
         if args_file is not None:
             args += ["--args-file", str(args_file)]
+        args += ["--handover", str(handover)] if handover is not None else []
         return [*args, "--", *argv]
+
+    def _view_args(self, view: Sequence[str] | None) -> list[str]:
+        """The launcher's options of the namespaces and the view (a compiler's: views.py)."""
+        if not self.namespaces:
+            return []
+        args = ["--ns"]
+        if self.hide_fs:
+            args.append("--hide-all")
+            for path in EXTRA_HIDDEN:
+                if os.path.isdir(path) and not os.path.islink(path):
+                    args += ["--hide", path]
+            for path in self.concealed:
+                if os.path.isdir(path):
+                    args += ["--conceal", path]
+            args += views.launcher_args(view) if view is not None else []
+        return args
 
     def conceal(self, paths: Iterable[Path | str]) -> None:
         """Hides these folders of judge data (corpora, packages, run folders) from every
@@ -291,6 +294,7 @@ class RlimitSandbox:
         stdio: tuple[int, int] | None = None,
         handle: Handle | None = None,
         reserve_mb: int = 0,
+        view: Sequence[str] | None = None,
     ) -> ExecutionResult:
         result = ExecutionResult()
         if self.unsandboxed and os.environ.get(ALLOW_UNSANDBOXED_ENV) != "1":
@@ -314,7 +318,7 @@ class RlimitSandbox:
             if slot is not None:
                 slot.prepare(limits.processes, limits.memory_bytes)
             given, stdio = stdio, None  # spawn closes them
-            self._execute(ws, argv, limits, slot, result, given, handle, reserve_mb)
+            self._execute(ws, argv, limits, slot, result, given, handle, reserve_mb, view)
             if not result.judge_error:
                 collect_output(ws, result, limits, output_file, read_back)
         except OSError as exc:
@@ -341,8 +345,9 @@ class RlimitSandbox:
         stdio: tuple[int, int] | None = None,
         handle: Handle | None = None,
         reserve_mb: int = 0,
+        view: Sequence[str] | None = None,
     ) -> None:
-        command = self.command(ws, argv, limits, slot, reserve_mb=reserve_mb)
+        command = self.command(ws, argv, limits, slot, reserve_mb=reserve_mb, view=view)
         start = time.monotonic()
         pid = spawn(command, ws, stdio)
         if handle is not None:  # the program's processes: below the launcher's INIT

@@ -1,4 +1,4 @@
-/* The sandbox's filesystem view and system-call filter (view.h), built by the launcher
+/* The sandbox's filesystem view (view.h), built by the launcher
  * in its new mount namespace before INIT is forked, so a spawned program and a fork
  * server's cases see the same thing.
  *
@@ -7,22 +7,17 @@
  * mountinfo where the kernel lacks it), so world-writable host folders (/var's session
  * folders) cannot be written; every other top-level folder is an empty read-only tmpfs
  * but /tmp, a private writable one. /dev is a small tmpfs with null, zero, full, random,
- * urandom (no fuse, no tun), /sys/fs/cgroup is hidden, and the keyring system calls
- * are refused.
+ * urandom (no fuse, no tun), and /sys/fs/cgroup is hidden (the system-call filter is
+ * seccomp.c's).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -186,28 +181,4 @@ int mount_proc(void) {
     if (mount("proc", "/proc", "proc", flags, "hidepid=invisible") == 0) return 0;
     if (mount("proc", "/proc", "proc", flags, "hidepid=2") == 0) return 0;
     return -1;
-}
-
-#define DENY (SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA))
-#define REFUSE(nr) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), BPF_STMT(BPF_RET | BPF_K, DENY)
-
-int deny_keyrings(void) {
-    struct sock_filter code[] = {
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-#if defined(__x86_64__)
-        /* the 32-bit entry points have numbers of their own */
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_I386, 0, 8),
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-        REFUSE(286), REFUSE(287), REFUSE(288), /* i386 add_key, request_key, keyctl */
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-#endif
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-#if defined(__x86_64__)
-        BPF_STMT(BPF_ALU | BPF_AND | BPF_K, ~0x40000000U), /* x32's numbers too */
-#endif
-        REFUSE(__NR_add_key), REFUSE(__NR_request_key), REFUSE(__NR_keyctl),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-    };
-    struct sock_fprog prog = {(unsigned short)(sizeof code / sizeof *code), code};
-    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
 }

@@ -1,4 +1,4 @@
-/* What a sandboxed program sees and may call (view.c): one place for the spawning
+/* What a sandboxed program sees (view.c): one place for the spawning
  * launcher and the fork server's init alike. */
 #ifndef GRIDJUDGE_VIEW_H
 #define GRIDJUDGE_VIEW_H
@@ -18,9 +18,5 @@ int finish_view(const char **what);
 /* /proc for the namespace's processes: an unprivileged program sees only its own user's
  * processes (not init, whose command line names the judge's paths). */
 int mount_proc(void);
-
-/* A seccomp filter: keyctl, add_key and request_key fail with EPERM (a kernel keyring
- * outlives the run). Needs no_new_privs. Returns 0 or -1. */
-int deny_keyrings(void);
 
 #endif
