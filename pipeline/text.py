@@ -25,9 +25,12 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def printable(text: str) -> str:
+def printable(text: str, *, lines: bool = False) -> str:
     """`text` with each control character written as its escape (`\\n`, `\\x1b`,
-    `\\u202e`): one line, shown as it is, whatever it holds."""
+    `\\u202e`): one line, shown as it is, whatever it holds. `lines`: line ends and
+    tabs kept (a whole page or file whose structure is its lines)."""
+    if lines:
+        return _CONTROLS.sub(lambda m: m.group() if m.group() in "\n\t" else _escape(m), text)
     return _CONTROLS.sub(_escape, text)
 
 

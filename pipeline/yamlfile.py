@@ -24,7 +24,6 @@ from typing import Any, Union, get_args, get_origin
 import yaml
 from pydantic import BaseModel, ValidationError
 
-
 MAX_BYTES = 1 << 20  # a settings file, not data: far above any real one
 MAX_ALIASED = 10_000  # values aliases may add, each alias counting all of what it repeats
 MAX_DEPTH = 100  # mappings and lists within each other

@@ -18,7 +18,7 @@ from pipeline.distribute.cluster import interrupted_ray
 from pipeline.distribute.reaper import stop_interrupted_ray
 from pipeline.errors import GridjudgeError
 from pipeline.grade.interrupts import by_sigterm
-from pipeline.text import one_line
+from pipeline.text import one_line, printable
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -35,6 +35,13 @@ def fail(message: str, code: int = EXIT_USER_ERROR) -> typer.Exit:
     Exit to raise."""
     typer.echo(f"error: {one_line(message)}", err=True)
     return typer.Exit(code)
+
+
+def say(text: str) -> None:
+    """Print a line (or lines) that carries names or text a user, a package or a program
+    brought (a family, a case, a submission path, a checker's message, a transcript):
+    their control characters escaped (text.printable), line ends kept."""
+    typer.echo(printable(text, lines=True))
 
 
 @contextmanager

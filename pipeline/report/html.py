@@ -2,7 +2,8 @@
 
 One file: inline CSS, inline SVG charts (pipeline.report.svg), one inline script (sorting
 the gradebook), no fonts, no links to anything outside the file. Every value that comes
-from a run (submission labels, case ids, checker messages, program output) is escaped.
+from a run (submission labels, case ids, checker messages, program output) is escaped,
+its control characters too (text.printable).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from pipeline.schemas import PROGRAM_VERDICTS, VERDICTS
 from pipeline.scoring.gradebook import by_problem, default_policy_for, gradebook
 from pipeline.scoring.policy import Policy
 from pipeline.scoring.run import run_policy
+from pipeline.text import printable
 
 REPORT_FILE = "report.html"
 SLOWEST = 20
@@ -239,10 +241,13 @@ def render_report(
         "<h2>Run</h2>",
         run_info_html(info),
     ]
-    return (
+    # the one pass every character of the page goes through: a control character of a
+    # name (a submission, a case, a family) or a message is written as its escape
+    return printable(
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{escape(title)}</title><style>{_CSS}</style></head>"
-        f"<body>{''.join(body)}<script>{gradebook_html.SORT_SCRIPT}</script></body></html>\n"
+        f"<body>{''.join(body)}<script>{gradebook_html.SORT_SCRIPT}</script></body></html>\n",
+        lines=True,
     )
 
 
