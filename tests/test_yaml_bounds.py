@@ -19,8 +19,10 @@ from pipeline.jobs.config import ConfigError, load_config
 from pipeline.package.spec import PackageError, read_package
 from pipeline.package.submissions import read_submissions
 from pipeline.scoring.policy import ScoringError, load_policy
-from pipeline.yamlfile import MAX_ALIASED, MAX_BYTES, MAX_DEPTH, read_yaml
+from pipeline.yamlfile import read_yaml
 
+# yamlfile's bounds (test_the_bounds_are_the_readers checks they are)
+MAX_ALIASED, MAX_BYTES, MAX_DEPTH = 10_000, 1 << 20, 100
 PACKAGES = Path(__file__).resolve().parent / "packages"
 ONE_LINE = 300  # what a refusal naming a file takes at most here
 
@@ -43,6 +45,16 @@ assert 9**5 > MAX_ALIASED
 
 class Refused(GridjudgeError):
     pass
+
+
+def test_the_bounds_are_the_readers() -> None:
+    from pipeline import yamlfile
+
+    assert (yamlfile.MAX_ALIASED, yamlfile.MAX_BYTES, yamlfile.MAX_DEPTH) == (
+        MAX_ALIASED,
+        MAX_BYTES,
+        MAX_DEPTH,
+    )
 
 
 @pytest.mark.parametrize(
