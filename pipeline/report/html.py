@@ -75,7 +75,7 @@ details summary{cursor:pointer;margin:.5em 0}
 def _e(value: Any) -> str:
     if value is None or (isinstance(value, float) and pd.isna(value)):
         return '<span class="muted">—</span>'
-    return escape(str(value))
+    return escape(printable(str(value)))  # a name: one line, whatever it holds
 
 
 def _num(value: Any, digits: int = 3) -> str:
@@ -156,7 +156,7 @@ def _timing_charts(df: pd.DataFrame) -> str:
             (f"{_short(str(sub))} · {fam}", g["cpu_ms"].tolist())
             for (sub, fam), g in group.groupby(["submission", "family"], sort=True)
         ]
-        parts.append(f"<h3>{escape(str(prob))}</h3>{timing_boxes(boxes)}")
+        parts.append(f"<h3>{escape(printable(str(prob)))}</h3>{timing_boxes(boxes)}")
     legend = (
         '<p class="muted">whiskers min..max, box p25..p75, bar median, red dot p95; log scale.</p>'
     )
@@ -170,7 +170,7 @@ def _gradebooks(results: pa.Table, policy: Policy | None) -> str:
         return '<p class="muted">no results yet</p>'
     parts = by_problem(results, policy)
     return "".join(
-        ("" if problem is None else f"<h3>{escape(problem)}</h3>")
+        ("" if problem is None else f"<h3>{escape(printable(problem))}</h3>")
         + gradebook_html.gradebook_html(gradebook(rows, mine), _failing_rows(rows, mine), mine)
         for problem, rows, mine in parts
     )
