@@ -40,7 +40,7 @@ def bomb(width: int, depth: int) -> str:
 # readers' test must fail on code that expands it, without taking the machine)
 ISSUE_BOMB = bomb(9, 9)
 SMALL_BOMB = bomb(9, 5)
-assert 9**5 > MAX_ALIASED
+assert MAX_ALIASED < 9**5
 
 
 class Refused(GridjudgeError):
@@ -153,7 +153,14 @@ def _copy(root: Path, name: str) -> Path:
         (_config, ConfigError),
         (_policy, ScoringError),
     ],
-    ids=["problem.yaml", "testdata.yaml", "test_group.yaml", "submissions.yaml", "config", "policy"],
+    ids=[
+        "problem.yaml",
+        "testdata.yaml",
+        "test_group.yaml",
+        "submissions.yaml",
+        "config",
+        "policy",
+    ],
 )
 def test_every_reader_refuses_an_alias_bomb_naming_its_file(
     tmp_path: Path, make: Callable[[Path], tuple[Path, Callable[[], Any]]], error: type
@@ -165,6 +172,12 @@ def test_every_reader_refuses_an_alias_bomb_naming_its_file(
     message = str(caught.value)
     assert message.startswith(f"{path}: ") and "aliases repeat more than" in message
     assert len(message) < ONE_LINE
+
+
+def errors(stderr: str) -> list[str]:
+    """stderr's lines but the isolation line (printed first below full isolation, as for
+    an ordinary user without a writable cgroup)."""
+    return [line for line in stderr.splitlines() if not line.startswith("isolation: ")]
 
 
 def gridjudge(*args: str) -> subprocess.CompletedProcess[str]:
@@ -183,15 +196,19 @@ def test_verify_refuses_a_bomb_in_the_title_in_one_line(tmp_path: Path) -> None:
     path.write_text(path.read_text().replace("BOMB", SMALL_BOMB))
     done = gridjudge("verify", str(path.parent))
     assert done.returncode == 2, done.stdout + done.stderr
-    assert done.stderr.startswith(f"error: {path}: ") and done.stderr.count("\n") == 1
-    assert "aliases repeat more than" in done.stderr and done.stdout == ""
+    (line,) = errors(done.stderr)
+    assert line.startswith(f"error: {path}: ") and "aliases repeat more than" in line
+    assert done.stdout == ""
 
 
 def test_import_refuses_a_bomb_in_a_folders_validator_args(tmp_path: Path) -> None:
     path, _ = _testdata_yaml(tmp_path)
     path.write_text(path.read_text().replace("BOMB", SMALL_BOMB))
     package = tmp_path / "groups"
-    done = gridjudge("import", str(package), "--problem", str(package), "--out", str(tmp_path / "c"))
+    done = gridjudge(
+        "import", str(package), "--problem", str(package), "--out", str(tmp_path / "c")
+    )
     assert done.returncode == 2, done.stdout + done.stderr
-    assert done.stderr.startswith(f"error: {path}: ") and done.stderr.count("\n") == 1
-    assert not (tmp_path / "c").exists()
+    (line,) = errors(done.stderr)
+    assert line.startswith(f"error: {path}: ") and "aliases repeat more than" in line
+    assert not out.exists()
