@@ -204,10 +204,8 @@ def test_verify_refuses_a_bomb_in_the_title_in_one_line(tmp_path: Path) -> None:
 def test_import_refuses_a_bomb_in_a_folders_validator_args(tmp_path: Path) -> None:
     path, _ = _testdata_yaml(tmp_path)
     path.write_text(path.read_text().replace("BOMB", SMALL_BOMB))
-    package = tmp_path / "groups"
-    done = gridjudge(
-        "import", str(package), "--problem", str(package), "--out", str(tmp_path / "c")
-    )
+    package, out = tmp_path / "groups", tmp_path / "corpus"
+    done = gridjudge("import", str(package), "--problem", str(package), "--out", str(out))
     assert done.returncode == 2, done.stdout + done.stderr
     (line,) = errors(done.stderr)
     assert line.startswith(f"error: {path}: ") and "aliases repeat more than" in line
