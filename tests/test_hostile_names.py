@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from pipeline.cli.app import app
 from pipeline.corpus.generate import generate_corpus
 from pipeline.corpus.store import read_table, write_rows
+from pipeline.package.spec import read_package
 from pipeline.problem.registry import get_problem
 from tests.fork_server_probe import require_fork_server
 from tests.test_yaml_bounds import errors
@@ -159,3 +160,21 @@ def test_a_link_loop_on_a_path_given_is_one_line_naming_it(tmp_path: Path) -> No
     done = gridjudge("import", str(judge.parent), "--problem", "spot", "--out", str(out))
     assert done.returncode == 2, done.stderr
     assert errors(done.stderr) == [f"error: {out}: Too many levels of symbolic links"]
+
+
+def test_links_up_a_packages_data_tree_are_not_walked(tmp_path: Path) -> None:
+    """Two links to the parent folder in one group: the settings walk followed them,
+    each path deeper, until a path of 40 links failed (ELOOP): exponential in the links."""
+    package = Path(__import__("shutil").copytree(PACKAGES / "groups", tmp_path / "groups"))
+    for name in ("up1", "up2"):
+        (package / "data" / "secret" / "small" / name).symlink_to("..")
+    assert sorted(read_package(package).folders) == [
+        "sample",
+        "secret",
+        "secret/large",
+        "secret/small",
+    ]
+    out = tmp_path / "corpus"
+    done = gridjudge("import", str(package), "--problem", str(package), "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "(sample=1, secret/large=2, secret/small=2)" in done.stdout
