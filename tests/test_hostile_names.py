@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import pyarrow.parquet as pq
 import pytest
@@ -102,6 +103,7 @@ def test_a_family_named_with_controls_is_graded_and_scored(tmp_path: Path, runne
         code, output = _cli(*command)
         assert code == 0 and not RAW.search(output), output
     assert "fam\\nily\\x1b[31m[/x]" in _cli("report", str(out), "--families")[1]
+    _compared(out, tmp_path / "compare.xml")
 
 
 @pytest.mark.parametrize("runner", sorted(RUNNERS))
@@ -117,6 +119,23 @@ def test_case_and_submission_names_are_written_escaped(tmp_path: Path, runner: s
     assert "[bold]x" in texts["terminal"]  # shown as text, not taken as markup
     code, output = _cli("score", str(out))
     assert code == 0 and not RAW.search(output) and "[bold]x" in output, output
+    _compared(out, tmp_path / "compare.xml")
+
+
+def _compared(out: Path, junit: Path) -> None:
+    """`compare` of the two submissions (every case flips): its tables and JUnit XML."""
+    rows = pq.read_table(out / "results", columns=["submission"]).to_pylist()
+    labels = {r["submission"] for r in rows}
+    (right,), (wrong,) = ([s for s in labels if s.endswith(end)] for end in (".cpp", ".py"))
+    code, output = _cli(
+        "compare", str(out), "--submission-a", right, "--submission-b", wrong,
+        "--junit", str(junit),
+    )  # fmt: skip
+    assert code == 1 and "verdict flips" in output, output  # the gate: AC -> WA
+    assert not RAW.search(output) and "\\x1b]0;pwned" in output, output
+    text = junit.read_text()
+    assert not RAW.search(text) and "\\x1b]0;pwned" in text
+    ElementTree.fromstring(text.encode())  # XML 1.0 cannot hold a raw ESC
 
 
 def _ran_as(rows: list[dict[str, Any]], runner: str) -> None:
