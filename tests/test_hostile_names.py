@@ -197,3 +197,17 @@ def test_links_up_a_packages_data_tree_are_not_walked(tmp_path: Path) -> None:
     done = gridjudge("import", str(package), "--problem", str(package), "--out", str(out))
     assert done.returncode == 0, done.stderr
     assert "(sample=1, secret/large=2, secret/small=2)" in done.stdout
+
+
+def test_verify_writes_hostile_submission_names_escaped(tmp_path: Path) -> None:
+    """A package's submission named with controls: verify's lines and its JUnit XML."""
+    package = Path(__import__("shutil").copytree(PACKAGES / "average", tmp_path / "average"))
+    accepted = package / "submissions" / "accepted"
+    (accepted / "close.py").rename(accepted / f"{SUBMISSION}.py")
+    junit = tmp_path / "verify.xml"
+    done = gridjudge("verify", str(package), "--junit", str(junit))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert not RAW.search(done.stdout) and "accepted/wa\\x1b[2J[bold]x.py" in done.stdout
+    text = junit.read_text()
+    assert not RAW.search(text) and "wa\\x1b[2J[bold]x.py" in text
+    ElementTree.fromstring(text.encode())
