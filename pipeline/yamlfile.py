@@ -103,6 +103,9 @@ def _unbounded(root: yaml.Node) -> str | None:
             continue
         if key in sizes:
             continue
+        if isinstance(node, yaml.ScalarNode):  # a leaf: no level of its own
+            sizes[key] = 1
+            continue
         if key in path:
             return "an alias inside the value it names"
         if len(path) >= MAX_DEPTH:
