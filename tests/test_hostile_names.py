@@ -8,6 +8,7 @@ a link loop on a path the user gave is one line naming it."""
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -21,8 +22,10 @@ from typer.testing import CliRunner
 from pipeline.cli.app import app
 from pipeline.corpus.generate import generate_corpus
 from pipeline.corpus.store import read_table, write_rows
+from pipeline.package.scoring import scoring_policy
 from pipeline.package.spec import read_package
 from pipeline.problem.registry import get_problem
+from pipeline.scoring.policy import default_policy, policy_from
 from tests.fork_server_probe import require_fork_server
 from tests.test_yaml_bounds import errors
 
@@ -154,7 +157,7 @@ def gridjudge(*args: str) -> subprocess.CompletedProcess[str]:
 def test_an_error_quoting_a_huge_hostile_value_is_one_short_escaped_line(tmp_path: Path) -> None:
     """A package's problem type of 300 kB opening with a terminal reset: the refusal
     quotes it, and is printed as one line, capped, its controls escaped."""
-    package = Path(__import__("shutil").copytree(PACKAGES / "average", tmp_path / "average"))
+    package = Path(shutil.copytree(PACKAGES / "average", tmp_path / "average"))
     value = "\x1bc\x1b[2J" + "x" * 300_000
     (package / "problem.yaml").write_text(f'name: A\ntype: "{value}"\n'.replace("\x1b", "\\e"))
     done = gridjudge(
@@ -184,7 +187,7 @@ def test_a_link_loop_on_a_path_given_is_one_line_naming_it(tmp_path: Path) -> No
 def test_links_up_a_packages_data_tree_are_not_walked(tmp_path: Path) -> None:
     """Two links to the parent folder in one group: the settings walk followed them,
     each path deeper, until a path of 40 links failed (ELOOP): exponential in the links."""
-    package = Path(__import__("shutil").copytree(PACKAGES / "groups", tmp_path / "groups"))
+    package = Path(shutil.copytree(PACKAGES / "groups", tmp_path / "groups"))
     for name in ("up1", "up2"):
         (package / "data" / "secret" / "small" / name).symlink_to("..")
     assert sorted(read_package(package).folders) == [
@@ -201,7 +204,7 @@ def test_links_up_a_packages_data_tree_are_not_walked(tmp_path: Path) -> None:
 
 def test_verify_writes_hostile_submission_names_escaped(tmp_path: Path) -> None:
     """A package's submission named with controls: verify's lines and its JUnit XML."""
-    package = Path(__import__("shutil").copytree(PACKAGES / "average", tmp_path / "average"))
+    package = Path(shutil.copytree(PACKAGES / "average", tmp_path / "average"))
     accepted = package / "submissions" / "accepted"
     (accepted / "close.py").rename(accepted / f"{SUBMISSION}.py")
     junit = tmp_path / "verify.xml"
@@ -211,3 +214,29 @@ def test_verify_writes_hostile_submission_names_escaped(tmp_path: Path) -> None:
     text = junit.read_text()
     assert not RAW.search(text) and "wa\\x1b[2J[bold]x.py" in text
     ElementTree.fromstring(text.encode())
+
+
+def test_a_scoring_packages_groups_take_folders_of_any_name(tmp_path: Path) -> None:
+    """Folder names that are glob syntax, that meet once made plain, or that are named
+    as the sample group: each folder its own group, matching it alone."""
+    package = Path(shutil.copytree(PACKAGES / "groups", tmp_path / "groups"))
+    secret = package / "data" / "secret"
+    (secret / "large").rename(secret / "l[a]rge")
+    for name in ("sm all", "sample"):  # groups without a score of their own
+        shutil.copytree(secret / "small", secret / name)
+        (secret / name / "testdata.yaml").unlink()
+    policy = policy_from(scoring_policy(str(package)), "test")
+    families = ["sample", "secret/l[a]rge", "secret/sm all", "secret/small", "secret/sample"]
+    assigned = policy.assign(families)
+    assert len(set(assigned.values())) == len(families)  # one group each
+    assert assigned["secret/l[a]rge"] == "l_a_rge" and assigned["secret/small"] == "small"
+    assert assigned["secret/sample"] != "sample"
+
+
+def test_default_groups_are_plain_unique_and_literal() -> None:
+    families = ["a\nb", "a_b", "x[1]", "*", "secret/g1", "-x"]
+    policy = default_policy(families)
+    assigned = policy.assign(families)
+    assert assigned["a_b"] == "a_b" and assigned["secret/g1"] == "secret/g1"  # plain: kept
+    assert len(set(assigned.values())) == len(families)
+    assert policy.group_of("x1") is None and policy.group_of("anything") is None
