@@ -45,3 +45,20 @@ def test_compiler_message_folds_then_cuts_at_a_line_end() -> None:
     assert out.endswith(TRUNCATED) and len(out) <= 2000 + len(TRUNCATED)
     last = out.removesuffix(TRUNCATED).splitlines()[-1]
     assert last in text.splitlines()  # a whole line
+
+
+def test_printable_escapes_every_control_and_keeps_lines_only_when_asked() -> None:
+    from pipeline.text import printable
+
+    name = "a\nb\x1b[31mc\x07\u202ed\te\x9b"
+    assert printable(name) == "a\\nb\\x1b[31mc\\x07\\u202ed\\te\\x9b"
+    assert printable(name, lines=True) == "a\nb\\x1b[31mc\\x07\\u202ed\te\\x9b"
+    assert printable("plain ünïcode 名前") == "plain ünïcode 名前"
+
+
+def test_one_line_is_one_capped_escaped_line_whatever_the_message() -> None:
+    from pipeline.text import MESSAGE_CHARS, one_line
+
+    line = one_line("a.yaml: bad value\n\x1bc" + "x " * 10_000_000)
+    assert "\n" not in line and "\x1b" not in line and "\\x1bc" in line
+    assert len(line) <= MESSAGE_CHARS + len(ELLIPSIS)

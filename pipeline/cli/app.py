@@ -244,8 +244,10 @@ def main() -> None:
     except Exception as exc:
         if os.environ.get("GRIDJUDGE_DEBUG"):
             raise
+        from pipeline.text import one_line
+
         print(
-            f"internal error: {type(exc).__name__}: {' '.join(str(exc).split())[:300]} "
+            f"internal error: {type(exc).__name__}: {one_line(str(exc), 300)} "
             "(GRIDJUDGE_DEBUG=1 shows the traceback)",
             file=sys.stderr,
         )

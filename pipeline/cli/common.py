@@ -18,6 +18,7 @@ from pipeline.distribute.cluster import interrupted_ray
 from pipeline.distribute.reaper import stop_interrupted_ray
 from pipeline.errors import GridjudgeError
 from pipeline.grade.interrupts import by_sigterm
+from pipeline.text import one_line, printable
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -29,9 +30,18 @@ EXIT_TERMINATED = 143  # SIGTERM, as a shell reports it: the caller sees which s
 
 
 def fail(message: str, code: int = EXIT_USER_ERROR) -> typer.Exit:
-    """Print `error: message` on stderr; return the Exit to raise."""
-    typer.echo(f"error: {message}", err=True)
+    """Print `error: message` on stderr as one line (controls escaped, capped at
+    text.MESSAGE_CHARS: a message may quote a file or a name a user brought); return the
+    Exit to raise."""
+    typer.echo(f"error: {one_line(message)}", err=True)
     return typer.Exit(code)
+
+
+def say(text: str) -> None:
+    """Print a line (or lines) that carries names or text a user, a package or a program
+    brought (a family, a case, a submission path, a checker's message, a transcript):
+    their control characters escaped (text.printable), line ends kept."""
+    typer.echo(printable(text, lines=True))
 
 
 @contextmanager
@@ -54,9 +64,11 @@ def interrupts_end(hint: str) -> Iterator[None]:
 
 
 # a path the user named or a place the machine gives that cannot be written or made
-# (an --out in a read-only folder or under a file, a full disk): the user's to fix
+# (an --out in a read-only folder or under a file, a full disk, a link loop on the way):
+# the user's to fix
 USER_PATH_ERRNOS = frozenset(
     {
+        errno.ELOOP,
         errno.EACCES,
         errno.EPERM,
         errno.EROFS,
@@ -78,7 +90,7 @@ def user_errors(func: Callable[P, R]) -> Callable[P, R]:
         try:
             return func(*args, **kwargs)
         except GridjudgeError as exc:
-            raise fail(" ".join(str(exc).split())) from None
+            raise fail(str(exc)) from None
         except OSError as exc:
             if exc.errno not in USER_PATH_ERRNOS or exc.filename is None:
                 raise

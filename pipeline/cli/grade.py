@@ -11,6 +11,7 @@ from rich.console import Console
 from pipeline.cli.common import (
     ALLOW_UNSANDBOXED_HELP,
     interrupts_end,
+    say,
     user_errors,
     warn_isolation,
 )
@@ -198,7 +199,7 @@ def grade(
         submission_dirs,
         submission_lists,
         skip_unknown,
-        on_skip=lambda path, why: typer.echo(f"skipped {path}: {why}"),
+        on_skip=lambda path, why: say(f"skipped {path}: {why}"),
     )
     policy = policy_for(scoring, list(corpora))
     plan = plan_grade(
@@ -249,4 +250,4 @@ def _say_plan(plan: GradePlan, out: Path) -> None:
     if plan.cache_reset:
         typer.echo(f"the result cache was not a database: moved to {plan.cache_reset}")
     for label in plan.changed:
-        typer.echo(f"{label}: changed since the run in {out}; its rows are graded again")
+        say(f"{label}: changed since the run in {out}; its rows are graded again")

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import user_errors
+from pipeline.cli.common import say, user_errors
 from pipeline.corpus.store import import_path
 from pipeline.errors import GridjudgeError
 from pipeline.package.checktestdata import unsupported
@@ -48,4 +48,4 @@ def import_corpus(
         for why in filter(None, map(unsupported, input_validator_paths(Path(problem)))):
             typer.echo(f"note: {why}")
     families = ", ".join(f"{k}={v}" for k, v in manifest.families.items())
-    typer.echo(f"imported {manifest.count} cases of {manifest.problem} into {out} ({families})")
+    say(f"imported {manifest.count} cases of {manifest.problem} into {out} ({families})")

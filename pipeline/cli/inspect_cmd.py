@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import fail, user_errors
+from pipeline.cli.common import fail, say, user_errors
 from pipeline.corpus.store import verify
 from pipeline.grade.replay import case_rows, full_transcript
 from pipeline.results.store import RUN_JSON
@@ -46,7 +46,7 @@ def inspect(
         f"schema v{manifest.schema_version}, sha256 {manifest.content_sha256[:16]}…"
     )
     for family, count in manifest.families.items():
-        typer.echo(f"  {family:<24} {count:>9}")
+        say(f"  {family:<24} {count:>9}")
     typer.echo("ok: parts match the manifest")
 
 
@@ -55,17 +55,15 @@ def _case(run_dir: Path, case: str, submission: str | None, whole: bool) -> None
         if submission is None:
             raise fail("--transcript runs one case of one submission: name it with -s")
         again = full_transcript(run_dir, submission, case)
-        typer.echo(
-            f"{submission} on {case}, run again: {again.check.verdict} {again.check.message}"
-        )
-        typer.echo(again.transcript)
+        say(f"{submission} on {case}, run again: {again.check.verdict} {again.check.message}")
+        say(again.transcript)
         return
     rows = case_rows(run_dir, case, submission)
     if not rows:
         raise fail(f"{run_dir}: no results for case {case!r}")
     for row in rows:
         message = f" ({row['checker_msg']})" if row["checker_msg"] else ""
-        typer.echo(f"{row['submission']} on {case}: {row['verdict']}{message}")
+        say(f"{row['submission']} on {case}: {row['verdict']}{message}")
         if row["transcript"]:
             typer.echo("transcript (> submission wrote, < judge program wrote):")
-            typer.echo(str(row["transcript"]))
+            say(str(row["transcript"]))

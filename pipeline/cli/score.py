@@ -10,7 +10,7 @@ from rich.table import Table
 
 from pipeline.cli.common import user_errors
 from pipeline.jobs.scores import finish_run
-from pipeline.report.terminal import wide_console
+from pipeline.report.terminal import name_cell, wide_console
 from pipeline.results.store import RunDirError
 from pipeline.scoring.feedback import Feedback
 from pipeline.scoring.policy import load_policy
@@ -44,6 +44,6 @@ def score(
         # a run over several problems: a row has its own problem's groups only
         got = [row.get(f"points_{g.name}") for g in done.policy.groups]
         points = ["" if p is None else f"{p:.2f}" for p in got]
-        table.add_row(row["submission"], f"{row['score']:.2f}", *points, row["compile"])
+        table.add_row(name_cell(row["submission"]), f"{row['score']:.2f}", *points, row["compile"])
     wide_console().print(table)
     typer.echo(f"scored {len(done.book)} submissions out of {done.policy.max_score:g} in {run_dir}")

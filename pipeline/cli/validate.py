@@ -9,6 +9,7 @@ import typer
 
 from pipeline.cli.common import read_text_arg, user_errors
 from pipeline.problem.registry import get_problem
+from pipeline.text import printable
 
 EXIT_INVALID = 1  # Kattis input validators exit 42 for valid; we keep 0/1 for shell use
 
@@ -21,7 +22,7 @@ def validate(
     """Check an input against the problem's rules; every violated rule is named."""
     errors = get_problem(problem).validate(read_text_arg(file))
     for message in errors:
-        typer.echo(message, err=True)
+        typer.echo(printable(message, lines=True), err=True)
     if errors:
         raise typer.Exit(EXIT_INVALID)
     typer.echo("valid")

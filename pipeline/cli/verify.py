@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import ALLOW_UNSANDBOXED_HELP, EXIT_GATE, user_errors, warn_isolation
+from pipeline.cli.common import ALLOW_UNSANDBOXED_HELP, EXIT_GATE, say, user_errors, warn_isolation
 from pipeline.verify.junit import write_junit
 from pipeline.verify.run import SERIAL_CASES, VerifyOptions, verify_package
 
@@ -77,11 +77,11 @@ def verify(
         work=work,
         budget_s=budget,
         python=python,
-        progress=typer.echo,
+        progress=say,
     )
     result = verify_package(options)
     for check in result.checks:
-        typer.echo(f"{check.status}  {check.name}: {check.detail}")
+        say(f"{check.status}  {check.name}: {check.detail}")
     if junit is not None:
         typer.echo(f"wrote {write_junit(junit, result)}")
     failed = len(result.failures)

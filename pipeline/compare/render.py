@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from pipeline.compare.cases import CASE_COLUMNS
@@ -29,6 +30,7 @@ from pipeline.errors import GridjudgeError
 from pipeline.private import private_dir, private_file, write_private
 from pipeline.results.store import write_table
 from pipeline.schemas import COMPARE_SCHEMA, COMPARE_SUMMARY_SCHEMA
+from pipeline.text import printable
 
 _VERDICT_STYLE = {
     "regression": "bold red",
@@ -92,12 +94,19 @@ def _family(value: Any) -> str:
     return value if isinstance(value, str) else "(all)"
 
 
+def _cell(value: Any) -> str:
+    """A name (submission, problem, family, case) as a cell: data, not rich markup, and
+    no control character of it (text.printable)."""
+    return escape(printable(str(value)))
+
+
 def _summary_rich(summary: pd.DataFrame) -> Table:
     pairs = summary[["submission_a", "submission_b"]].drop_duplicates()
     one_pair = len(pairs) == 1
     title = "per family"
     if one_pair:
-        title += f": B = {pairs.iloc[0]['submission_b']} vs A = {pairs.iloc[0]['submission_a']}"
+        title += f": B = {_cell(pairs.iloc[0]['submission_b'])} vs A = "
+        title += _cell(pairs.iloc[0]["submission_a"])
     t = Table(title=title, title_justify="left")
     if not one_pair:
         t.add_column("B vs A")
@@ -110,8 +119,8 @@ def _summary_rich(summary: pd.DataFrame) -> Table:
         change = r["timing_change"] or "-"
         style = {"slower": "red", "faster": "green"}.get(change, "")
         t.add_row(
-            *([] if one_pair else [f"{r['submission_b']} vs {r['submission_a']}"]),
-            f"{r['problem']}/{_family(r['family'])}",
+            *([] if one_pair else [_cell(f"{r['submission_b']} vs {r['submission_a']}")]),
+            _cell(f"{r['problem']}/{_family(r['family'])}"),
             str(r["cases"]),
             r["flips"] or "-",
             str(r["output_changed"]),
@@ -131,8 +140,8 @@ def _cases_rich(title: str, rows: pd.DataFrame, max_rows: int, rows_file: Path |
         t.add_column(name)
     for _, r in rows.head(max_rows).iterrows():
         t.add_row(
-            str(r["case_id"]),
-            str(r["family"]),
+            _cell(r["case_id"]),
+            _cell(r["family"]),
             str(r["verdict_a"] or "-"),
             str(r["verdict_b"] or "-"),
             _num(r["time_a_ms"], "{:.2f}"),
@@ -174,14 +183,18 @@ def render(
         f"(factor {opts.factor}, alpha {opts.alpha}, {opts.metric} time)"
     )
     for reason in v.reasons:
-        console.print(f"  - {reason}", markup=False)
+        console.print(f"  - {printable(reason)}", markup=False)
 
 
 # --- JUnit XML ------------------------------------------------------------------------
 
 
 def _case_element(r: Mapping[Hashable, Any], factor: float) -> ET.Element:
-    tc = ET.Element("testcase", classname=f"{r['problem']}.{r['family']}", name=str(r["case_id"]))
+    tc = ET.Element(
+        "testcase",
+        classname=printable(f"{r['problem']}.{r['family']}"),
+        name=printable(str(r["case_id"])),
+    )
     if isinstance(r["time_b_ms"], float) and not math.isnan(r["time_b_ms"]):
         tc.set("time", f"{r['time_b_ms'] / 1000.0:.6f}")
     if r["status"] == "judge_error":
@@ -203,7 +216,9 @@ def _case_element(r: Mapping[Hashable, Any], factor: float) -> ET.Element:
 
 def _family_element(r: Mapping[Hashable, Any], factor: float) -> ET.Element:
     tc = ET.Element(
-        "testcase", classname=f"{r['problem']}.{_family(r['family'])}", name="timing (median ratio)"
+        "testcase",
+        classname=printable(f"{r['problem']}.{_family(r['family'])}"),
+        name="timing (median ratio)",
     )
     if r["timing_change"] == "slower":
         message = (
@@ -232,7 +247,8 @@ def junit_xml(comparison: Comparison) -> ET.ElementTree:
     for fam in comparison.summary.to_dict("records"):
         pair = f"{fam['submission_b']} vs {fam['submission_a']}"
         where = _family(fam["family"])
-        suite = ET.SubElement(root, "testsuite", name=f"{pair}: {fam['problem']}/{where}")
+        name = printable(f"{pair}: {fam['problem']}/{where}")
+        suite = ET.SubElement(root, "testsuite", name=name)
         # the all-families row has no cases of its own (null family matches none)
         elements = [*by_family.get(tuple(fam[k] for k in keys), []), _family_element(fam, factor)]
         counts = {

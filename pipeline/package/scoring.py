@@ -15,11 +15,12 @@ Cases directly in data/secret form a group `secret` the same way; data/sample ea
 
 from __future__ import annotations
 
-import re
+import glob
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from pipeline.ids import plain_names
 from pipeline.package.problem import test_files
 from pipeline.package.spec import FolderSettings, is_package, read_package
 
@@ -35,9 +36,8 @@ def _group(name: str, families: list[str], settings: FolderSettings, cases: int)
     points = settings.score
     if points is None:
         points = settings.accept_score * (1 if once else cases)
-    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
     return {
-        "name": safe,
+        "name": name,
         "families": families,
         "points": points,
         "aggregate": AGGREGATES[settings.aggregation],
@@ -59,8 +59,14 @@ def scoring_policy(name: str) -> dict[str, Any] | None:
         if parts[0] == "secret":
             top["/".join(parts[:2])] += 1
     groups: list[dict[str, Any]] = [SAMPLE_GROUP]
+    # a folder's name may hold anything: as a group name made plain, as a pattern literal
+    # (a group is named by its folder in data/secret: none may be named as `sample` or
+    # as `secret`, the cases directly in data/secret)
+    plain = plain_names(sorted(top), reserved=["secret/sample", "secret/secret"])
     for family in sorted(top):
         settings = package.folders[family]
-        families = [family] if family == "secret" else [family, f"{family}/*"]
-        groups.append(_group(family.split("/")[-1], families, settings, top[family]))
+        exact = glob.escape(family)
+        families = [exact] if family == "secret" else [exact, f"{exact}/*"]
+        name = plain[family].removeprefix("secret/")
+        groups.append(_group(name, families, settings, top[family]))
     return {"groups": groups}

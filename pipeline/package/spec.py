@@ -374,7 +374,9 @@ def _folder_settings(package: Package) -> dict[str, FolderSettings]:
         where = str(folder / SETTINGS_FILE[package.version])
         settings = _settings(parent, mine or {}, where, ours)
         out[family] = settings
-        for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
+        # a link to a folder is not a group (test_files does not enter one either): one
+        # up the tree would make the walk endless (two: exponential), each path deeper
+        for sub in sorted(p for p in folder.iterdir() if p.is_dir() and not p.is_symlink()):
             walk(sub, f"{family}/{sub.name}", settings)
 
     for name in GRADED_FOLDERS:

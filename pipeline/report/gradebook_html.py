@@ -12,7 +12,7 @@ import pandas as pd
 import pyarrow as pa
 
 from pipeline.scoring.policy import Policy, Threshold
-from pipeline.text import TRUNCATED, compiler_message
+from pipeline.text import TRUNCATED, compiler_message, printable
 
 FAILING_PER_SECTION = 10
 OUTPUT_HEAD_CHARS = 200
@@ -123,7 +123,7 @@ def gradebook_table(rows: list[dict[str, Any]], policy: Policy) -> str:
     )
     body = []
     for i, r in enumerate(rows):
-        sub = escape(str(r["submission"]))
+        sub = escape(printable(str(r["submission"])))
         cells = [
             f'<td data-v="{sub}"><a href="#{anchor(i)}">{sub}</a></td>',
             f'<td class="num" data-v="{r["score"]:.6f}">{_fmt(r["score"])}</td>',
@@ -159,7 +159,7 @@ def matrix(rows: list[dict[str, Any]], policy: Policy) -> str:
     )
     body = []
     for i, r in enumerate(rows):
-        cells = [f'<td><a href="#{anchor(i)}">{escape(str(r["submission"]))}</a></td>']
+        cells = [f'<td><a href="#{anchor(i)}">{escape(printable(str(r["submission"])))}</a></td>']
         for g in groups:
             passed, cases = r[f"passed_{g.name}"], r[f"cases_{g.name}"]
             if not cases:
@@ -208,7 +208,7 @@ def _exit(code: Any, signal: Any) -> str | None:
 
 
 def section(index: int, r: Mapping[str, Any], failing: pd.DataFrame, policy: Policy) -> str:
-    sub = escape(str(r["submission"]))
+    sub = escape(printable(str(r["submission"])))
     groups = "".join(
         f"<tr><td>{escape(g.name)}</td><td class='num'>{r[f'passed_{g.name}']}"
         f"/{r[f'cases_{g.name}']}</td><td class='num'>{_fmt(r[f'points_{g.name}'])}"
@@ -236,7 +236,7 @@ def section(index: int, r: Mapping[str, Any], failing: pd.DataFrame, policy: Pol
         shown = failing.head(FAILING_PER_SECTION)
         note = f" (first {len(shown)} of {len(failing)})" if len(failing) > len(shown) else ""
         rows = "".join(
-            f"<tr><td>{escape(str(c.case_id))}</td><td>{escape(str(c.group))}</td>"
+            f"<tr><td>{escape(printable(str(c.case_id)))}</td><td>{escape(str(c.group))}</td>"
             f'<td><span class="v v-{escape(str(c.verdict))}">{escape(str(c.verdict))}</span></td>'
             f"<td>{_text(_exit(c.exit_code, c.signal))}</td>"
             f"<td>{_text(c.checker_msg)}</td><td>{_shown(c)}</td></tr>"

@@ -2,7 +2,8 @@
 
 One file: inline CSS, inline SVG charts (pipeline.report.svg), one inline script (sorting
 the gradebook), no fonts, no links to anything outside the file. Every value that comes
-from a run (submission labels, case ids, checker messages, program output) is escaped.
+from a run (submission labels, case ids, checker messages, program output) is escaped,
+its control characters too (text.printable).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from pipeline.schemas import PROGRAM_VERDICTS, VERDICTS
 from pipeline.scoring.gradebook import by_problem, default_policy_for, gradebook
 from pipeline.scoring.policy import Policy
 from pipeline.scoring.run import run_policy
+from pipeline.text import printable
 
 REPORT_FILE = "report.html"
 SLOWEST = 20
@@ -73,7 +75,7 @@ details summary{cursor:pointer;margin:.5em 0}
 def _e(value: Any) -> str:
     if value is None or (isinstance(value, float) and pd.isna(value)):
         return '<span class="muted">—</span>'
-    return escape(str(value))
+    return escape(printable(str(value)))  # a name: one line, whatever it holds
 
 
 def _num(value: Any, digits: int = 3) -> str:
@@ -154,7 +156,7 @@ def _timing_charts(df: pd.DataFrame) -> str:
             (f"{_short(str(sub))} · {fam}", g["cpu_ms"].tolist())
             for (sub, fam), g in group.groupby(["submission", "family"], sort=True)
         ]
-        parts.append(f"<h3>{escape(str(prob))}</h3>{timing_boxes(boxes)}")
+        parts.append(f"<h3>{escape(printable(str(prob)))}</h3>{timing_boxes(boxes)}")
     legend = (
         '<p class="muted">whiskers min..max, box p25..p75, bar median, red dot p95; log scale.</p>'
     )
@@ -168,7 +170,7 @@ def _gradebooks(results: pa.Table, policy: Policy | None) -> str:
         return '<p class="muted">no results yet</p>'
     parts = by_problem(results, policy)
     return "".join(
-        ("" if problem is None else f"<h3>{escape(problem)}</h3>")
+        ("" if problem is None else f"<h3>{escape(printable(problem))}</h3>")
         + gradebook_html.gradebook_html(gradebook(rows, mine), _failing_rows(rows, mine), mine)
         for problem, rows, mine in parts
     )
@@ -239,10 +241,13 @@ def render_report(
         "<h2>Run</h2>",
         run_info_html(info),
     ]
-    return (
+    # the one pass every character of the page goes through: a control character of a
+    # name (a submission, a case, a family) or a message is written as its escape
+    return printable(
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{escape(title)}</title><style>{_CSS}</style></head>"
-        f"<body>{''.join(body)}<script>{gradebook_html.SORT_SCRIPT}</script></body></html>\n"
+        f"<body>{''.join(body)}<script>{gradebook_html.SORT_SCRIPT}</script></body></html>\n",
+        lines=True,
     )
 
 

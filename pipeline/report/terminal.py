@@ -1,5 +1,6 @@
 """What the commands print on a terminal: a run's summary table, verdict counts and
-timestamped steps (rich markup; verdict colours from pipeline.report.palette)."""
+timestamped steps (rich markup; verdict colours from pipeline.report.palette). A name in
+a cell is data: its markup and its control characters are escaped."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from pipeline.report.fit import Column, fitted_table
 from pipeline.report.palette import VERDICT_COLOURS, verdict_markup
 from pipeline.schemas import VERDICTS
 from pipeline.scoring.gradebook import TLE_MARKS
+from pipeline.text import printable
 
 # (submission, problem or None for a one-problem gradebook) -> counts per TLE_MARKS column
 TleMarks = Mapping[tuple[str, str | None], Mapping[str, int]]
@@ -80,18 +82,23 @@ def summary_table(
     columns.append(_summary_column("first failing case", wraps=True))
     cells = []
     for r, mark in zip(rows, mark_of, strict=True):
-        row = [escape(r["submission"]), r["problem"]]
+        row = [name_cell(r["submission"]), name_cell(r["problem"])]
         if families:
-            row.append("(all)" if r["family"] is None else escape(r["family"]))
+            row.append("(all)" if r["family"] is None else name_cell(r["family"]))
         row.append(str(r["cases"]))
         row += [str(r[f"n_{v}"]) if r[f"n_{v}"] else "·" for v in shown]
         row += [str(mark[c]) if mark.get(c) else "·" for c in marked]
         row.append(_pass_cell(r["pass_rate"]))
         row += [_ms(r["cpu_ms_p50"]), _ms(r["cpu_ms_p95"]), _ms(r["cpu_ms_max"])]
-        row.append(escape(r["first_failing_case"] or "—"))
+        row.append(name_cell(r["first_failing_case"] or "—"))
         cells.append(row)
     sections = [families and r["family"] is None for r in rows]
     return fitted_table(columns, cells, width, title=title, sections=sections)
+
+
+def name_cell(text: str) -> str:
+    """A name as a cell: no rich markup, no control character of it (text.printable)."""
+    return escape(printable(text))
 
 
 def _marks_by_row(rows: list[dict[str, Any]], marks: TleMarks) -> list[Mapping[str, int]]:

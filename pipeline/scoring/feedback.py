@@ -4,7 +4,8 @@ by group, verdict counts and the failing cases. Hidden tests stay hidden by defa
 run (verdict, exit code or signal, time, memory), never by its checker message, which may
 quote the input, the expected answer or the program's output and stderr. Only
 `show-inputs` adds the checker messages and the inputs. Text a program or a package
-controls is escaped: no markup of theirs survives into the file."""
+controls is escaped: no markup of theirs survives into the file, and no control
+character of any name or text (text.printable)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from pipeline.results.store import load_results
 from pipeline.results.summary import last_attempts
 from pipeline.scoring.gradebook import by_problem
 from pipeline.scoring.policy import Policy
-from pipeline.text import clip, compiler_message
+from pipeline.text import clip, compiler_message, printable
 
 FEEDBACK_DIR = "feedback"
 
@@ -96,7 +97,7 @@ def _compile_section(failing: pd.DataFrame) -> list[str]:
 
 def markdown_text(text: str) -> str:
     """`text` as literal Markdown text on one line: no character of it is markup."""
-    text = " ".join(text.split())
+    text = printable(" ".join(text.split()))
     text = _MARKDOWN_PUNCT.sub(r"\\\1", text)
     return "".join(_ENTITIES.get(c, c) for c in text)
 
@@ -191,7 +192,9 @@ def render_feedback(
         for case in shown.itertuples():
             lines += _case_lines(case, inputs)
         lines.append("")
-    return "\n".join(lines).rstrip() + "\n"
+    # the one pass every character of the file goes through: a control character of a
+    # name (a case, a family) or of an input shown is written as its escape
+    return printable("\n".join(lines).rstrip() + "\n", lines=True)
 
 
 def write_feedback(

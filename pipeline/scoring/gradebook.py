@@ -6,7 +6,8 @@ each over its problem's groups only (Policy.for_problem), with a `problem` colum
 
 A case counts in its group unless its verdict is IE (the input failed validation: the
 case's fault, left out for every submission); JE counts as not passed, so a judge
-failure never earns points (rerun the run to fix it)."""
+failure never earns points (rerun the run to fix it). gradebook.csv writes each text
+cell (a submission, a case) with its control characters escaped (text.printable)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from pipeline.results.store import load_results, write_table
 from pipeline.results.summary import last_attempts
 from pipeline.schemas import VERDICTS
 from pipeline.scoring.policy import Group, Policy, Threshold, default_policy_by_problem
+from pipeline.text import printable
 
 GRADEBOOK_CSV = "gradebook.csv"
 GRADEBOOK_PARQUET = "gradebook.parquet"
@@ -189,6 +191,9 @@ def write_gradebook(run_dir: Path, book: pa.Table) -> tuple[Path, Path]:
     parquet = write_table(Path(run_dir) / GRADEBOOK_PARQUET, book)
     csv_path = Path(run_dir) / GRADEBOOK_CSV
     tmp = private_file(csv_path.with_name(f".{csv_path.name}.tmp"))
-    book.to_pandas().to_csv(tmp, index=False, float_format="%.6g")
+    frame = book.to_pandas()
+    for column in frame.columns:  # names: one line each, no controls
+        frame[column] = frame[column].map(lambda v: printable(v) if isinstance(v, str) else v)
+    frame.to_csv(tmp, index=False, float_format="%.6g")
     tmp.replace(csv_path)
     return parquet, csv_path

@@ -18,6 +18,7 @@ cases without scores `sum` is `fraction` and `min` is `all`.
 from __future__ import annotations
 
 import fnmatch
+import glob
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -27,6 +28,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from pipeline.errors import GridjudgeError
+from pipeline.ids import plain_names
 from pipeline.yamlfile import first_error, read_yaml
 
 POLICY_FILE = "scoring.yaml"  # the policy a run was last scored with, kept in its folder
@@ -126,12 +128,22 @@ class Policy(_Strict):
 
 
 def default_policy(families: Iterable[str]) -> Policy:
-    """One group per family, `fraction`, equal points summing to DEFAULT_TOTAL."""
+    """One group per family, `fraction`, equal points summing to DEFAULT_TOTAL; a group
+    is named by its family made plain (ids.plain_names: a family is a folder's name, and
+    may hold anything) and takes that family alone."""
     names = sorted(set(families))
     if not names:
         raise ScoringError("scoring: the run has no results to score")
     points = DEFAULT_TOTAL / len(names)
-    return Policy(groups=[Group(name=f, families=[f], points=points) for f in names])
+    plain = plain_names(names)
+    groups = [Group(name=plain[f], families=[literal(f)], points=points) for f in names]
+    return Policy(groups=groups)
+
+
+def literal(family: str) -> str:
+    """A family pattern that matches `family` alone (its `*`, `?` and `[` are not glob
+    syntax): a folder's name may hold any of them."""
+    return glob.escape(family)
 
 
 def default_policy_by_problem(families: Mapping[str, Iterable[str]]) -> Policy:
@@ -141,12 +153,13 @@ def default_policy_by_problem(families: Mapping[str, Iterable[str]]) -> Policy:
     if len(families) <= 1:
         return default_policy(next(iter(families.values()), []))
     groups = []
+    plain = plain_names(f"{p}/{f}" for p in sorted(families) for f in sorted(set(families[p])))
     for problem in sorted(families):
         names = sorted(set(families[problem]))
         groups += [
             Group(
-                name=f"{problem}/{f}",
-                families=[f],
+                name=plain[f"{problem}/{f}"],
+                families=[literal(f)],
                 points=DEFAULT_TOTAL / len(names),
                 problem=problem,
             )

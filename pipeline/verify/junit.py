@@ -1,5 +1,7 @@
 """A verification as JUnit XML, for CI: one testcase per expectation (classname: input
-validation, submission or time limit), a failure element for each that did not hold."""
+validation, submission or time limit), a failure element for each that did not hold.
+A name or message's control characters are written as escapes (text.printable): XML 1.0
+cannot hold them, and a CI page would show them raw."""
 
 from __future__ import annotations
 
@@ -7,27 +9,29 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from pipeline.private import private_dir, private_file
+from pipeline.text import printable
 from pipeline.verify.run import Verification
 
 
 def junit_xml(result: Verification) -> ET.ElementTree:
     suite = ET.Element(
         "testsuite",
-        name=f"verify {result.package.root.name}",
+        name=printable(f"verify {result.package.root.name}"),
         tests=str(len(result.checks)),
         failures=str(len(result.failures)),
         skipped=str(sum(c.skipped for c in result.checks)),
         errors="0",
     )
     for check in result.checks:
-        case = ET.SubElement(suite, "testcase", classname=check.kind, name=check.name)
+        name, detail = printable(check.name), printable(check.detail, lines=True)
+        case = ET.SubElement(suite, "testcase", classname=check.kind, name=name)
         if check.skipped:
-            ET.SubElement(case, "skipped", message=check.detail[:500])
+            ET.SubElement(case, "skipped", message=detail[:500])
         elif check.ok:
-            ET.SubElement(case, "system-out").text = check.detail
+            ET.SubElement(case, "system-out").text = detail
         else:
-            failure = ET.SubElement(case, "failure", message=check.detail[:500])
-            failure.text = check.detail
+            failure = ET.SubElement(case, "failure", message=detail[:500])
+            failure.text = detail
     suites = ET.Element(
         "testsuites", tests=suite.get("tests", "0"), failures=suite.get("failures", "0")
     )
