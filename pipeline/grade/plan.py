@@ -4,6 +4,7 @@ any work starts (one-line errors), and what run.json records about the run."""
 from __future__ import annotations
 
 import datetime as dt
+import os
 import sys
 import uuid
 from collections import Counter
@@ -302,20 +303,24 @@ def plan_grade(options: GradeOptions) -> GradePlan:
 
 
 def _previous_run(options: GradeOptions) -> dict[str, Any] | None:
-    """The run.json of the run in --out, for --resume; a folder holding anything else
-    (but the lock file) is refused."""
+    """The run.json of the run in --out, for --resume. A folder holding anything but
+    gridjudge's own files (a `.lock` left by an earlier grade of this user, or a run's
+    files for --resume) is refused: a link or another user's file planted there would
+    be written through."""
     out = Path(options.out)
-    if (out / run_folder.RUN_JSON).exists():
-        if not options.resume:
-            raise GradeError(f"{out} already holds a run: pass --resume, or choose another --out")
-        return run_folder.read_run_json(out)
-    if (
-        out.exists()
-        and not options.resume
-        and any(p.name != run_folder.LOCK_FILE for p in out.iterdir())
-    ):
-        raise GradeError(f"output folder {out} is not empty")
-    return None
+    previous = os.path.lexists(out / run_folder.RUN_JSON)
+    if previous and not options.resume:
+        raise GradeError(f"{out} already holds a run: pass --resume, or choose another --out")
+    ours = (
+        (run_folder.RUN_FILES, run_folder.RUN_FOLDERS)
+        if previous
+        else ((run_folder.LOCK_FILE,), ())
+    )
+    foreign = run_folder.foreign_entry(out, *ours) if out.is_dir() else None
+    if foreign is not None:
+        what = "holds" if previous else "is not empty: it holds"
+        raise GradeError(f"output folder {out} {what} {foreign}, not gridjudge's: refused")
+    return run_folder.read_run_json(out) if previous else None
 
 
 def _lock(plan: GradePlan, previous: dict[str, Any] | None) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import stat
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,7 +28,14 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline.errors import GridjudgeError
-from pipeline.private import FILE_MODE, private_dir, private_file, write_private
+from pipeline.private import (
+    open_folder,
+    open_private,
+    private_dir,
+    private_writer,
+    replace_private,
+    write_private,
+)
 from pipeline.results.summary import SUMMARY_INPUT, summarize
 from pipeline.schemas import RESULTS_SCHEMA, SCHEMA_VERSION, SUMMARY_SCHEMA
 
@@ -68,21 +76,21 @@ def stage_results_part(run_dir: Path, rows: list[dict[str, Any]] | pa.Table) -> 
     staged = out / f"{_STAGED_PREFIX}part-{uuid.uuid4().hex}.parquet{_STAGED_SUFFIX}"
     # lz4, dictionaries only where values repeat, no statistics (nothing filters on them):
     # cheaper to write than the defaults (zstd, every column in dictionaries)
-    pq.write_table(
-        table,
-        private_file(staged),
-        compression="lz4",
-        use_dictionary=_REPEATING_COLUMNS,
-        write_statistics=False,
-    )
+    with private_writer(staged) as sink:
+        pq.write_table(
+            table,
+            sink,
+            compression="lz4",
+            use_dictionary=_REPEATING_COLUMNS,
+            write_statistics=False,
+        )
     return staged
 
 
 def commit_results_part(staged: Path) -> Path:
     """A staged part becomes one of the run's results (a rename: atomic)."""
     name = staged.name.removeprefix(_STAGED_PREFIX).removesuffix(_STAGED_SUFFIX)
-    os.replace(staged, staged.with_name(name))
-    return staged.with_name(name)
+    return replace_private(staged, staged.with_name(name))
 
 
 def remove_staged_parts(run_dir: Path) -> int:
@@ -190,7 +198,12 @@ def set_aside_unreadable(run_dir: Path) -> list[tuple[Path, Path, str]]:
     for part, why in unreadable_parts(run_dir):
         target = Path(run_dir) / UNREADABLE_DIR / part.name
         private_dir(target.parent)
-        os.replace(part, target)
+        source_fd, target_fd = open_folder(part.parent), open_folder(target.parent)
+        try:  # through the folders' descriptors: neither is followed if swapped for a link
+            os.rename(part.name, target.name, src_dir_fd=source_fd, dst_dir_fd=target_fd)
+        finally:
+            os.close(source_fd)
+            os.close(target_fd)
         moved.append((part, target, why))
     return moved
 
@@ -275,7 +288,7 @@ def write_run_json(run_dir: Path, info: dict[str, Any]) -> None:
         )
         + "\n",
     )
-    os.replace(tmp, run_dir / RUN_JSON)
+    replace_private(tmp, run_dir / RUN_JSON)
 
 
 def read_run_json(run_dir: Path) -> dict[str, Any]:
@@ -302,18 +315,60 @@ def unfinished(run_dir: Path) -> str:
     return f"unfinished run ({hint}): the figures below cover the pairs graded so far"
 
 
+# What a run folder holds of gridjudge's own: its files (with their temporary names while
+# written) and folders, those the scoring and the report write in it (gradebook,
+# scoring.yaml, feedback/, report.html) included.
+_WRITTEN = (RUN_JSON, SUMMARY_FILE, "gradebook.parquet", "gradebook.csv", "scoring.yaml")
+RUN_FILES = (
+    LOCK_FILE,
+    "report.html",
+    *_WRITTEN,
+    *(f".{n}.tmp" for n in (*_WRITTEN, "report.html")),
+)
+RUN_FOLDERS = (RESULTS_DIR, UNREADABLE_DIR, "feedback")
+
+
+def foreign_entry(
+    run_dir: Path, files: tuple[str, ...] = RUN_FILES, folders: tuple[str, ...] = RUN_FOLDERS
+) -> str | None:
+    """The first entry of RUN_DIR that is not gridjudge's own (a name it does not write,
+    a link, a file of another user or with another name elsewhere), as "NAME (why)"; None
+    when every entry is one of `files` or `folders`, as the judge writes them."""
+    try:
+        entries = sorted(os.scandir(run_dir), key=lambda e: e.name)
+    except FileNotFoundError:
+        return None
+    for entry in entries:
+        st = entry.stat(follow_symlinks=False)
+        if entry.is_symlink():
+            why = "a symbolic link"
+        elif entry.name in files and stat.S_ISREG(st.st_mode):
+            why = "" if st.st_nlink == 1 else "a hard link"
+        elif entry.name in folders and stat.S_ISDIR(st.st_mode):
+            why = ""
+        else:
+            why = "not a file gridjudge writes"
+        if not why and st.st_uid != os.geteuid():
+            why = "another user's"
+        if why:
+            return f"{entry.name} ({why})"
+    return None
+
+
 class RunLock:
     """An exclusive flock on RUN_DIR/.lock, held by the one process writing the folder;
-    the kernel releases it when that process ends, however it ends."""
+    the kernel releases it when that process ends, however it ends. The lock file is
+    opened as every file of the run folder is (pipeline.private): a `.lock` planted as a
+    link to another file, or as a file of another user, is refused, never written."""
 
     def __init__(self, run_dir: Path) -> None:
         run_dir = Path(run_dir)
         self.fd: int | None = None
         try:
             private_dir(run_dir)
-            self.fd = os.open(run_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, FILE_MODE)
+            self.fd = open_private(run_dir / LOCK_FILE, truncate=False, flags=os.O_RDWR)
         except OSError as exc:
-            raise RunDirError(f"{run_dir}: cannot lock ({' '.join(str(exc).split())})") from None
+            raise RunDirError(f"{run_dir}: cannot lock ({_reason(exc)})") from None
         try:
             fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -350,9 +405,10 @@ def write_summary(
         columns = [*SUMMARY_INPUT, "attempt"]
         results = load_results(run_dir, columns=columns, skip_unreadable=skip_unreadable)
         summary = summarize(results)
-    tmp = private_file(run_dir / f".{SUMMARY_FILE}.tmp")
-    pq.write_table(summary, tmp)
-    os.replace(tmp, run_dir / SUMMARY_FILE)
+    tmp = run_dir / f".{SUMMARY_FILE}.tmp"
+    with private_writer(tmp) as sink:
+        pq.write_table(summary, sink)
+    replace_private(tmp, run_dir / SUMMARY_FILE)
     return summary
 
 
@@ -372,8 +428,9 @@ def write_table(path: Path, table: pa.Table) -> Path:
     tmp = path.parent / f".{path.name}.tmp"
     try:
         private_dir(path.parent)
-        pq.write_table(table, private_file(tmp), compression="zstd")
-        os.replace(tmp, path)
+        with private_writer(tmp) as sink:
+            pq.write_table(table, sink, compression="zstd")
+        replace_private(tmp, path)
     except OSError as exc:
         raise RunDirError(f"{path}: cannot write ({' '.join(str(exc).split())})") from None
     return path
