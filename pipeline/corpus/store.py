@@ -25,6 +25,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.errors import GridjudgeError
+from pipeline.package.case_files import INPUT_SUFFIX, answer_of, case_path
 from pipeline.package.links import link_out_of
 from pipeline.private import private_dir, private_file, write_private
 from pipeline.problem.contract import InvalidInput, Problem
@@ -266,16 +267,17 @@ def _judge_cases(
     (in its sub-folders `only`, where given); the family is the sub-folder path
     (\"default\" for files directly in root)."""
     tops = [root / name for name in only] if only else [root]
-    ins = {p.with_suffix(""): p for t in tops for p in t.rglob("*.in") if p.is_file()}
+    found = (p for t in tops for p in t.rglob(f"*{INPUT_SUFFIX}") if p.is_file())
+    ins = {case_path(p): p for p in found}  # by the whole name: `1.5.in` is case `1.5`
     for ans in sorted(a for t in tops for a in t.rglob("*.ans")):
-        if ans.with_suffix("") not in ins:
+        if case_path(ans) not in ins:
             raise CorpusError(f"{ans}: answer file without a matching .in file")
     if not ins:
         raise CorpusError(f"{root}: no .in files found")
     for stem in sorted(ins):
         rel = stem.relative_to(root)
         family = rel.parent.as_posix() if rel.parent != Path(".") else "default"
-        ans_path = stem.with_suffix(".ans")
+        ans_path = answer_of(ins[stem])
         yield rel.as_posix(), family, ins[stem], ans_path if ans_path.is_file() else None
 
 
