@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline.errors import GridjudgeError
@@ -223,15 +225,19 @@ def iter_batches(
     group whose text read (inputs, answers) is over `max_input_mb` is a CorpusError
     before it is read."""
     read_manifest(corpus_dir)
+    names = CORPUS_SCHEMA.names if columns is None else columns
+    schema = pa.schema([CORPUS_SCHEMA.field(c) for c in names])
+    text = [c for c in TEXT_COLUMNS if c in names]
     for part in _parts(corpus_dir):
         try:
-            pf = pq.ParquetFile(part)
-            if not pf.schema_arrow.remove_metadata().equals(CORPUS_SCHEMA.remove_metadata()):
+            pf = pq.ParquetFile(part, read_dictionary=text)  # text kept encoded: see _decoded
+            if not pf.schema.to_arrow_schema().equals(CORPUS_SCHEMA.remove_metadata()):
                 raise CorpusError(f"{part}: not a corpus part (schema differs)")
             for group, rows in _row_groups(part, pf.metadata, columns, max_input_mb):
-                yield from pf.iter_batches(
+                for batch in pf.iter_batches(
                     batch_size=min(batch_size, rows), row_groups=[group], columns=columns
-                )
+                ):
+                    yield from _decoded(batch, schema)
         except (pa.ArrowException, OSError) as exc:
             raise CorpusError(f"{part}: corrupt parquet file ({_one_line(exc)})") from None
 
@@ -260,6 +266,30 @@ def _row_groups(
                 )
             read += size
         yield group, max(1, rg.num_rows * BATCH_BYTES // max(read, 1))
+
+
+def _decoded(batch: pa.RecordBatch, schema: pa.Schema) -> Iterator[pa.RecordBatch]:
+    """The batch with its text decoded, in pieces of about BATCH_BYTES of text at most
+    (one row at least). The text is read dictionary-encoded and each row's size is
+    computed from the dictionary's value lengths before anything is decoded: a parquet
+    dictionary of one 1 MB value used by a thousand rows is a few KB on disk and in its
+    metadata, and a gigabyte decoded."""
+    sizes = np.zeros(batch.num_rows, dtype=np.int64)
+    for column in batch.columns:
+        if pa.types.is_dictionary(column.type):
+            lengths = pc.binary_length(column.dictionary).take(column.indices)
+            sizes += pc.fill_null(lengths, 0).to_numpy(zero_copy_only=False)
+    ends = np.cumsum(sizes)
+    start = 0
+    while start < batch.num_rows:
+        before = ends[start - 1] if start else 0
+        stop = max(int(np.searchsorted(ends, before + BATCH_BYTES, side="right")), start + 1)
+        piece = batch.slice(start, stop - start)
+        arrays = [
+            c.dictionary_decode() if pa.types.is_dictionary(c.type) else c for c in piece.columns
+        ]
+        yield pa.RecordBatch.from_arrays(arrays, schema=schema)
+        start = stop
 
 
 def check_sizes(corpus_dir: Path, max_input_mb: int = MAX_INPUT_MB) -> None:
