@@ -26,8 +26,15 @@ from tests.as_user import bound_command
 USER = "gridjudge-test"
 # the user's files a submission must not see (ac_no_judge_files.py looks for them)
 SECRET = ".ssh/id_gridjudge_test"
-# the battery, the fork-server attacks, and the probe-free sandbox tests of this mode
-SUITES = ("tests/test_hostile.py", "tests/test_forkserver.py")
+# the battery, the fork-server attacks, and the probe-free sandbox tests of this mode;
+# the run folder's planted links (their two-user variant needs root: deselected)
+SUITES = (
+    "tests/test_hostile.py",
+    "tests/test_forkserver.py",
+    "tests/test_run_folder_links.py",
+    "--deselect",
+    "tests/test_run_folder_links.py::test_roots_grade_into_a_users_folder_never_writes_roots_file",
+)
 TIMEOUT_S = 1200
 
 

@@ -40,7 +40,7 @@ ROWS_PER_BATCH = 10_000
 ROWS_PER_FILE = 200_000
 # A row group the writer makes holds at most this many bytes of text, and a batch read
 # about this many: what a reader holds at once, whatever the corpus's size.
-BATCH_BYTES = 32 * 2**20
+BATCH_BYTES = 8 * 2**20
 # The largest row group (of one text column: the inputs or the answers) a reader takes,
 # so the largest case: the judge holds several copies of a case it grades.
 MAX_INPUT_MB = 128
@@ -246,7 +246,8 @@ def _row_groups(
     part: Path, meta: pq.FileMetaData, columns: list[str] | None, max_input_mb: int
 ) -> Iterator[tuple[int, int]]:
     """Each row group of the part with the rows of it a batch of about BATCH_BYTES holds,
-    from the metadata: sizes as written, uncompressed (what reading makes of them)."""
+    from the metadata: sizes uncompressed, as encoded (text is read encoded, and cut by
+    its decoded size before it is decoded: _decoded)."""
     wanted = set(CORPUS_SCHEMA.names if columns is None else columns)
     for group in range(meta.num_row_groups):
         rg = meta.row_group(group)
@@ -260,7 +261,8 @@ def _row_groups(
             if name in TEXT_COLUMNS and size > max_input_mb * 2**20:
                 raise CorpusError(
                     f"{part}: row group {group} holds {size / 2**20:.0f} MB of {name} "
-                    f"({rg.num_rows} cases), over the limit of {max_input_mb} MB "
+                    f"({rg.num_rows} case{'' if rg.num_rows == 1 else 's'}), over the limit "
+                    f"of {max_input_mb} MB "
                     "(--max-input-mb): refused before reading it; a larger case needs a "
                     "larger limit, smaller cases smaller row groups"
                 )
