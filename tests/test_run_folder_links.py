@@ -8,7 +8,9 @@ line. The target of a planted link is never touched, under every runner.
 
 The two-user attack (a user's folder, root's grade) runs as root only; the same attack
 with the judge's own files as targets runs as any user (and, in
-tests/test_ordinary_user.py, as an ordinary user)."""
+tests/test_ordinary_user.py, as an ordinary user). Each command runs in a process of its
+own, from the checkout, as a user would run it (and so that the problem plugins are
+found as they are installed, not shadowed by tests/solvers)."""
 
 from __future__ import annotations
 
@@ -16,17 +18,17 @@ import os
 import pwd
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from pipeline.cli.app import app
-from pipeline.corpus.generate import generate_corpus
-from pipeline.problem.registry import get_problem
 from pipeline.results import store as run_folder
+
+REPO = Path(__file__).resolve().parents[1]
+GRIDJUDGE = "import sys; from pipeline.cli.app import main; sys.argv[0] = 'gridjudge'; main()"
 
 SPOT = Path(__file__).resolve().parent / "submissions" / "spot"
 # every runner a grade can use: the reference solver in the worker, a program forked
@@ -43,7 +45,8 @@ PRECIOUS = "precious: the judge must not touch this\n"
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("c") / "spot"
-    generate_corpus(get_problem("spot"), 6, 3, out, families=["n2"])
+    code, output = _cli("generate", "spot", "--count", "6", "--seed", "3", "--out", str(out))
+    assert code == 0, output
     return out
 
 
@@ -57,10 +60,14 @@ def finished(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _cli(*args: str) -> tuple[int, str]:
-    if args[0] == "grade":
+    if args[0] in ("grade", "generate"):
         args = (*args, "--address", "local-serial")
-    result = CliRunner().invoke(app, list(args))
-    return result.exit_code, result.output
+    env = {**os.environ, "GRIDJUDGE_RESULT_CACHE": "off", "COLUMNS": "200"}
+    done = subprocess.run(
+        [sys.executable, "-c", GRIDJUDGE, *args],
+        capture_output=True, text=True, cwd=REPO, env=env, check=False,
+    )  # fmt: skip
+    return done.returncode, done.stdout + done.stderr
 
 
 def _victim(folder: Path) -> Path:
