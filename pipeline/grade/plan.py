@@ -314,17 +314,18 @@ def plan_grade(options: GradeOptions) -> GradePlan:
 
 def _previous_run(options: GradeOptions) -> dict[str, Any] | None:
     """The run.json of the run in --out, for --resume. A folder holding anything but
-    gridjudge's own files (a `.lock` left by an earlier grade of this user, or a run's
-    files for --resume) is refused: a link or another user's file planted there would
-    be written through."""
+    gridjudge's own files (a `.lock` left by an earlier grade of this user; with
+    --resume, a run's files and folders) is refused: a link or another user's file
+    planted there would be written through."""
     out = Path(options.out)
     previous = os.path.lexists(out / run_folder.RUN_JSON)
     if previous and not options.resume:
         raise GradeError(f"{out} already holds a run: pass --resume, or choose another --out")
-    ours = (folder.RUN_FILES, folder.RUN_FOLDERS) if previous else ((run_folder.LOCK_FILE,), ())
+    resuming = options.resume  # a run's own entries, run.json or not (a killed run's parts)
+    ours = (folder.RUN_FILES, folder.RUN_FOLDERS) if resuming else ((run_folder.LOCK_FILE,), ())
     foreign = folder.foreign_entry(out, *ours) if out.is_dir() else None
     if foreign is not None:
-        what = "holds" if previous else "is not empty: it holds"
+        what = "holds" if resuming else "is not empty: it holds"
         raise GradeError(f"output folder {out} {what} {foreign}, not gridjudge's: refused")
     return run_folder.read_run_json(out) if previous else None
 
