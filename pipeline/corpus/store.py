@@ -18,11 +18,12 @@ import hashlib
 import importlib.metadata
 import inspect
 import json
+import os
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import pyarrow as pa
@@ -30,7 +31,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline.errors import GridjudgeError
-from pipeline.private import private_dir, private_file, write_private
+from pipeline.private import open_private, private_dir, write_private
 from pipeline.problem.contract import Problem
 from pipeline.schemas import CORPUS_SCHEMA, SCHEMA_VERSION
 
@@ -95,6 +96,7 @@ class CorpusWriter:
     _buffer: list[dict[str, Any]] = field(default_factory=list)
     _buffer_bytes: int = 0
     _writer: pq.ParquetWriter | None = None
+    _sink: BinaryIO | None = None  # the part being written, opened as pipeline.private opens
     _rows_in_file: int = 0
     _files: int = 0
     _families: Counter[str] = field(default_factory=Counter)
@@ -139,19 +141,26 @@ class CorpusWriter:
         self._buffer.clear()
         self._buffer_bytes = 0
         if self._writer is None or self._rows_in_file >= ROWS_PER_FILE:
-            if self._writer is not None:
-                self._writer.close()
+            self._close_part()
             path = self.out_dir / f"part-{self._files:05d}.parquet"
-            self._writer = pq.ParquetWriter(private_file(path), CORPUS_SCHEMA, compression="zstd")
+            self._sink = os.fdopen(open_private(path), "wb")
+            self._writer = pq.ParquetWriter(self._sink, CORPUS_SCHEMA, compression="zstd")
             self._files += 1
             self._rows_in_file = 0
         self._writer.write_batch(batch)
         self._rows_in_file += batch.num_rows
 
-    def close(self) -> Manifest:
-        self._flush()
+    def _close_part(self) -> None:
         if self._writer is not None:
             self._writer.close()
+            self._writer = None
+        if self._sink is not None:
+            self._sink.close()
+            self._sink = None
+
+    def close(self) -> Manifest:
+        self._flush()
+        self._close_part()
         manifest = Manifest(
             problem=self.problem,
             count=sum(self._families.values()),
@@ -169,8 +178,8 @@ class CorpusWriter:
     def __exit__(self, exc_type: object, *_: object) -> None:
         if exc_type is None:
             self.close()
-        elif self._writer is not None:
-            self._writer.close()
+        else:
+            self._close_part()
 
 
 def _hash_case(h: Any, case_id: str, input_text: str, expected: str | None) -> None:
