@@ -145,9 +145,13 @@ def test_the_writer_bounds_its_row_groups_and_the_reader_its_batches(tmp_path: P
     assert max(b.nbytes for b in batches) <= BATCH_BYTES + 2 * MB, [b.nbytes for b in batches]
 
 
-def test_a_row_group_of_many_small_cases_is_read_in_bounded_batches(tmp_path: Path) -> None:
+@pytest.mark.parametrize("dictionary", [True, False], ids=["dictionary", "plain"])
+def test_a_row_group_of_many_cases_is_read_in_bounded_batches(
+    tmp_path: Path, dictionary: bool
+) -> None:
     """A corpus written elsewhere in one large row group (under the limit) is still read
-    a bounded batch at a time."""
+    a bounded batch at a time; dictionary-encoded, its 3000 equal inputs are 20 KB in the
+    file and its metadata, and 60 MB decoded."""
     out = tmp_path / "c"
     out.mkdir()
     n, text = 3000, "5 " * 10_000  # 20 KB a case, 60 MB in one row group
@@ -156,9 +160,14 @@ def test_a_row_group_of_many_small_cases_is_read_in_bounded_batches(tmp_path: Pa
         "family": ["f"] * n, "input": [text] * n, "expected": ["1\n"] * n,
         "seed": pa.nulls(n, pa.int64()), "params": pa.nulls(n, pa.string()),
     }  # fmt: skip
-    pq.write_table(pa.table(rows, schema=CORPUS_SCHEMA), out / "part-00000.parquet")
+    table = pa.table(rows, schema=CORPUS_SCHEMA)
+    pq.write_table(table, out / "part-00000.parquet", use_dictionary=dictionary)
     (out / MANIFEST).write_text(json.dumps(Manifest("spot", n, {"f": n}, "").__dict__))
-    assert pq.ParquetFile(out / "part-00000.parquet").metadata.num_row_groups == 1
+    meta = pq.ParquetFile(out / "part-00000.parquet").metadata
+    assert meta.num_row_groups == 1
+    assert (meta.row_group(0).column(3).total_uncompressed_size < MB) == dictionary
     batches = list(iter_batches(out, batch_size=4096))
     assert sum(b.num_rows for b in batches) == n
+    assert {b.column("input").type for b in batches} == {pa.large_string()}
     assert max(b.nbytes for b in batches) <= BATCH_BYTES + MB, [b.nbytes for b in batches]
+    assert pa.Table.from_batches(batches).equals(table)

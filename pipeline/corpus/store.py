@@ -46,6 +46,8 @@ BATCH_BYTES = 8 * 2**20
 # so the largest case: the judge holds several copies of a case it grades.
 MAX_INPUT_MB = 128
 TEXT_COLUMNS = ("input", "expected")
+# Dictionaries only where values repeat: text is written plain, read as it is written.
+_REPEATING = ["problem", "family"]
 
 
 def validator_fingerprint(problem: Problem) -> str:
@@ -144,7 +146,9 @@ class CorpusWriter:
             self._close_part()
             path = self.out_dir / f"part-{self._files:05d}.parquet"
             self._sink = os.fdopen(open_private(path), "wb")
-            self._writer = pq.ParquetWriter(self._sink, CORPUS_SCHEMA, compression="zstd")
+            self._writer = pq.ParquetWriter(
+                self._sink, CORPUS_SCHEMA, compression="zstd", use_dictionary=_REPEATING
+            )
             self._files += 1
             self._rows_in_file = 0
         self._writer.write_batch(batch)
@@ -239,10 +243,14 @@ def iter_batches(
     text = [c for c in TEXT_COLUMNS if c in names]
     for part in _parts(corpus_dir):
         try:
-            pf = pq.ParquetFile(part, read_dictionary=text)  # text kept encoded: see _decoded
-            if not pf.schema.to_arrow_schema().equals(CORPUS_SCHEMA.remove_metadata()):
+            plain = pq.ParquetFile(part)
+            if not plain.schema_arrow.remove_metadata().equals(CORPUS_SCHEMA.remove_metadata()):
                 raise CorpusError(f"{part}: not a corpus part (schema differs)")
-            for group, rows in _row_groups(part, pf.metadata, columns, max_input_mb):
+            encoded = None  # the text kept dictionary-encoded where it is: see _decoded
+            for group, rows, dictionary in _row_groups(part, plain.metadata, columns, max_input_mb):
+                if dictionary and encoded is None:
+                    encoded = pq.ParquetFile(part, read_dictionary=text)
+                pf = encoded if dictionary and encoded is not None else plain
                 for batch in pf.iter_batches(
                     batch_size=min(batch_size, rows), row_groups=[group], columns=columns
                 ):
@@ -253,14 +261,14 @@ def iter_batches(
 
 def _row_groups(
     part: Path, meta: pq.FileMetaData, columns: list[str] | None, max_input_mb: int
-) -> Iterator[tuple[int, int]]:
+) -> Iterator[tuple[int, int, bool]]:
     """Each row group of the part with the rows of it a batch of about BATCH_BYTES holds,
-    from the metadata: sizes uncompressed, as encoded (text is read encoded, and cut by
-    its decoded size before it is decoded: _decoded)."""
+    from the metadata (sizes uncompressed, as encoded), and whether text read from it is
+    dictionary-encoded (then read encoded and cut by its decoded size: _decoded)."""
     wanted = set(CORPUS_SCHEMA.names if columns is None else columns)
     for group in range(meta.num_row_groups):
         rg = meta.row_group(group)
-        read = 0
+        read, dictionary = 0, False
         for j in range(rg.num_columns):
             chunk = rg.column(j)
             name = chunk.path_in_schema
@@ -276,15 +284,19 @@ def _row_groups(
                     "larger limit, smaller cases smaller row groups"
                 )
             read += size
-        yield group, max(1, rg.num_rows * BATCH_BYTES // max(read, 1))
+            dictionary |= name in TEXT_COLUMNS and any("DICT" in e for e in chunk.encodings)
+        yield group, max(1, rg.num_rows * BATCH_BYTES // max(read, 1)), dictionary
 
 
 def _decoded(batch: pa.RecordBatch, schema: pa.Schema) -> Iterator[pa.RecordBatch]:
     """The batch with its text decoded, in pieces of about BATCH_BYTES of text at most
-    (one row at least). The text is read dictionary-encoded and each row's size is
+    (one row at least). Dictionary-encoded text is read encoded and each row's size is
     computed from the dictionary's value lengths before anything is decoded: a parquet
     dictionary of one 1 MB value used by a thousand rows is a few KB on disk and in its
-    metadata, and a gigabyte decoded."""
+    metadata, and a gigabyte decoded. Plain text is as large as the metadata says."""
+    if not any(pa.types.is_dictionary(c.type) for c in batch.columns):
+        yield batch
+        return
     sizes = np.zeros(batch.num_rows, dtype=np.int64)
     for column in batch.columns:
         if pa.types.is_dictionary(column.type):
@@ -312,7 +324,7 @@ def check_sizes(corpus_dir: Path, max_input_mb: int = MAX_INPUT_MB) -> None:
         except (pa.ArrowException, OSError) as exc:
             raise CorpusError(f"{part}: corrupt parquet file ({_one_line(exc)})") from None
         for _ in _row_groups(part, meta, None, max_input_mb):
-            pass
+            pass  # each row group checked
 
 
 def verify(corpus_dir: Path, max_input_mb: int = MAX_INPUT_MB) -> Manifest:
