@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from pipeline.corpus.store import import_path
+from pipeline.corpus.importers import import_path
 from pipeline.distribute.cluster import Cluster
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade

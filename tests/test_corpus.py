@@ -8,11 +8,10 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
+from pipeline.corpus.importers import import_folder, import_multicase
 from pipeline.corpus.store import (
     CorpusError,
     CorpusWriter,
-    import_folder,
-    import_multicase,
     iter_batches,
     read_manifest,
     read_table,

@@ -46,7 +46,7 @@ def test_a_second_writer_is_refused_while_the_first_holds_the_folder(
 ) -> None:
     out = tmp_path / "run"
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time\nfrom pipeline.results.store import RunLock\n"
+        [sys.executable, "-c", "import sys, time\nfrom pipeline.results.folder import RunLock\n"
          "lock = RunLock(sys.argv[1])\nprint('locked', flush=True)\ntime.sleep(120)\n", str(out)],
         stdout=subprocess.PIPE, text=True, cwd=REPO,
     )  # fmt: skip

@@ -65,6 +65,7 @@ PANELS: dict[str, dict[str, tuple[str, ...]]] = {
             "--fork-server",
             "--revalidate",
             "--trust-corpus",
+            "--max-input-mb",
         ),
         "Cluster": ("--address", "--chunk-size", "--max-in-flight"),
         "Result cache (docs/cache.md)": ("--cache", "--cache-max-mb"),

@@ -18,7 +18,7 @@ from pipeline.cli.common import (
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, GradePlan, plan_grade
 from pipeline.grade.settings import DEFAULT, GradeSettings
-from pipeline.jobs.scores import finish_run, policy_for
+from pipeline.jobs.scores import Finished, finish_run, policy_for
 from pipeline.program import submission_sets
 from pipeline.program.languages.multipliers import parse_multipliers
 from pipeline.report.progress import GradeProgress
@@ -160,6 +160,14 @@ def grade(
             "(`gridjudge inspect` shows it); refused by default.",
         ),
     ] = GradeOptions.trust_corpus,
+    max_input_mb: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="The largest case's input or answer read from a corpus, in MB: a larger "
+            "row group is refused from the parquet metadata, before it is read (docs/data.md).",
+        ),
+    ] = GradeOptions.max_input_mb,
     only: Annotated[
         str | None,
         typer.Option(help="failing | changed | new: only those pairs of the run in --since."),
@@ -214,6 +222,7 @@ def grade(
             max_in_flight=max_in_flight,
             cache=cache,
             trust_corpus=trust_corpus,
+            max_input_mb=max_input_mb,
             cache_max_mb=cache_max_mb,
             only=only,
             since=since,
@@ -235,11 +244,14 @@ def grade(
         marks = tle_marks(done.book) if done is not None else None
         print_summary(outcome.summary, title=f"run {plan.run_id}", marks=marks)
     typer.echo(graded_line(outcome.rows, outcome.cached, already, out, outcome.where))
+    typer.echo(_written(done))
+
+
+def _written(done: Finished | None) -> str:
     if done is None:
-        typer.echo("no results: no gradebook or report")
-    else:
-        rows = f"{len(done.book)} gradebook row" + ("" if len(done.book) == 1 else "s")
-        typer.echo(f"wrote {rows}, feedback/ and {done.report}")
+        return "no results: no gradebook or report"
+    rows = f"{len(done.book)} gradebook row" + ("" if len(done.book) == 1 else "s")
+    return f"wrote {rows}, feedback/ and {done.report}"
 
 
 def _say_plan(plan: GradePlan, out: Path) -> None:

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from pipeline.cli.common import say, user_errors
-from pipeline.corpus.store import import_path
+from pipeline.corpus.importers import import_path
 from pipeline.errors import GridjudgeError
 from pipeline.package.checktestdata import unsupported
 from pipeline.package.problem import input_validator_paths

@@ -27,7 +27,7 @@ from pipeline.compare.options import (
 )
 from pipeline.compare.pair import Comparison, RunVerdict
 from pipeline.errors import GridjudgeError
-from pipeline.private import private_dir, private_file, write_private
+from pipeline.private import private_dir, private_writer, write_private
 from pipeline.results.store import write_table
 from pipeline.schemas import COMPARE_SCHEMA, COMPARE_SUMMARY_SCHEMA
 from pipeline.text import printable
@@ -272,7 +272,8 @@ def write_junit(path: Path, comparison: Comparison) -> Path:
     ET.indent(tree)
     try:
         private_dir(Path(path).parent)
-        tree.write(private_file(path), encoding="utf-8", xml_declaration=True)
+        with private_writer(path) as sink:
+            tree.write(sink, encoding="utf-8", xml_declaration=True)
     except OSError as exc:
         raise GridjudgeError(f"{path}: cannot write ({' '.join(str(exc).split())})") from None
     return Path(path)

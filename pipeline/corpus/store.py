@@ -3,8 +3,12 @@
 The manifest's leading `_` makes pyarrow and pandas skip it, so the folder is a plain
 parquet dataset (`pandas.read_parquet(DIR)`, `pyarrow.dataset.dataset(DIR)`, DuckDB's
 `'DIR/*.parquet'`). Corpora written before the rename hold `corpus.json` and still read.
-Writing and reading stream in record batches, so memory is bounded by the batch size,
-not the corpus size. Importers turn judge folders, Kattis packages and multi-case files
+Writing and reading stream in record batches bounded in rows and in bytes, so memory
+is bounded by the batch, not the corpus. A corpus is data from anywhere: a row group
+whose inputs or answers take more than the reader's limit (MAX_INPUT_MB, grade's
+--max-input-mb) is refused from the parts' metadata, before any of it is read (a
+single cell can be no larger than its row group's column).
+Importers (corpus.importers) turn judge folders, Kattis packages and multi-case files
 into the same form.
 """
 
@@ -14,26 +18,36 @@ import hashlib
 import importlib.metadata
 import inspect
 import json
-import shutil
+import os
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline.errors import GridjudgeError
-from pipeline.package.links import link_out_of
-from pipeline.private import private_dir, private_file, write_private
-from pipeline.problem.contract import InvalidInput, Problem
+from pipeline.private import open_private, private_dir, write_private
+from pipeline.problem.contract import Problem
 from pipeline.schemas import CORPUS_SCHEMA, SCHEMA_VERSION
 
 MANIFEST = "_corpus.json"
 OLD_MANIFEST = "corpus.json"  # the manifest's name in corpora written before _corpus.json
 ROWS_PER_BATCH = 10_000
 ROWS_PER_FILE = 200_000
+# A row group the writer makes holds at most this many bytes of text, and a batch read
+# about this many: what a reader holds at once, whatever the corpus's size.
+BATCH_BYTES = 8 * 2**20
+# The largest row group (of one text column: the inputs or the answers) a reader takes,
+# so the largest case: the judge holds several copies of a case it grades.
+MAX_INPUT_MB = 128
+TEXT_COLUMNS = ("input", "expected")
+# Dictionaries only where values repeat: text is written plain, read as it is written.
+_REPEATING = ["problem", "family"]
 
 
 def validator_fingerprint(problem: Problem) -> str:
@@ -51,9 +65,6 @@ def validator_fingerprint(problem: Problem) -> str:
     except (TypeError, OSError):
         digest.update(repr(problem.validate).encode())
     return f"gridjudge {version} {problem.name} {digest.hexdigest()[:16]}"
-
-
-KATTIS_GRADED = ("sample", "secret")  # a package's data/invalid_* and the rest are not cases
 
 
 class CorpusError(GridjudgeError):
@@ -85,7 +96,9 @@ class CorpusWriter:
     source: str = ""
     validated_with: str = ""  # set only by a writer that validated every input it adds
     _buffer: list[dict[str, Any]] = field(default_factory=list)
+    _buffer_bytes: int = 0
     _writer: pq.ParquetWriter | None = None
+    _sink: BinaryIO | None = None  # the part being written, opened as pipeline.private opens
     _rows_in_file: int = 0
     _files: int = 0
     _families: Counter[str] = field(default_factory=Counter)
@@ -119,7 +132,8 @@ class CorpusWriter:
                 "params": params,
             }
         )
-        if len(self._buffer) >= ROWS_PER_BATCH:
+        self._buffer_bytes += len(input_text) + len(expected or "")
+        if len(self._buffer) >= ROWS_PER_BATCH or self._buffer_bytes >= BATCH_BYTES:
             self._flush()
 
     def _flush(self) -> None:
@@ -127,20 +141,30 @@ class CorpusWriter:
             return
         batch = pa.RecordBatch.from_pylist(self._buffer, schema=CORPUS_SCHEMA)
         self._buffer.clear()
+        self._buffer_bytes = 0
         if self._writer is None or self._rows_in_file >= ROWS_PER_FILE:
-            if self._writer is not None:
-                self._writer.close()
+            self._close_part()
             path = self.out_dir / f"part-{self._files:05d}.parquet"
-            self._writer = pq.ParquetWriter(private_file(path), CORPUS_SCHEMA, compression="zstd")
+            self._sink = os.fdopen(open_private(path), "wb")
+            self._writer = pq.ParquetWriter(
+                self._sink, CORPUS_SCHEMA, compression="zstd", use_dictionary=_REPEATING
+            )
             self._files += 1
             self._rows_in_file = 0
         self._writer.write_batch(batch)
         self._rows_in_file += batch.num_rows
 
-    def close(self) -> Manifest:
-        self._flush()
+    def _close_part(self) -> None:
         if self._writer is not None:
             self._writer.close()
+            self._writer = None
+        if self._sink is not None:
+            self._sink.close()
+            self._sink = None
+
+    def close(self) -> Manifest:
+        self._flush()
+        self._close_part()
         manifest = Manifest(
             problem=self.problem,
             count=sum(self._families.values()),
@@ -158,8 +182,8 @@ class CorpusWriter:
     def __exit__(self, exc_type: object, *_: object) -> None:
         if exc_type is None:
             self.close()
-        elif self._writer is not None:
-            self._writer.close()
+        else:
+            self._close_part()
 
 
 def _hash_case(h: Any, case_id: str, input_text: str, expected: str | None) -> None:
@@ -204,26 +228,112 @@ def _parts(corpus_dir: Path) -> list[Path]:
 
 
 def iter_batches(
-    corpus_dir: Path, batch_size: int = ROWS_PER_BATCH, columns: list[str] | None = None
+    corpus_dir: Path,
+    batch_size: int = ROWS_PER_BATCH,
+    columns: list[str] | None = None,
+    max_input_mb: int = MAX_INPUT_MB,
 ) -> Iterator[pa.RecordBatch]:
-    """Stream a corpus in record batches (one part file open at a time)."""
+    """Stream a corpus in record batches of at most `batch_size` rows and about
+    BATCH_BYTES (one part file open at a time, one row group read at a time); a row
+    group whose text read (inputs, answers) is over `max_input_mb` is a CorpusError
+    before it is read."""
     read_manifest(corpus_dir)
+    names = CORPUS_SCHEMA.names if columns is None else columns
+    schema = pa.schema([CORPUS_SCHEMA.field(c) for c in names])
+    text = [c for c in TEXT_COLUMNS if c in names]
     for part in _parts(corpus_dir):
         try:
-            pf = pq.ParquetFile(part)
-            if not pf.schema_arrow.remove_metadata().equals(CORPUS_SCHEMA.remove_metadata()):
+            plain = pq.ParquetFile(part)
+            if not plain.schema_arrow.remove_metadata().equals(CORPUS_SCHEMA.remove_metadata()):
                 raise CorpusError(f"{part}: not a corpus part (schema differs)")
-            yield from pf.iter_batches(batch_size=batch_size, columns=columns)
+            encoded = None  # the text kept dictionary-encoded where it is: see _decoded
+            for group, rows, dictionary in _row_groups(part, plain.metadata, columns, max_input_mb):
+                if dictionary and encoded is None:
+                    encoded = pq.ParquetFile(part, read_dictionary=text)
+                pf = encoded if dictionary and encoded is not None else plain
+                for batch in pf.iter_batches(
+                    batch_size=min(batch_size, rows), row_groups=[group], columns=columns
+                ):
+                    yield from _decoded(batch, schema)
         except (pa.ArrowException, OSError) as exc:
             raise CorpusError(f"{part}: corrupt parquet file ({_one_line(exc)})") from None
 
 
-def verify(corpus_dir: Path) -> Manifest:
+def _row_groups(
+    part: Path, meta: pq.FileMetaData, columns: list[str] | None, max_input_mb: int
+) -> Iterator[tuple[int, int, bool]]:
+    """Each row group of the part with the rows of it a batch of about BATCH_BYTES holds,
+    from the metadata (sizes uncompressed, as encoded), and whether text read from it is
+    dictionary-encoded (then read encoded and cut by its decoded size: _decoded)."""
+    wanted = set(CORPUS_SCHEMA.names if columns is None else columns)
+    for group in range(meta.num_row_groups):
+        rg = meta.row_group(group)
+        read, dictionary = 0, False
+        for j in range(rg.num_columns):
+            chunk = rg.column(j)
+            name = chunk.path_in_schema
+            size = max(chunk.total_uncompressed_size, 0)
+            if name not in wanted:
+                continue
+            if name in TEXT_COLUMNS and size > max_input_mb * 2**20:
+                raise CorpusError(
+                    f"{part}: row group {group} holds {size / 2**20:.0f} MB of {name} "
+                    f"({rg.num_rows} case{'' if rg.num_rows == 1 else 's'}), over the limit "
+                    f"of {max_input_mb} MB "
+                    "(--max-input-mb): refused before reading it; a larger case needs a "
+                    "larger limit, smaller cases smaller row groups"
+                )
+            read += size
+            dictionary |= name in TEXT_COLUMNS and any("DICT" in e for e in chunk.encodings)
+        yield group, max(1, rg.num_rows * BATCH_BYTES // max(read, 1)), dictionary
+
+
+def _decoded(batch: pa.RecordBatch, schema: pa.Schema) -> Iterator[pa.RecordBatch]:
+    """The batch with its text decoded, in pieces of about BATCH_BYTES of text at most
+    (one row at least). Dictionary-encoded text is read encoded and each row's size is
+    computed from the dictionary's value lengths before anything is decoded: a parquet
+    dictionary of one 1 MB value used by a thousand rows is a few KB on disk and in its
+    metadata, and a gigabyte decoded. Plain text is as large as the metadata says."""
+    if not any(pa.types.is_dictionary(c.type) for c in batch.columns):
+        yield batch
+        return
+    sizes = np.zeros(batch.num_rows, dtype=np.int64)
+    for column in batch.columns:
+        if pa.types.is_dictionary(column.type):
+            lengths = pc.binary_length(column.dictionary).take(column.indices)
+            sizes += pc.fill_null(lengths, 0).to_numpy(zero_copy_only=False)
+    ends = np.cumsum(sizes)
+    start = 0
+    while start < batch.num_rows:
+        before = ends[start - 1] if start else 0
+        stop = max(int(np.searchsorted(ends, before + BATCH_BYTES, side="right")), start + 1)
+        piece = batch.slice(start, stop - start)
+        arrays = [
+            c.dictionary_decode() if pa.types.is_dictionary(c.type) else c for c in piece.columns
+        ]
+        yield pa.RecordBatch.from_arrays(arrays, schema=schema)
+        start = stop
+
+
+def check_sizes(corpus_dir: Path, max_input_mb: int = MAX_INPUT_MB) -> None:
+    """Every row group's inputs and answers within `max_input_mb`, from the parts'
+    metadata alone (nothing of the cases is read): a CorpusError naming the first over."""
+    for part in _parts(corpus_dir):
+        try:
+            meta = pq.ParquetFile(part).metadata
+        except (pa.ArrowException, OSError) as exc:
+            raise CorpusError(f"{part}: corrupt parquet file ({_one_line(exc)})") from None
+        for _ in _row_groups(part, meta, None, max_input_mb):
+            pass  # each row group checked
+
+
+def verify(corpus_dir: Path, max_input_mb: int = MAX_INPUT_MB) -> Manifest:
     """Read every row back and check count, families and content hash against the manifest."""
     manifest = read_manifest(corpus_dir)
     h = hashlib.sha256()
     families: Counter[str] = Counter()
-    for batch in iter_batches(corpus_dir, columns=["case_id", "family", "input", "expected"]):
+    text = ["case_id", "family", "input", "expected"]
+    for batch in iter_batches(corpus_dir, columns=text, max_input_mb=max_input_mb):
         ids, fams, inputs, expected = (batch.column(i).to_pylist() for i in range(4))
         families.update(fams)
         for row in zip(ids, inputs, expected, strict=True):
@@ -254,112 +364,6 @@ def read_table(corpus_dir: Path) -> pa.Table:
 
 def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())[:200]
-
-
-# ---------------------------------------------------------------- importers
-
-
-def _judge_cases(
-    root: Path, only: tuple[str, ...] = ()
-) -> Iterator[tuple[str, str, Path, Path | None]]:
-    """(case_id, family, .in, .ans or None) for a folder tree of NNNN.in [+ NNNN.ans]
-    (in its sub-folders `only`, where given); the family is the sub-folder path
-    (\"default\" for files directly in root)."""
-    tops = [root / name for name in only] if only else [root]
-    ins = {p.with_suffix(""): p for t in tops for p in t.rglob("*.in") if p.is_file()}
-    for ans in sorted(a for t in tops for a in t.rglob("*.ans")):
-        if ans.with_suffix("") not in ins:
-            raise CorpusError(f"{ans}: answer file without a matching .in file")
-    if not ins:
-        raise CorpusError(f"{root}: no .in files found")
-    for stem in sorted(ins):
-        rel = stem.relative_to(root)
-        family = rel.parent.as_posix() if rel.parent != Path(".") else "default"
-        ans_path = stem.with_suffix(".ans")
-        yield rel.as_posix(), family, ins[stem], ans_path if ans_path.is_file() else None
-
-
-def import_folder(root: Path, problem: Problem, out_dir: Path) -> Manifest:
-    """A judge folder tree (golden layout) or a Kattis package (its data/sample and
-    data/secret). A link in the folder whose target is outside it is refused (the
-    judge, root, would read any host file through it). A problem that asks for it (a
-    package's) has every input validated: one it rejects is a one-line error naming the
-    file, and the corpus is written as validated (grade trusts it, as it trusts a
-    generated one)."""
-    root = Path(root)
-    if not root.is_dir():
-        raise CorpusError(f"{root}: no such folder")
-    escaping = link_out_of(root)
-    if escaping is not None:
-        raise CorpusError(escaping)
-    only: tuple[str, ...] = ()
-    if (root / "data").is_dir():  # Kattis problem package
-        root, only = root / "data", tuple(n for n in KATTIS_GRADED if (root / "data" / n).is_dir())
-    check = problem.validate_on_import
-    vouch = validator_fingerprint(problem) if check else ""
-    fresh = not Path(out_dir).exists()
-    try:
-        with CorpusWriter(out_dir, problem.name, source=str(root), validated_with=vouch) as writer:
-            for case_id, family, in_path, ans_path in _judge_cases(root, only):
-                text = _read_text(in_path)
-                errors = problem.validate(text) if check else []
-                if errors:
-                    raise CorpusError(f"{in_path}: input rejected: {errors[0]}")
-                writer.add(case_id, family, text, _read_text(ans_path) if ans_path else None)
-    except GridjudgeError:  # a rejected input, or a validator that could not run
-        if fresh:  # no half-written corpus is left behind
-            shutil.rmtree(out_dir, ignore_errors=True)
-        raise
-    return read_manifest(out_dir)
-
-
-def import_multicase(
-    path: Path, problem: Problem, out_dir: Path, answers: Path | None = None
-) -> Manifest:
-    """One judge-format file holding several cases, cut by the problem's split_input;
-    an answer file for it is cut by the problem's split."""
-    path = Path(path)
-    if not path.is_file():
-        raise CorpusError(f"{path}: no such file")
-    try:
-        cases = problem.cases_of(_read_text(path))
-    except InvalidInput as exc:
-        raise CorpusError(f"{path}: cannot cut into cases: {exc}") from None
-    expected: list[str | None] = [None] * len(cases)
-    if answers is not None:
-        if problem.split is None:
-            raise CorpusError(
-                f"problem {problem.name} holds one case per file: an answer file cannot be split"
-            )
-        parts = problem.split(_read_text(Path(answers)), len(cases))
-        if len(parts) != len(cases):
-            raise CorpusError(f"{answers}: {len(parts)} answers for {len(cases)} cases")
-        expected = list(parts)
-    family = path.stem
-    with CorpusWriter(out_dir, problem.name, source=str(path)) as writer:
-        for i, (case, ans) in enumerate(zip(cases, expected, strict=True), start=1):
-            writer.add(f"{family}/{i:04d}", family, case, ans)
-    return read_manifest(out_dir)
-
-
-def import_path(
-    path: Path, problem: Problem, out_dir: Path, answers: Path | None = None
-) -> Manifest:
-    path = Path(path)
-    if path.is_dir():
-        return import_folder(path, problem, out_dir)
-    if path.is_file():
-        return import_multicase(path, problem, out_dir, answers)
-    raise CorpusError(f"{path}: no such file or folder")
-
-
-def _read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise CorpusError(f"{path}: not UTF-8 text ({exc.reason})") from None
-    except OSError as exc:
-        raise CorpusError(f"{path}: {exc.strerror}") from None
 
 
 def write_rows(

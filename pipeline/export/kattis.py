@@ -40,7 +40,7 @@ import yaml
 from pipeline.corpus.generate import generate_chunk, plan_chunks
 from pipeline.errors import GridjudgeError
 from pipeline.export.bundle import program, template
-from pipeline.private import FILE_MODE, private_dir, private_file, write_private
+from pipeline.private import FILE_MODE, private_dir, private_writer, write_private
 from pipeline.problem.checkers import token_check
 from pipeline.problem.contract import Problem
 from pipeline.problem.registry import get_problem
@@ -229,7 +229,8 @@ def copy_examples(out: Path, examples: Path | None, reference: str) -> dict[str,
         if target.exists():
             raise ExportError(f"{path}: {target.relative_to(out)} exists already")
         private_dir(target.parent)
-        shutil.copyfile(path, private_file(target))
+        with path.open("rb") as source, private_writer(target) as sink:
+            shutil.copyfileobj(source, sink)
         placed.setdefault(folder, []).append(path.name)
     return placed
 

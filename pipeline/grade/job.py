@@ -123,7 +123,10 @@ class _Driver:
         lookups = bool(plan.done) or plan.selection.active
         hashers = self._hashers(c) if self.cache is not None else []
         seen = 0
-        for batch in iter_batches(c.path, batch_size=read, columns=CASE_COLUMNS):
+        batches = iter_batches(
+            c.path, batch_size=read, columns=CASE_COLUMNS, max_input_mb=o.max_input_mb
+        )
+        for batch in batches:  # bounded in bytes too: a batch is copied to the cluster
             n = batch.num_rows
             todo = self._todo(c, batch) if lookups else [everyone] * n
             keys: dict[tuple[int, int], bytes] = {}

@@ -4,6 +4,7 @@ any work starts (one-line errors), and what run.json records about the run."""
 from __future__ import annotations
 
 import datetime as dt
+import os
 import sys
 import uuid
 from collections import Counter
@@ -15,8 +16,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.corpus.store import (
+    MAX_INPUT_MB,
     CorpusError,
     Manifest,
+    check_sizes,
     iter_batches,
     read_manifest,
     validator_fingerprint,
@@ -31,6 +34,7 @@ from pipeline.problem.registry import get_problem
 from pipeline.program.isolation import admit, isolation_level, probed
 from pipeline.program.languages.multipliers import checked_multipliers
 from pipeline.program.submission import PreparedSubmission, SubmissionSpec, parse_spec, prepare
+from pipeline.results import folder
 from pipeline.results import store as run_folder
 
 __all__ = ["GradeError", "GradeOptions", "GradeSettings", "plan_grade"]
@@ -50,6 +54,9 @@ class GradeOptions:
     # Grade corpora whose parts no longer hash to their manifest's content_sha256 (by
     # default such a corpus is refused: `inspect`'s check, corpus.store.verify).
     trust_corpus: bool = False
+    # The largest row group of inputs or answers read from a corpus, so the largest case
+    # (corpus.store.iter_batches): a larger one is refused before it is read.
+    max_input_mb: int = MAX_INPUT_MB
     # The result cache (grade.cache): off with cache=False; None: its defaults.
     cache: bool = True
     result_cache: Path | None = None
@@ -87,7 +94,7 @@ class GradePlan:
     # --resume: submissions whose content changed since; their earlier rows were dropped
     changed: list[str] = field(default_factory=list)
     cache_reset: str = ""  # where a result cache file that was not a database went
-    lock: run_folder.RunLock | None = None  # on the run folder, from planning to the run's end
+    lock: folder.RunLock | None = None  # on the run folder, from planning to the run's end
 
 
 @dataclass
@@ -105,10 +112,14 @@ def _now() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
 
-def _check_corpus(path: Path, trust: bool) -> tuple[Manifest, pa.ChunkedArray]:
-    """Manifest, problem and every part's schema, plus the case ids: all before any work;
-    unless `trust`, the parts' content hashed against the manifest."""
-    manifest = read_manifest(path) if trust else verify(path)
+def _check_corpus(path: Path, options: GradeOptions) -> tuple[Manifest, pa.ChunkedArray]:
+    """Manifest, problem, every part's schema and the size of its row groups (from the
+    metadata), plus the case ids: all before any work; unless the corpus is trusted,
+    the parts' content hashed against the manifest."""
+    read_manifest(path)
+    check_sizes(path, options.max_input_mb)
+    trust = options.trust_corpus
+    manifest = read_manifest(path) if trust else verify(path, options.max_input_mb)
     parts = sorted(Path(path).glob("part-*.parquet"))
     if not parts and manifest.count:
         raise CorpusError(f"{path}: manifest lists {manifest.count} cases but no part files")
@@ -137,10 +148,10 @@ def needs_validation(manifest: Manifest, problem: Problem) -> bool:
     return manifest.validated_with != validator_fingerprint(problem)
 
 
-def _require_answers(path: Path, problem: Problem) -> None:
+def _require_answers(path: Path, problem: Problem, max_input_mb: int) -> None:
     """A problem without a reference solver (a package) is graded against the corpus's
     answers alone: every case must have one."""
-    for batch in iter_batches(path, columns=["expected"]):
+    for batch in iter_batches(path, columns=["expected"], max_input_mb=max_input_mb):
         if batch.column(0).null_count:
             raise GradeError(
                 f"corpus {path} has cases without an expected answer and problem "
@@ -263,13 +274,13 @@ def plan_grade(options: GradeOptions) -> GradePlan:
     settings = options.settings
     # untrusted code where no isolation is possible: refused unless allowed
     admit(settings.allow_unsandboxed)
-    checked = [(Path(path), *_check_corpus(path, options.trust_corpus)) for path in options.corpora]
+    checked = [(Path(path), *_check_corpus(path, options)) for path in options.corpora]
     _check_unique_ids([(path, ids) for path, _, ids in checked])  # before any compile
     corpora: list[CorpusPlan] = []
     for path, manifest, _ in checked:
         problem = get_problem(manifest.problem)
         if problem.default_solver is None:
-            _require_answers(path, problem)
+            _require_answers(path, problem, options.max_input_mb)
         factors = checked_multipliers(settings.time_multipliers or {})
         subs = _prepare_all(specs, problem, options.cache_dir, factors)
         limits = settings.limits_for(problem.limits)
@@ -302,26 +313,27 @@ def plan_grade(options: GradeOptions) -> GradePlan:
 
 
 def _previous_run(options: GradeOptions) -> dict[str, Any] | None:
-    """The run.json of the run in --out, for --resume; a folder holding anything else
-    (but the lock file) is refused."""
+    """The run.json of the run in --out, for --resume. A folder holding anything but
+    gridjudge's own files (a `.lock` left by an earlier grade of this user; with
+    --resume, a run's files and folders) is refused: a link or another user's file
+    planted there would be written through."""
     out = Path(options.out)
-    if (out / run_folder.RUN_JSON).exists():
-        if not options.resume:
-            raise GradeError(f"{out} already holds a run: pass --resume, or choose another --out")
-        return run_folder.read_run_json(out)
-    if (
-        out.exists()
-        and not options.resume
-        and any(p.name != run_folder.LOCK_FILE for p in out.iterdir())
-    ):
-        raise GradeError(f"output folder {out} is not empty")
-    return None
+    previous = os.path.lexists(out / run_folder.RUN_JSON)
+    if previous and not options.resume:
+        raise GradeError(f"{out} already holds a run: pass --resume, or choose another --out")
+    resuming = options.resume  # a run's own entries, run.json or not (a killed run's parts)
+    ours = (folder.RUN_FILES, folder.RUN_FOLDERS) if resuming else ((run_folder.LOCK_FILE,), ())
+    foreign = folder.foreign_entry(out, *ours) if out.is_dir() else None
+    if foreign is not None:
+        what = "holds" if resuming else "is not empty: it holds"
+        raise GradeError(f"output folder {out} {what} {foreign}, not gridjudge's: refused")
+    return run_folder.read_run_json(out) if previous else None
 
 
 def _lock(plan: GradePlan, previous: dict[str, Any] | None) -> None:
     """Lock the run folder (a second writer is refused), then look at it again: another
     grade may have written a run there since it was first looked at."""
-    plan.lock = run_folder.RunLock(plan.options.out)
+    plan.lock = folder.RunLock(plan.options.out)
     try:
         now = _previous_run(plan.options)
         if (now or {}).get("run_id") != (previous or {}).get("run_id"):

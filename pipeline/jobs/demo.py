@@ -34,7 +34,7 @@ from pipeline.grade.interrupts import on_sigterm, raise_if_terminated, sigterm_i
 from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, GradeSettings, plan_grade
 from pipeline.jobs.corpus import generate_on
-from pipeline.private import private_dir, private_file, write_private
+from pipeline.private import private_dir, private_writer, write_private
 from pipeline.problem.registry import all_problems, get_problem
 from pipeline.program.isolation import probed, refusal
 from pipeline.report.html import REPORT_FILE, render_report, write_report
@@ -209,7 +209,8 @@ def _finish(
 ) -> None:
     summaries = [pq.read_table(run / SUMMARY_FILE) for run in result.runs.values()]
     result.summary = pa.concat_tables(summaries)
-    pq.write_table(result.summary, private_file(result.out / SUMMARY_FILE))
+    with private_writer(result.out / SUMMARY_FILE) as sink:
+        pq.write_table(result.summary, sink)
     info = {
         "run_id": "gridjudge demo",
         "cluster": result.cluster,

@@ -12,7 +12,8 @@ from pipeline.compare.options import CompareOptions
 from pipeline.compare.pair import Comparison
 from pipeline.compare.render import write_outputs
 from pipeline.compare.runs import compare_runs
-from pipeline.corpus.store import CorpusError, import_path, manifest_path, read_manifest
+from pipeline.corpus.importers import import_path
+from pipeline.corpus.store import CorpusError, manifest_path, read_manifest
 from pipeline.distribute.cluster import Cluster
 from pipeline.grade.interrupts import on_sigterm, raise_if_terminated, sigterm_interrupts
 from pipeline.grade.job import run_grade

@@ -20,6 +20,7 @@ from functools import cache
 from pathlib import Path
 
 from pipeline.limits import Limits
+from pipeline.package.case_files import answer_of
 from pipeline.package.checktestdata import unsupported
 from pipeline.package.default_validator import Options, compare, parse_flags
 from pipeline.package.interactive import CaseRun, Judge
@@ -64,7 +65,7 @@ def test_files(package: Package) -> list[tuple[str, Path, Path | None]]:
         folder = package.data / name
         for path in sorted(folder.rglob("*.in")) if folder.is_dir() else []:
             if path.is_file():
-                ans = path.with_suffix(".ans")
+                ans = answer_of(path)
                 family = path.parent.relative_to(package.data).as_posix()
                 out.append((family, path, ans if ans.is_file() else None))
     return out

@@ -8,7 +8,6 @@ its control characters too (text.printable).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from html import escape
@@ -20,7 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.ids import natural_ranks
-from pipeline.private import private_dir, write_private
+from pipeline.private import private_dir, replace_private, write_private
 from pipeline.report import gradebook_html
 from pipeline.report.palette import VERDICT_COLOURS
 from pipeline.report.run_info_html import run_info_html
@@ -269,5 +268,5 @@ def write_report(
     private_dir(target.parent)
     tmp = target.with_name(f".{target.name}.tmp")
     write_private(tmp, render_report(results, info, summary, policy))
-    os.replace(tmp, target)
+    replace_private(tmp, target)
     return target

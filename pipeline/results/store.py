@@ -14,7 +14,6 @@ folder is a plain parquet dataset of the committed rows.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import uuid
@@ -27,7 +26,13 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline.errors import GridjudgeError
-from pipeline.private import FILE_MODE, private_dir, private_file, write_private
+from pipeline.private import (
+    open_folder,
+    private_dir,
+    private_writer,
+    replace_private,
+    write_private,
+)
 from pipeline.results.summary import SUMMARY_INPUT, summarize
 from pipeline.schemas import RESULTS_SCHEMA, SCHEMA_VERSION, SUMMARY_SCHEMA
 
@@ -68,21 +73,21 @@ def stage_results_part(run_dir: Path, rows: list[dict[str, Any]] | pa.Table) -> 
     staged = out / f"{_STAGED_PREFIX}part-{uuid.uuid4().hex}.parquet{_STAGED_SUFFIX}"
     # lz4, dictionaries only where values repeat, no statistics (nothing filters on them):
     # cheaper to write than the defaults (zstd, every column in dictionaries)
-    pq.write_table(
-        table,
-        private_file(staged),
-        compression="lz4",
-        use_dictionary=_REPEATING_COLUMNS,
-        write_statistics=False,
-    )
+    with private_writer(staged) as sink:
+        pq.write_table(
+            table,
+            sink,
+            compression="lz4",
+            use_dictionary=_REPEATING_COLUMNS,
+            write_statistics=False,
+        )
     return staged
 
 
 def commit_results_part(staged: Path) -> Path:
     """A staged part becomes one of the run's results (a rename: atomic)."""
     name = staged.name.removeprefix(_STAGED_PREFIX).removesuffix(_STAGED_SUFFIX)
-    os.replace(staged, staged.with_name(name))
-    return staged.with_name(name)
+    return replace_private(staged, staged.with_name(name))
 
 
 def remove_staged_parts(run_dir: Path) -> int:
@@ -190,7 +195,12 @@ def set_aside_unreadable(run_dir: Path) -> list[tuple[Path, Path, str]]:
     for part, why in unreadable_parts(run_dir):
         target = Path(run_dir) / UNREADABLE_DIR / part.name
         private_dir(target.parent)
-        os.replace(part, target)
+        source_fd, target_fd = open_folder(part.parent), open_folder(target.parent)
+        try:  # through the folders' descriptors: neither is followed if swapped for a link
+            os.rename(part.name, target.name, src_dir_fd=source_fd, dst_dir_fd=target_fd)
+        finally:
+            os.close(source_fd)
+            os.close(target_fd)
         moved.append((part, target, why))
     return moved
 
@@ -275,7 +285,7 @@ def write_run_json(run_dir: Path, info: dict[str, Any]) -> None:
         )
         + "\n",
     )
-    os.replace(tmp, run_dir / RUN_JSON)
+    replace_private(tmp, run_dir / RUN_JSON)
 
 
 def read_run_json(run_dir: Path) -> dict[str, Any]:
@@ -302,40 +312,6 @@ def unfinished(run_dir: Path) -> str:
     return f"unfinished run ({hint}): the figures below cover the pairs graded so far"
 
 
-class RunLock:
-    """An exclusive flock on RUN_DIR/.lock, held by the one process writing the folder;
-    the kernel releases it when that process ends, however it ends."""
-
-    def __init__(self, run_dir: Path) -> None:
-        run_dir = Path(run_dir)
-        self.fd: int | None = None
-        try:
-            private_dir(run_dir)
-            self.fd = os.open(run_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, FILE_MODE)
-        except OSError as exc:
-            raise RunDirError(f"{run_dir}: cannot lock ({' '.join(str(exc).split())})") from None
-        try:
-            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(self.fd, 32, 0).decode(errors="replace").strip() or "?"
-            os.close(self.fd)
-            self.fd = None
-            raise RunDirError(
-                f"{run_dir} is being written by another gridjudge (pid {holder}): wait for "
-                "it to end, or choose another --out"
-            ) from None
-        os.ftruncate(self.fd, 0)
-        os.pwrite(self.fd, f"{os.getpid()}\n".encode(), 0)
-
-    def release(self) -> None:
-        if self.fd is not None:
-            os.close(self.fd)  # closing the only descriptor drops the lock
-            self.fd = None
-
-    def __del__(self) -> None:  # a plan that is never run does not keep its folder locked
-        self.release()
-
-
 # ---------------------------------------------------------------- summaries
 
 
@@ -350,9 +326,10 @@ def write_summary(
         columns = [*SUMMARY_INPUT, "attempt"]
         results = load_results(run_dir, columns=columns, skip_unreadable=skip_unreadable)
         summary = summarize(results)
-    tmp = private_file(run_dir / f".{SUMMARY_FILE}.tmp")
-    pq.write_table(summary, tmp)
-    os.replace(tmp, run_dir / SUMMARY_FILE)
+    tmp = run_dir / f".{SUMMARY_FILE}.tmp"
+    with private_writer(tmp) as sink:
+        pq.write_table(summary, sink)
+    replace_private(tmp, run_dir / SUMMARY_FILE)
     return summary
 
 
@@ -372,8 +349,9 @@ def write_table(path: Path, table: pa.Table) -> Path:
     tmp = path.parent / f".{path.name}.tmp"
     try:
         private_dir(path.parent)
-        pq.write_table(table, private_file(tmp), compression="zstd")
-        os.replace(tmp, path)
+        with private_writer(tmp) as sink:
+            pq.write_table(table, sink, compression="zstd")
+        replace_private(tmp, path)
     except OSError as exc:
         raise RunDirError(f"{path}: cannot write ({' '.join(str(exc).split())})") from None
     return path

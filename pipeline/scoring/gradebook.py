@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.ids import natural_ranks, natural_sorted
-from pipeline.private import private_file
+from pipeline.private import replace_private, write_private
 from pipeline.results.store import load_results, write_table
 from pipeline.results.summary import last_attempts
 from pipeline.schemas import VERDICTS
@@ -190,10 +190,10 @@ def write_gradebook(run_dir: Path, book: pa.Table) -> tuple[Path, Path]:
     """RUN_DIR/gradebook.parquet and gradebook.csv."""
     parquet = write_table(Path(run_dir) / GRADEBOOK_PARQUET, book)
     csv_path = Path(run_dir) / GRADEBOOK_CSV
-    tmp = private_file(csv_path.with_name(f".{csv_path.name}.tmp"))
+    tmp = csv_path.with_name(f".{csv_path.name}.tmp")
     frame = book.to_pandas()
     for column in frame.columns:  # names: one line each, no controls
         frame[column] = frame[column].map(lambda v: printable(v) if isinstance(v, str) else v)
-    frame.to_csv(tmp, index=False, float_format="%.6g")
-    tmp.replace(csv_path)
+    write_private(tmp, frame.to_csv(index=False, float_format="%.6g"))
+    replace_private(tmp, csv_path)
     return parquet, csv_path

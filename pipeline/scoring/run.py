@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.package.scoring import scoring_policy
-from pipeline.private import write_private
+from pipeline.private import replace_private, write_private
 from pipeline.results.store import RUN_JSON, read_run_json
 from pipeline.scoring.feedback import write_feedback
 from pipeline.scoring.gradebook import (
@@ -73,5 +73,5 @@ def score_run(
     if given is not None or not (run_dir / POLICY_FILE).is_file():
         tmp = run_dir / f".{POLICY_FILE}.tmp"
         write_private(tmp, policy.to_yaml())
-        tmp.replace(run_dir / POLICY_FILE)
+        replace_private(tmp, run_dir / POLICY_FILE)
     return RunScores(policy, book)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from pipeline.private import private_dir, private_file
+from pipeline.private import private_dir, private_writer
 from pipeline.text import printable
 from pipeline.verify.run import Verification
 
@@ -44,5 +44,6 @@ def write_junit(path: Path, result: Verification) -> Path:
     private_dir(path.parent)
     tree = junit_xml(result)
     ET.indent(tree)
-    tree.write(private_file(path), encoding="utf-8", xml_declaration=True)
+    with private_writer(path) as sink:
+        tree.write(sink, encoding="utf-8", xml_declaration=True)
     return path

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from pipeline.corpus.store import CorpusWriter, validator_fingerprint
 from pipeline.errors import GridjudgeError
+from pipeline.package.case_files import case_path
 from pipeline.package.checktestdata import unsupported
 from pipeline.package.problem import input_validator_paths, test_files
 from pipeline.package.spec import Package
@@ -61,7 +62,7 @@ def validate_inputs(package: Package, problem: Problem, out: Path) -> list[Check
             if why:
                 checks.append(Check(INPUTS, f"input {rel}", False, f"rejected: {why[0]}"))
                 continue
-            case_id = path.relative_to(package.data).with_suffix("").as_posix()
+            case_id = case_path(path.relative_to(package.data)).as_posix()
             w.add(case_id, family, text, None if ans is None else _read(ans))
     paths = input_validator_paths(package.root)
     skipped = [why for why in map(unsupported, paths) if why is not None]
