@@ -69,6 +69,7 @@ class BwrapSandbox(RlimitSandbox):
         serve: Serve | None = None,
         args_file: Path | None = None,
         reserve_mb: int = 0,
+        keep: Sequence[str] = (),
     ) -> list[str]:
         assert self.bwrap is not None and serve is None and args_file is None
         options = [

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import select
-import signal
 import socket
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -333,9 +332,10 @@ class ForkServer:
             return
         apply_report(result, reply, limits)
         result.wall_ms = int(reply["wall_us"]) / 1000
-        # the OOM killer's kill is a SIGKILL: only then is its counter worth reading
+        # the OOM killer may have killed a process the case started, not the case
+        # itself (which then ends as it likes): the counter is read after every case
         oom = False
-        if result.signal == signal.SIGKILL and self._slot is not None:
+        if self._slot is not None:
             kills = self._slot.oom_kills()
             oom, self._oom_kills = kills > self._oom_kills, kills
         result.memory_exceeded = oom or limits.memory_over(result.peak_rss_kb)

@@ -3,7 +3,8 @@
  * never reach the measured program).
  *
  *   launcher --report FILE --box DIR [--cpu S] [--cpu-ms MS] [--cpu-file F]
- *            [--as BYTES] [--rss-kb KB] [--stack BYTES] [--fsize BYTES] [--nofile N]
+ *            [--as BYTES] [--mem-kb KB] [--stack BYTES] [--fsize BYTES] [--nofile N]
+ *            [--tmpfs-size BYTES] [--keep NAME]...
  *            [--uid U --gid G] [--cg DIR]... [--procs F]
  *            [--ns] [--userns [--nproc N]] [--hide-all] [--hide DIR]... [--conceal DIR]...
  *            [--serve [--start-ms MS] [--charge-start]] [--args-file F] -- PROGRAM ARGS...
@@ -18,6 +19,16 @@
  * namespace and writes the report (run.c's format_report: one line, the CPU of all of
  * them, the largest peak RSS). stdin/stdout/stderr are inherited from the judge
  * (files), so nothing here buffers the program's output.
+ *
+ * The scratch dir (--hide-all, spawned) is a private tmpfs of --tmpfs-size bytes at
+ * /tmp/box holding a copy of the files the judge staged in --box (box.c); after the run
+ * INIT copies the files named by --keep back into --box for the judge. The private
+ * writable folders (/tmp, --hide) are tmpfs mounts of that size too: what a run writes
+ * stays in memory of its own, capped, and never in the host's.
+ *
+ * --mem-kb KB: the watchdog's memory limit where no memory cgroup holds the run: with
+ * --ns the resident memory of every process of the pid namespace and what the run's
+ * tmpfs mounts hold, summed and sampled (run.c); without, the program's own.
  *
  * The CPU limit is INIT's watchdog (--cpu-ms, on PROG's CPU clock or on the run's
  * cgroup with --cpu-file), not RLIMIT_CPU: any process-wide CPU timer, RLIMIT_CPU
@@ -67,6 +78,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "box.h"
 #include "rlimits.h"
 #include "run.h"
 #include "serve.h"
@@ -156,11 +168,12 @@ int main(int argc, char **argv) {
      * for a PROGRAM that reads its arguments from an fd (bwrap --args 3): they then never
      * show in a command line the sandboxed program could read */
     const char *args_file = NULL;
-    const char *cgroups[MAX_LIST], *hidden[MAX_LIST], *concealed[MAX_LIST];
-    int n_cg = 0, n_hide = 0, n_conceal = 0, use_ns = 0, hide_all = 0, serving = 0, start_ms = 10000;
+    const char *cgroups[MAX_LIST], *hidden[MAX_LIST], *concealed[MAX_LIST], *keep[MAX_LIST];
+    int n_cg = 0, n_hide = 0, n_conceal = 0, n_keep = 0, use_ns = 0, hide_all = 0, serving = 0, start_ms = 10000;
     int charge_start = 0, use_userns = 0;
     long uid = -1, gid = -1, nofile = 256;
-    unsigned long long cpu = 0, as = 0, stack = 0, fsize = 0, cpu_ms = 0, nproc = 0, rss_kb = 0;
+    unsigned long long cpu = 0, as = 0, stack = 0, fsize = 0, cpu_ms = 0, nproc = 0, mem_kb = 0;
+    unsigned long long tmpfs_size = 0;
     int i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];
@@ -180,7 +193,9 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--procs") == 0) procs_file = v;
         else if (strcmp(a, "--args-file") == 0) args_file = v;
         else if (strcmp(a, "--as") == 0) as = strtoull(v, NULL, 10);
-        else if (strcmp(a, "--rss-kb") == 0) rss_kb = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--mem-kb") == 0) mem_kb = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--tmpfs-size") == 0) tmpfs_size = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--keep") == 0 && n_keep < MAX_LIST) keep[n_keep++] = v;
         else if (strcmp(a, "--stack") == 0) stack = strtoull(v, NULL, 10);
         else if (strcmp(a, "--fsize") == 0) fsize = strtoull(v, NULL, 10);
         else if (strcmp(a, "--nofile") == 0) nofile = strtol(v, NULL, 10);
@@ -216,6 +231,7 @@ int main(int argc, char **argv) {
     if (box_fd < 0) report_error("open scratch dir");
     int args_fd = args_file ? open(args_file, O_RDONLY | O_CLOEXEC) : -1;
     int box_rw_fd = -1; /* serving: the box's writable mount (serve.c binds cases from it) */
+    int host_box_fd = -1; /* spawned: the run folder's box, for the files the judge keeps */
     if (args_file && args_fd < 0) report_error("open the arguments file");
 
     if (use_userns && !use_ns) {
@@ -237,28 +253,35 @@ int main(int argc, char **argv) {
         if (box_fd < 0) report_error("open scratch dir");
         const char *step = NULL;
         if (hide_all) {
+            if (tmpfs_size) view_tmpfs_size(tmpfs_size);
             if (build_view(&step) != 0) report_error(step);
-            /* the scratch dir reappears as /tmp/box inside the private /tmp, so that
+            /* the scratch dir appears as /tmp/box inside the private /tmp, so that
              * getcwd() and relative lookups work for the unprivileged program */
-            char src[64];
-            snprintf(src, sizeof src, "/proc/self/fd/%d", box_fd);
             if (mkdir("/tmp/box", 0755) != 0) report_error("mkdir /tmp/box");
-            if (mount(src, "/tmp/box", NULL, MS_BIND | MS_NOSUID | MS_NODEV, NULL) != 0)
-                report_error("bind scratch dir");
-            /* a fork server's box is read-only: the program's files stay as staged
-             * for every case (with --userns the program has the judge's uid, which
-             * owns them). A case with staged files gets its own folder of the box
-             * bound writable over it by INIT for that case alone (serve.c), from
-             * box_rw_fd, the box's writable mount, which only INIT holds. */
-            if (serving) {
+            if (!serving) {
+                /* spawned: a private tmpfs holding a copy of the staged files */
+                if (private_box(box_fd, "/tmp/box", tmpfs_size ? tmpfs_size : 64ULL << 20,
+                                &step) != 0)
+                    report_error(step);
+                host_box_fd = box_fd;
+            } else {
+                /* a fork server's box is read-only: the program's files stay as staged
+                 * for every case (with --userns the program has the judge's uid, which
+                 * owns them). A case with staged files gets its own folder of the box
+                 * bound writable over it by INIT for that case alone (serve.c), from
+                 * box_rw_fd, the box's writable mount, which only INIT holds. */
+                char src[64];
+                snprintf(src, sizeof src, "/proc/self/fd/%d", box_fd);
+                if (mount(src, "/tmp/box", NULL, MS_BIND | MS_NOSUID | MS_NODEV, NULL) != 0)
+                    report_error("bind scratch dir");
                 box_rw_fd = dup(box_fd);
                 if (box_rw_fd < 0 || fcntl(box_rw_fd, F_SETFD, FD_CLOEXEC) != 0)
                     report_error("keep scratch dir");
                 if (mount(NULL, "/tmp/box", NULL,
                           MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL) != 0)
                     report_error("read-only scratch dir");
+                close(box_fd);
             }
-            close(box_fd);
             box_fd = open("/tmp/box", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
             if (box_fd < 0) report_error("open /tmp/box");
         }
@@ -334,6 +357,7 @@ int main(int argc, char **argv) {
             .mqueue_fd = -1, .uid = uid, .gid = gid, .charge_start = charge_start,
             .start_cpu_ms = charge_start ? (long long)cpu_ms : 0};
         setup.cpu_fd = cpu_fd;
+        setup.mem_kb = (long long)mem_kb;
         setup.box_fd = box_rw_fd;
         if (hide_all) setup.writable[setup.n_writable++] = "/tmp";
         for (int k = 0; k < n_hide; k++) setup.writable[setup.n_writable++] = hidden[k];
@@ -343,10 +367,21 @@ int main(int argc, char **argv) {
     struct rusage ru;
     memset(&out, 0, sizeof out);
     memset(&ru, 0, sizeof ru);
-    long long start = now_us();
-    /* with a cgroup: every process of the run (bwrap hides the program from its clock) */
-    watch(prog, cpu_ms ? (long long)cpu_ms * 1000 : -1, 0, cpu_fd, start, (long long)rss_kb, &out,
-          &ru);
+    /* what the run's private tmpfs mounts hold is its memory (no cgroup charges it) */
+    int tmpfs_fds[MAX_LIST + 2], n_tmpfs = 0;
+    for (int k = -2; hide_all && k < n_hide; k++) {
+        const char *dir = k == -2 ? "/tmp" : k == -1 ? "/tmp/box" : hidden[k];
+        int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd >= 0) tmpfs_fds[n_tmpfs++] = fd;
+    }
+    /* with a cgroup: every process of the run (bwrap hides the program from its clock);
+     * with a pid namespace: every process of it */
+    struct watch_spec limits = {
+        .cpu_us = cpu_ms ? (long long)cpu_ms * 1000 : -1, .start = now_us(), .cpu_fd = cpu_fd,
+        .mem_kb = (long long)mem_kb, .whole_ns = use_ns, .tmpfs_fds = tmpfs_fds,
+        .n_tmpfs = n_tmpfs};
+    long long start = limits.start;
+    watch(prog, &limits, &out, &ru);
     out.wall_us = now_us() - start;
     /* everything PROG started is over before the report, and counted in it: INIT reaps
      * what was left (its adoptive parent), so RUSAGE_CHILDREN holds the CPU of all of
@@ -358,10 +393,12 @@ int main(int argc, char **argv) {
         reap_leftovers(procs_file);
         if (use_userns) reap_settling(SETTLE_MS);
     }
+    /* the files the judge reads back, from the private scratch dir (nothing runs there now) */
+    if (host_box_fd >= 0) keep_files(box_fd, host_box_fd, keep, n_keep, fsize ? fsize : ~0ULL);
     struct rusage all;
     if (getrusage(RUSAGE_CHILDREN, &all) != 0) all = ru;
     out.cpu_us = rusage_cpu_us(&all);
-    out.maxrss_kb = all.ru_maxrss;
+    out.maxrss_kb = all.ru_maxrss > out.mem_peak_kb ? all.ru_maxrss : (long)out.mem_peak_kb;
     char error[512], line[1024];
     if (start_failed)
         snprintf(error, sizeof error, "cannot start %s (%s): %s", prog_argv[0], steps[failed[0]],

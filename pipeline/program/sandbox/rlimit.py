@@ -50,7 +50,7 @@ from pipeline.program.sandbox.options import (
     ENV,
     NOFILE,
     Serve,
-    address_space_args,
+    memory_args,
     apply_report,
     parse_report,
 )
@@ -192,10 +192,11 @@ class RlimitSandbox:
         serve: Serve | None = None,
         args_file: Path | None = None,
         reserve_mb: int = 0,
+        keep: Sequence[str] = (),
     ) -> list[str]:
         """The launcher's command line for one spawned run, or (`serve`) for a fork
         server whose cases set their own CPU and output limits; `args_file` is handed to
-        the program as fd 3."""
+        the program as fd 3; the files `keep` names are read back from the scratch dir."""
         memory = limits.memory_bytes
         args = [
             self.launcher,
@@ -214,7 +215,7 @@ class RlimitSandbox:
             if serve.charge_start:
                 args.append("--charge-start")
         if slot is None and self.limit_address_space:
-            args += address_space_args(memory, reserve_mb)
+            args += memory_args(memory, reserve_mb, self.namespaces)
         if slot is not None:
             for path in slot.join_dirs:
                 args += ["--cg", path]
@@ -232,7 +233,11 @@ class RlimitSandbox:
         if self.namespaces:
             args.append("--ns")
             if self.hide_fs:
-                args.append("--hide-all")
+                # the private scratch dir and writable folders: tmpfs mounts as large as
+                # the memory limit, in whose memory they count
+                args += ["--hide-all", "--tmpfs-size", str(memory)]
+                for name in keep:
+                    args += ["--keep", name]
                 for path in EXTRA_HIDDEN:
                     if os.path.isdir(path) and not os.path.islink(path):
                         args += ["--hide", path]
@@ -314,7 +319,8 @@ class RlimitSandbox:
             if slot is not None:
                 slot.prepare(limits.processes, limits.memory_bytes)
             given, stdio = stdio, None  # spawn closes them
-            self._execute(ws, argv, limits, slot, result, given, handle, reserve_mb)
+            keep = [*([output_file] if output_file else []), *read_back]
+            self._execute(ws, argv, limits, slot, result, given, handle, reserve_mb, keep)
             if not result.judge_error:
                 collect_output(ws, result, limits, output_file, read_back)
         except OSError as exc:
@@ -341,8 +347,9 @@ class RlimitSandbox:
         stdio: tuple[int, int] | None = None,
         handle: Handle | None = None,
         reserve_mb: int = 0,
+        keep: Sequence[str] = (),
     ) -> None:
-        command = self.command(ws, argv, limits, slot, reserve_mb=reserve_mb)
+        command = self.command(ws, argv, limits, slot, reserve_mb=reserve_mb, keep=keep)
         start = time.monotonic()
         pid = spawn(command, ws, stdio)
         if handle is not None:  # the program's processes: below the launcher's INIT

@@ -161,27 +161,6 @@ static ssize_t named(int server, pid_t server_pid, char *buf, size_t size, long 
     }
 }
 
-/* /proc, open for the whole run, at the first entry of its listing that names a
- * process ("self", then the pids): the ~50 entries of /proc's own files before it were
- * most of a sweep's cost. Where no such entry is found, every sweep lists from the top. */
-static DIR *processes(void) {
-    static DIR *proc;
-    static long pids_at;
-    if (!proc) {
-        proc = opendir("/proc");
-        for (struct dirent *e; proc;) {
-            long at = telldir(proc);
-            if ((e = readdir(proc)) == NULL) break;
-            if (!strcmp(e->d_name, "self") || (e->d_name[0] >= '0' && e->d_name[0] <= '9')) {
-                pids_at = at;
-                break;
-            }
-        }
-    }
-    if (proc) seekdir(proc, pids_at);
-    return proc;
-}
-
 /* Kills every process of the namespace but INIT and the server, until none is left,
  * each one reaped and what it used counted: one that frees much memory may take long to
  * die on a loaded machine, and the report waits for it (a bound on rounds gave up
@@ -194,7 +173,7 @@ static int kill_others(pid_t server, int *server_lost, struct others *used) {
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
     for (;;) {
-        DIR *proc = processes();
+        DIR *proc = proc_pids();
         if (!proc) return -1;
         int others = 0;
         struct dirent *e;
@@ -517,8 +496,11 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     memset(&ru, 0, sizeof ru);
     /* the budget: a spawned run pays its start-up in every run, so every case pays the
      * server's (no pre-main work is shared out free among cases) */
-    watch(pid, cpu_ms * 1000 - s->start_cpu_us - charged, wall_ms * 1000, s->cpu_fd, start, 0,
-          &out, &ru);
+    struct watch_spec limits = {
+        .cpu_us = cpu_ms * 1000 - s->start_cpu_us - charged, .wall_us = wall_ms * 1000,
+        .start = start, .cpu_fd = s->cpu_fd, .mem_kb = s->mem_kb, .whole_ns = 1,
+        .spared = server_pid, .tmpfs_fds = s->writable_fd, .n_tmpfs = s->n_writable};
+    watch(pid, &limits, &out, &ru);
     out.wall_us = now_us() - start;
     /* every case: what it left is counted (a pids count equal to the idle one proved
      * nothing under load: a grandchild went unmeasured) */
@@ -557,6 +539,7 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     out.cpu_us = rusage_cpu_us(&ru) + charged + left.cpu_us;
     out.start_cpu_us = s->start_cpu_us;
     out.maxrss_kb = ru.ru_maxrss > left.maxrss_kb ? ru.ru_maxrss : left.maxrss_kb;
+    if (out.mem_peak_kb > out.maxrss_kb) out.maxrss_kb = (long)out.mem_peak_kb;
     out.lost = lost;
     format_report(report, sizeof report, &out, NULL);
     /* the report last: INIT sleeps at once in its wait for the next request, so the
