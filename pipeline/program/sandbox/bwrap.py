@@ -79,7 +79,7 @@ class BwrapSandbox(RlimitSandbox):
             *self.binds,
             "--proc", "/proc",
             "--dev", "/dev",
-            "--tmpfs", "/tmp",
+            "--size", str(limits.memory_bytes), "--tmpfs", "/tmp",
             "--bind", str(ws.box), "/tmp/box",
             "--chdir", "/tmp/box",
         ]  # fmt: skip
@@ -90,9 +90,16 @@ class BwrapSandbox(RlimitSandbox):
             fh.write(b"".join(arg.encode() + b"\0" for arg in options))
         inner = [self.bwrap, "--args", "3", "--", *argv]
         # with a slot, the watchdog reads the cgroup (bwrap hides the program's clock)
-        return super().command(
+        args = super().command(
             ws, inner, limits, slot, args_file=ws.root / ARGS_FILE, reserve_mb=reserve_mb
         )
+        # the scratch dir bwrap binds: a private tmpfs in the launcher's own mount
+        # namespace, as large as the memory limit, the files to read back copied out
+        private = ["--private-box", "--tmpfs-size", str(limits.memory_bytes)]
+        for name in keep:
+            private += ["--keep", name]
+        at = args.index("--")
+        return [*args[:at], *private, *args[at:]]
 
     def _measured(
         self, result: ExecutionResult, group_cpu_ms: float, group_peak_kb: int, grouped: bool

@@ -4,7 +4,7 @@
  *
  *   launcher --report FILE --box DIR [--cpu S] [--cpu-ms MS] [--cpu-file F]
  *            [--as BYTES] [--mem-kb KB] [--stack BYTES] [--fsize BYTES] [--nofile N]
- *            [--tmpfs-size BYTES] [--keep NAME]...
+ *            [--tmpfs-size BYTES] [--keep NAME]... [--private-box]
  *            [--uid U --gid G] [--cg DIR]... [--procs F]
  *            [--ns] [--userns [--nproc N]] [--hide-all] [--hide DIR]... [--conceal DIR]...
  *            [--serve [--start-ms MS] [--charge-start]] [--args-file F] -- PROGRAM ARGS...
@@ -20,15 +20,16 @@
  * them, the largest peak RSS). stdin/stdout/stderr are inherited from the judge
  * (files), so nothing here buffers the program's output.
  *
- * The scratch dir (--hide-all, spawned) is a private tmpfs of --tmpfs-size bytes at
- * /tmp/box holding a copy of the files the judge staged in --box (box.c); after the run
+ * The scratch dir (--hide-all spawned, or --private-box without --ns) is a private tmpfs of --tmpfs-size bytes at
+ * /tmp/box (--private-box: at --box, in a mount namespace of the run's) holding a copy of the files the judge staged in --box (box.c); after the run
  * INIT copies the files named by --keep back into --box for the judge. The private
  * writable folders (/tmp, --hide) are tmpfs mounts of that size too: what a run writes
  * stays in memory of its own, capped, and never in the host's.
  *
- * --mem-kb KB: the watchdog's memory limit where no memory cgroup holds the run: with
- * --ns the resident memory of every process of the pid namespace and what the run's
- * tmpfs mounts hold, summed and sampled (run.c); without, the program's own.
+ * --mem-kb KB: the watchdog's memory limit where no memory cgroup holds the run: the
+ * resident memory of every process of the run (with --ns its pid namespace's, without
+ * every process below INIT) and what the run's tmpfs mounts hold, summed and sampled
+ * (run.c). Without a cgroup's CPU file the CPU limit holds the same processes' CPU.
  *
  * The CPU limit is INIT's watchdog (--cpu-ms, on PROG's CPU clock or on the run's
  * cgroup with --cpu-file), not RLIMIT_CPU: any process-wide CPU timer, RLIMIT_CPU
@@ -170,7 +171,7 @@ int main(int argc, char **argv) {
     const char *args_file = NULL;
     const char *cgroups[MAX_LIST], *hidden[MAX_LIST], *concealed[MAX_LIST], *keep[MAX_LIST];
     int n_cg = 0, n_hide = 0, n_conceal = 0, n_keep = 0, use_ns = 0, hide_all = 0, serving = 0, start_ms = 10000;
-    int charge_start = 0, use_userns = 0;
+    int charge_start = 0, use_userns = 0, private_box_only = 0;
     long uid = -1, gid = -1, nofile = 256;
     unsigned long long cpu = 0, as = 0, stack = 0, fsize = 0, cpu_ms = 0, nproc = 0, mem_kb = 0;
     unsigned long long tmpfs_size = 0;
@@ -183,6 +184,7 @@ int main(int argc, char **argv) {
         if (strcmp(a, "--hide-all") == 0) { hide_all = 1; continue; }
         if (strcmp(a, "--serve") == 0) { serving = 1; continue; }
         if (strcmp(a, "--charge-start") == 0) { charge_start = 1; continue; }
+        if (strcmp(a, "--private-box") == 0) { private_box_only = 1; continue; }
         if (i + 1 >= argc) { fprintf(stderr, "launcher: %s needs a value\n", a); return 122; }
         const char *v = argv[++i];
         if (strcmp(a, "--report") == 0) report = v;
@@ -239,6 +241,18 @@ int main(int argc, char **argv) {
         gid_t judge_gid = getgid();
         if (unshare(CLONE_NEWUSER) != 0) report_error("unshare");
         map_ids(judge_uid, judge_gid);
+    }
+    if (private_box_only && !use_ns) {
+        /* a mount namespace of the run's own, where --box itself is the private tmpfs
+         * (bwrap binds it as the program's scratch dir) */
+        const char *step = NULL;
+        if (unshare(CLONE_NEWNS) != 0) report_error("unshare");
+        if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) report_error("mount private");
+        if (private_box(box_fd, box, tmpfs_size ? tmpfs_size : 64ULL << 20, &step) != 0)
+            report_error(step);
+        host_box_fd = box_fd;
+        box_fd = open(box, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (box_fd < 0) report_error("open scratch dir");
     }
     if (use_ns) {
         uid_t judge_uid = getuid();
@@ -369,16 +383,16 @@ int main(int argc, char **argv) {
     memset(&ru, 0, sizeof ru);
     /* what the run's private tmpfs mounts hold is its memory (no cgroup charges it) */
     int tmpfs_fds[MAX_LIST + 2], n_tmpfs = 0;
-    for (int k = -2; hide_all && k < n_hide; k++) {
-        const char *dir = k == -2 ? "/tmp" : k == -1 ? "/tmp/box" : hidden[k];
-        int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    for (int k = -1; hide_all && k < n_hide; k++) {
+        int fd = open(k < 0 ? "/tmp" : hidden[k], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd >= 0) tmpfs_fds[n_tmpfs++] = fd;
     }
+    if (host_box_fd >= 0) tmpfs_fds[n_tmpfs++] = box_fd; /* the private scratch dir */
     /* with a cgroup: every process of the run (bwrap hides the program from its clock);
      * with a pid namespace: every process of it */
     struct watch_spec limits = {
         .cpu_us = cpu_ms ? (long long)cpu_ms * 1000 : -1, .start = now_us(), .cpu_fd = cpu_fd,
-        .mem_kb = (long long)mem_kb, .whole_ns = use_ns, .tmpfs_fds = tmpfs_fds,
+        .mem_kb = (long long)mem_kb, .whole_ns = use_ns ? WATCH_NS : WATCH_TREE, .tmpfs_fds = tmpfs_fds,
         .n_tmpfs = n_tmpfs};
     long long start = limits.start;
     watch(prog, &limits, &out, &ru);

@@ -26,9 +26,6 @@ NOFILE = 256
 # compare the measured CPU time with the limit). No RLIMIT_CPU: it would make the
 # program's own CPU clock tick-granular (launcher.c); the wall limit is the backstop.
 CPU_KILL_MARGIN_MS = 50
-# default threads whose stacks (each as large as the stack limit) RLIMIT_AS leaves room
-# for, where it is the memory limit
-THREAD_STACKS = 4
 
 
 @dataclass(frozen=True)
@@ -41,20 +38,14 @@ class Serve:
     charge_start: bool
 
 
-def memory_args(memory: int, reserve_mb: int, namespaces: bool) -> list[str]:
-    """The memory limit where no cgroup holds it. In a pid namespace, the launcher's
-    watchdog sums the resident memory of the run's processes and what its tmpfs mounts
-    hold, and kills the run past the limit (run.c): as a memory cgroup, it holds all of
-    them, and sets no address space limit (a default thread's stack, sized from the stack
-    limit, fits; a runtime's reserve costs nothing). Without one, RLIMIT_AS holds each
-    process: a runtime's reserve raises it, and the watchdog then holds the program's
-    resident memory to the limit, so what it may touch does not depend on the reserve
-    (nor on the THREAD_STACKS default threads' stacks it leaves room for)."""
-    if namespaces:
-        return ["--mem-kb", str(memory // 1024)]
-    # the stack limit is the memory limit, and a default thread's stack is as large
-    room = memory + reserve_mb * 1024 * 1024 + THREAD_STACKS * memory
-    return ["--as", str(room), "--mem-kb", str(memory // 1024)]
+def memory_args(memory: int) -> list[str]:
+    """The memory limit where no cgroup holds it: the launcher's watchdog sums the
+    resident memory of the run's processes (its pid namespace's, or those below the
+    launcher's init) and what its tmpfs mounts hold, and kills the run past the limit
+    (run.c). Like a memory cgroup it holds all of them together, and like one it sets no
+    address space limit: a default thread's stack (as large as the stack limit) fits,
+    and a runtime's reserve of unused address space costs nothing."""
+    return ["--mem-kb", str(memory // 1024)]
 
 
 def parse_report(text: str) -> dict[str, str]:

@@ -4,15 +4,15 @@ Per run: a new session; the CPU limit enforced by the launcher's watchdog (not
 RLIMIT_CPU, which coarsens the program's own CPU clock); rlimits FSIZE (output cap),
 NOFILE, CORE=0 and STACK = the memory limit; new network, pid, mount, ipc and uts
 namespaces (no network; every process dies with the run; only the system directories
-stay visible, /tmp is a private tmpfs), made by root with the program as nobody, or
-by an ordinary user inside a new user namespace with the program as that user's uid
-and no capabilities (`--userns`), whichever this machine allows (probed by a run);
-the process count capped by the pids cgroup and memory limited and measured by the
-memory cgroup, v1 or v2 (`slot_pool`, from isolation.py's probe: RLIMIT_AS is used only
-where no memory cgroup is writable, so runtimes that reserve large virtual memory still
-run). CPU time and peak RSS come from wait4 in
-the launcher's init, whose child was forked from the tiny launcher, not from the big
-judge.
+stay visible, /tmp is a private tmpfs, the scratch dir a private tmpfs holding a copy of
+the program's files), made by root with the program as nobody, or by an ordinary user
+inside a new user namespace with the program as that user's uid and no capabilities
+(`--userns`), whichever this machine allows (probed by a run); the process count capped
+by the pids cgroup and memory limited and measured by the memory cgroup, v1 or v2
+(`slot_pool`, from isolation.py's probe). Where no memory cgroup is writable, the
+launcher's watchdog sums the memory and CPU of all the run's processes and its tmpfs
+mounts (`options.memory_args`). CPU time and peak RSS come from wait4 in the launcher's
+init, whose child was forked from the tiny launcher, not from the big judge.
 """
 
 from __future__ import annotations
@@ -158,9 +158,9 @@ class RlimitSandbox:
         # besides the ones it shows no one: `hidden`, and GRIDJUDGE_HIDE (os.pathsep)
         extra = os.environ.get("GRIDJUDGE_HIDE", "").split(os.pathsep)
         self.concealed = [os.path.realpath(p) for p in (*hidden, *extra) if p]
-        # without a memory cgroup, RLIMIT_AS is the memory limit (the `none` backend
-        # sets neither)
-        self.limit_address_space = True
+        # without a memory cgroup, the launcher's watchdog holds the run's memory (the
+        # `none` backend sets no memory limit)
+        self.watch_memory = True
         sweep_stale_runs()
         if self.namespaces and not self._probe_namespaces():
             self.namespaces = False
@@ -214,8 +214,8 @@ class RlimitSandbox:
             args += ["--serve", "--start-ms", str(serve.start_ms)]
             if serve.charge_start:
                 args.append("--charge-start")
-        if slot is None and self.limit_address_space:
-            args += memory_args(memory, reserve_mb, self.namespaces)
+        if slot is None and self.watch_memory:
+            args += memory_args(memory)
         if slot is not None:
             for path in slot.join_dirs:
                 args += ["--cg", path]

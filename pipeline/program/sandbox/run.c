@@ -46,17 +46,6 @@ long long rusage_cpu_us(const struct rusage *ru) {
            (long long)ru->ru_stime.tv_sec * 1000000 + ru->ru_stime.tv_usec;
 }
 
-/* Resident kilobytes of `fd`'s process (an open /proc/PID/statm), -1 when unreadable */
-static long long resident_kb(int fd) {
-    char buf[128];
-    ssize_t n = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
-    if (n <= 0) return -1;
-    buf[n] = 0;
-    long long pages = 0;
-    if (sscanf(buf, "%*s %lld", &pages) != 1) return -1;
-    return pages * (sysconf(_SC_PAGESIZE) / 1024);
-}
-
 /* /proc listed from its first entry naming a process ("self", then the pids): the ~50
  * entries of /proc's own files before it were most of a sweep's cost. Where no such
  * entry is found, every listing starts from the top. */
@@ -118,19 +107,62 @@ static long long shared_kb(const struct watch_spec *w) {
     return kb;
 }
 
+/* The pids in the file `path` (a /proc/PID/task/TID/children list) appended to
+ * `queue` (`*n` of `room` taken). */
+static void queue_children(const char *path, long *queue, int *n, int room) {
+    char text[4096];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    ssize_t got = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (got <= 0) return;
+    text[got] = 0;
+    for (char *p = text, *end; *n < room; p = end) {
+        long pid = strtol(p, &end, 10);
+        if (end == p) break;
+        queue[(*n)++] = pid;
+    }
+}
+
+/* The CPU ticks and resident pages of every process below this one (INIT, a subreaper
+ * where there is no pid namespace of the run's: what it started stays below it), found
+ * through each thread's list of children. */
+#define TREE_MAX 4096
+static void sample_tree(long long *ticks, long long *pages) {
+    static long queue[TREE_MAX];
+    int n = 0;
+    queue[n++] = getpid();
+    for (int at = 0; at < n; at++) {
+        char path[96];
+        if (at > 0) process_stat(queue[at], ticks, pages);
+        snprintf(path, sizeof path, "/proc/%ld/task", queue[at]);
+        DIR *tasks = opendir(path);
+        for (struct dirent *e; tasks && (e = readdir(tasks)) != NULL;) {
+            if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+            snprintf(path, sizeof path, "/proc/%ld/task/%.20s/children", queue[at], e->d_name);
+            queue_children(path, queue, &n, TREE_MAX);
+        }
+        if (tasks) closedir(tasks);
+    }
+}
+
 /* One sample of the run (watch_spec.whole_ns): its CPU and its memory, -1 each where
  * /proc cannot be listed. Shared pages count in every process mapping them: never less
  * than the run holds. */
 static void sample_run(const struct watch_spec *w, long long *cpu_us, long long *mem_kb) {
-    DIR *proc = proc_pids();
-    *cpu_us = *mem_kb = -1;
-    if (!proc) return;
     long long ticks = 0, pages = 0;
-    for (struct dirent *e; (e = readdir(proc)) != NULL;) {
-        char *end;
-        long pid = strtol(e->d_name, &end, 10);
-        if (*end || pid <= 1 || pid == w->spared) continue;
-        process_stat(pid, &ticks, &pages);
+    *cpu_us = *mem_kb = -1;
+    if (w->whole_ns == WATCH_TREE) {
+        sample_tree(&ticks, &pages);
+    } else {
+        DIR *proc = proc_pids();
+        if (!proc) return;
+        for (struct dirent *e; (e = readdir(proc)) != NULL;) {
+            char *end;
+            long pid = strtol(e->d_name, &end, 10);
+            if (*end || pid <= 1 || pid == w->spared) continue;
+            process_stat(pid, &ticks, &pages);
+        }
     }
     long hz = sysconf(_SC_CLK_TCK);
     *cpu_us = ticks * 1000000 / (hz > 0 ? hz : 100);
@@ -143,12 +175,6 @@ void watch(pid_t pid, const struct watch_spec *w, struct outcome *out, struct ru
      * counts it), both sampled every MEM_POLL_US */
     int summed_mem = w->whole_ns && w->mem_kb > 0;
     int summed_cpu = w->whole_ns && w->cpu_fd < 0 && w->cpu_us >= 0;
-    int statm_fd = -1;
-    if (w->mem_kb > 0 && !w->whole_ns) {
-        char path[64];
-        snprintf(path, sizeof path, "/proc/%d/statm", (int)pid);
-        statm_fd = open(path, O_RDONLY | O_CLOEXEC);
-    }
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     if (cpus < 1) cpus = 1;
     sigset_t chld;
@@ -164,9 +190,7 @@ void watch(pid_t pid, const struct watch_spec *w, struct outcome *out, struct ru
             break;
         }
         long long now = now_us(), mem = -1;
-        if (statm_fd >= 0) {
-            mem = resident_kb(statm_fd);
-        } else if ((summed_mem || summed_cpu) && now >= next_sample) {
+        if ((summed_mem || summed_cpu) && now >= next_sample) {
             long long cpu;
             sample_run(w, &cpu, &mem);
             sampled_cpu = cpu >= 0 ? cpu : process_cpu_us(pid);
@@ -186,7 +210,7 @@ void watch(pid_t pid, const struct watch_spec *w, struct outcome *out, struct ru
             kill(pid, SIGKILL);
             break;
         }
-        int polled = summed_mem || summed_cpu || statm_fd >= 0;
+        int polled = summed_mem || summed_cpu;
         if (!polled && cpu_left == never && wall_left == never) break; /* nothing to watch */
         /* the CPU of several processes grows up to `cpus` times as fast as the wall: sleep
          * for the least time left (or until a child ends), at most until the next sample */
@@ -203,7 +227,6 @@ void watch(pid_t pid, const struct watch_spec *w, struct outcome *out, struct ru
         sample_run(w, &cpu, &mem);
         if (mem > out->mem_peak_kb) out->mem_peak_kb = mem;
     }
-    if (statm_fd >= 0) close(statm_fd);
 }
 
 void format_report(char *buf, size_t size, const struct outcome *o, const char *error) {

@@ -32,7 +32,10 @@ DIR *proc_pids(void);
  * process of the pid namespace (but INIT and `spared`, a fork server: its pages are its
  * case's too), with what the run's tmpfs mounts (`tmpfs_fds`) and its System V shared
  * memory hold; its CPU (without cpu_fd) the CPU of all of them and of their children
- * that ended. Without whole_ns the program alone is watched. */
+ * that ended. whole_ns WATCH_TREE: every process below INIT instead (no pid namespace of
+ * the run's; INIT is a subreaper). Without whole_ns (0) only the program's CPU is watched. */
+#define WATCH_NS 1
+#define WATCH_TREE 2
 #define MEM_POLL_US 10000
 struct watch_spec {
     long long cpu_us;   /* since the call: the cgroup's with cpu_fd >= 0; < 0: no limit */

@@ -498,7 +498,7 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
      * server's (no pre-main work is shared out free among cases) */
     struct watch_spec limits = {
         .cpu_us = cpu_ms * 1000 - s->start_cpu_us - charged, .wall_us = wall_ms * 1000,
-        .start = start, .cpu_fd = s->cpu_fd, .mem_kb = s->mem_kb, .whole_ns = 1,
+        .start = start, .cpu_fd = s->cpu_fd, .mem_kb = s->mem_kb, .whole_ns = WATCH_NS,
         .spared = server_pid, .tmpfs_fds = s->writable_fd, .n_tmpfs = s->n_writable};
     watch(pid, &limits, &out, &ru);
     out.wall_us = now_us() - start;
