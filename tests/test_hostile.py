@@ -24,6 +24,8 @@ from pipeline.grade.runners.program import ProgramRunner
 from pipeline.grade.verdict import judge
 from pipeline.limits import Limits
 from pipeline.problem.checkers import CheckResult
+from pipeline.program import execute
+from pipeline.program.execute import Servers
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import make
 from pipeline.program.sandbox.base import QUARANTINE, runs_root
@@ -114,9 +116,15 @@ def expected(name: str) -> str:
     return name.split("_", 1)[0].upper()
 
 
+# the CPU burner gets a wall limit no loaded machine reaches before its CPU limit: the
+# wall clock must not be what ends it
+LONG_WALL = {"tle_cpu_in_child.c": 20_000}
+
+
 def limits_for(name: str) -> Limits:
     """LIMITS for the program called `name`, scaled for a slow machine when it must finish."""
-    return scaled(LIMITS, expected(name))
+    limits = scaled(LIMITS, expected(name))
+    return dataclasses.replace(limits, wall_ms=LONG_WALL[name]) if name in LONG_WALL else limits
 
 
 def run_one(sub: PreparedSubmission, text: str, mode: str, limits: Limits) -> ExecutionResult:
@@ -262,9 +270,9 @@ def test_details(outcomes: dict[str, Outcome], port: int, request: pytest.Fixtur
     else:
         assert helper.cpu_ms >= 400 and helper.peak_rss_kb >= 150 * 1024, vars(helper)
     # a child burning CPU while its parent waits: ended at the CPU limit (plus the
-    # watchdog's period), not run on to the wall limit (4 s) on the parent's clock (a
-    # machine too loaded to give it 1 s of CPU in 4 s ends it by the wall clock)
+    # watchdog's period), not run on to the wall limit on the parent's clock
     burner, _ = outcomes["tle_cpu_in_child.c"]
+    assert burner.cpu_exceeded and not burner.wall_exceeded, str(vars(burner))
     assert burner.cpu_ms < 1.5 * LIMITS.cpu_ms, str(vars(burner))
     net, _ = outcomes["ac_no_network.py"]
     assert b"no network" in net.stderr_head
@@ -327,6 +335,9 @@ def test_runtimes_that_start_threads_are_in_the_battery() -> None:
     assert {p.suffix for p in FILES} >= set(THREADED)
 
 
+RESPAWNED = "spawn (the fork server failed)"
+
+
 def _held_in_run_folders() -> int:
     """Bytes held in this judge's run folders (the host's shared memory)."""
     mine = f"run-{os.getpid()}-"
@@ -341,11 +352,13 @@ def _held_in_run_folders() -> int:
     return held
 
 
-@pytest.mark.parametrize("mode", ["spawn", "fork-server"])
+@pytest.mark.parametrize("mode", ["spawn", "fork-server", "staged"])
 def test_what_a_run_writes_stays_out_of_the_host(mode: str, port: int) -> None:
     """1.5 GB written into the scratch dir is the run's memory (MLE), held in a private
-    tmpfs of the run's: the run folder in the host's shared memory never grows by it."""
-    if mode == "fork-server":
+    tmpfs of the run's: the run folder in the host's shared memory never grows by it.
+    `staged`: a served case with staged files (a checker's), whose scratch dir is a
+    folder the judge made in the server's run folder."""
+    if mode != "spawn":
         require_fork_server()
     from pipeline.program import sandbox as sandbox_module
 
@@ -364,7 +377,19 @@ def test_what_a_run_writes_stays_out_of_the_host(mode: str, port: int) -> None:
         try:
             sub = prepare(parse_spec(str(HOSTILE / name)), PROBLEM)
             sampler.start()
-            result = run_one(sub, f"{port}\n", mode, limits_for(name))
+            if mode == "staged":
+                servers = Servers()
+                try:
+                    result = execute.run(sub, f"{port}\n".encode(), limits=limits_for(name),
+                                         files={"staged": b"x"}, servers=servers)  # fmt: skip
+                finally:
+                    servers.close()
+                # (under a memory cgroup the OOM killer may pick the server, which
+                # shares the case's cgroup: the run is then spawned again)
+                served = {"fork-server"} | (set() if without_cgroup("rlimit") else {RESPAWNED})
+                assert result.extra["runner"] in served, vars(result)
+            else:
+                result = run_one(sub, f"{port}\n", mode, limits_for(name))
         finally:
             done.set()
             sampler.join()

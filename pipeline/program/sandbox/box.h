@@ -10,8 +10,9 @@
 int private_box(int host, const char *at, unsigned long long bytes, const char **what);
 
 /* The regular files `names` at the top of `from` (KEEP_EVERY: each one there, up to
- * KEEP_EVERY_MAX) copied into `to`, each cut at `cap` bytes, in place of what `to` held
- * under that name. A link, a folder or a fifo is not copied. */
+ * KEEP_EVERY_MAX, but those left as they were copied in) copied into `to`, each cut at
+ * `cap` bytes, in place of what `to` held under that name. A link, a folder or a fifo is
+ * not copied. */
 #define KEEP_EVERY "*"
 #define KEEP_EVERY_MAX 64
 void keep_files(int from, int to, const char *const *names, int n, unsigned long long cap);

@@ -372,6 +372,7 @@ int main(int argc, char **argv) {
             .start_cpu_ms = charge_start ? (long long)cpu_ms : 0};
         setup.cpu_fd = cpu_fd;
         setup.mem_kb = (long long)mem_kb;
+        setup.tmpfs_size = tmpfs_size ? tmpfs_size : 64ULL << 20;
         setup.box_fd = box_rw_fd;
         if (hide_all) setup.writable[setup.n_writable++] = "/tmp";
         for (int k = 0; k < n_hide; k++) setup.writable[setup.n_writable++] = hidden[k];

@@ -38,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "box.h"
 #include "fdpass.h"
 #include "run.h"
 #include "serve.h"
@@ -421,24 +422,26 @@ static int make_fresh_dir(const struct serve_setup *s) {
 }
 
 /* The case's scratch dir: FRESH_DIR, made anew unless the last one is still as made
- * (fresh_dir_kept), or the one the judge staged, a folder of the read-only box, bound
- * writable over itself for this case (*bound set: unbound after it). The bind comes from the box's writable mount, which
- * only INIT holds: the server and the cases never get a writable path to the box. */
-static const char *scratch_dir(const char *asked, const struct serve_setup *s, int *bound) {
-    *bound = 0;
+ * (fresh_dir_kept), or the one the judge staged, a folder of the read-only box: a
+ * private tmpfs mounted over it for this case, holding a copy of what the judge staged
+ * there (*staged: the judge's folder, open, for the files copied back after the case;
+ * then the tmpfs is unmounted). The judge's folder is reached through the box's writable
+ * mount, which only INIT holds: the server and the cases never get a path to it. */
+static const char *scratch_dir(const char *asked, const struct serve_setup *s, int *staged) {
+    *staged = -1;
     if (strcmp(asked, "-") != 0) {
-        const char *name = asked + strlen(BOX_DIR);
+        const char *name = asked + strlen(BOX_DIR), *step;
         if (strncmp(asked, BOX_DIR, strlen(BOX_DIR)) != 0 || !*name || strchr(name, '/') ||
             !strcmp(name, ".") || !strcmp(name, "..") || s->box_fd < 0)
             return NULL;
-        int dir = openat(s->box_fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int dir = openat(s->box_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (dir < 0) return NULL;
-        char from[64];
-        snprintf(from, sizeof from, "/proc/self/fd/%d", dir);
-        int failed = mount(from, asked, NULL, MS_BIND, NULL) != 0;
-        close(dir);
-        if (failed) return NULL;
-        *bound = 1;
+        if (private_box(dir, asked, s->tmpfs_size, &step) != 0) {
+            umount2(asked, MNT_DETACH);
+            close(dir);
+            return NULL;
+        }
+        *staged = dir;
         return asked;
     }
     if (fresh.fd < 0 && make_fresh_dir(s) != 0) return NULL;
@@ -455,8 +458,8 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
         tell(judge, "error bad request");
         return -1;
     }
-    int bound;
-    const char *where = scratch_dir(dir, s, &bound);
+    int staged;
+    const char *where = scratch_dir(dir, s, &staged);
     if (!where) {
         for (int k = 0; k < 3; k++) close(fds[k]);
         tell(judge, "error cannot make the case's scratch dir");
@@ -496,10 +499,15 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     memset(&ru, 0, sizeof ru);
     /* the budget: a spawned run pays its start-up in every run, so every case pays the
      * server's (no pre-main work is shared out free among cases) */
+    /* the private folders, and a staged case's own tmpfs, hold the case's memory too */
+    int tmpfs_fds[SERVE_MAX_WRITABLE + 1], n_tmpfs = s->n_writable;
+    memcpy(tmpfs_fds, s->writable_fd, sizeof(int) * (size_t)n_tmpfs);
+    int case_fd = staged >= 0 ? open(where, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (case_fd >= 0) tmpfs_fds[n_tmpfs++] = case_fd;
     struct watch_spec limits = {
         .cpu_us = cpu_ms * 1000 - s->start_cpu_us - charged, .wall_us = wall_ms * 1000,
         .start = start, .cpu_fd = s->cpu_fd, .mem_kb = s->mem_kb, .whole_ns = WATCH_NS,
-        .spared = server_pid, .tmpfs_fds = s->writable_fd, .n_tmpfs = s->n_writable};
+        .spared = server_pid, .tmpfs_fds = tmpfs_fds, .n_tmpfs = n_tmpfs};
     watch(pid, &limits, &out, &ru);
     out.wall_us = now_us() - start;
     /* every case: what it left is counted (a pids count equal to the idle one proved
@@ -522,10 +530,17 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
         else
             lost = !state;
     }
-    /* the staged folder, read-only again (the judge reads and removes it) */
-    if (bound && umount2(where, MNT_DETACH) != 0) {
-        tell(judge, "error cannot unbind the case's scratch dir");
-        return -1;
+    /* the staged folder: what the case left there copied back for the judge (no process
+     * of the case is left to change it), then its tmpfs gone */
+    if (staged >= 0) {
+        static const char *const every[] = {KEEP_EVERY};
+        if (case_fd >= 0) keep_files(case_fd, staged, every, 1, (unsigned long long)fsize);
+        close(staged);
+        if (case_fd >= 0) close(case_fd);
+        if (umount2(where, MNT_DETACH) != 0) {
+            tell(judge, "error cannot unmount the case's scratch dir");
+            return -1;
+        }
     }
     /* what the case left in the private folders and the IPC namespace (no process of
      * the case is left to add to it). The fresh scratch dir, mostly left as made, stays

@@ -19,6 +19,7 @@ struct serve_setup {
     long long start_cpu_us;  /* that CPU, measured at "ready" */
     long long start_cpu_ms;  /* with charge_start: more before "ready" and it is refused */
     long long mem_kb;        /* the watchdog's memory limit (run.h), or 0 (a cgroup holds it) */
+    unsigned long long tmpfs_size; /* a staged case's private scratch dir's size */
 };
 
 int serve(int judge, int server, pid_t server_pid, struct serve_setup *s);
