@@ -259,8 +259,10 @@ class ForkServer:
             given, stdio = stdio, None  # _send_case closes them
             if handle is not None:
                 handle.arm(self._case_processes)
+            # what init copies back from the case's private scratch dir
+            keep = [*([output_file] if output_file else []), *read_back] if scratch else []
             try:
-                reply = self._send_case(where, sent, limits, given)
+                reply = self._send_case(where, sent, limits, given, keep)
             finally:
                 if handle is not None:
                     handle.disarm()
@@ -310,7 +312,12 @@ class ForkServer:
             os.chown(scratch, *self.box.owner)
 
     def _send_case(
-        self, where: str, fds: list[int], limits: Limits, taken: tuple[int, int] | None = None
+        self,
+        where: str,
+        fds: list[int],
+        limits: Limits,
+        taken: tuple[int, int] | None = None,
+        keep: Sequence[str] = (),
     ) -> dict[str, str]:
         assert self._sock is not None
         if self._limits_sent[0] is not limits:  # mostly the same limits case after case
@@ -320,7 +327,9 @@ class ForkServer:
             )
             self._limits_sent = (limits, text.encode())
         try:
-            socket.send_fds(self._sock, [where.encode() + self._limits_sent[1]], fds)
+            # the names to copy back last, "/"-separated (no file name holds one)
+            names = (" " + "/".join(keep)).encode() if keep else b""
+            socket.send_fds(self._sock, [where.encode() + self._limits_sent[1] + names], fds)
         finally:
             close_fds(taken)  # in flight to INIT: the judge's copies would hold the pipes
         return parse_reply(self._receive(limits.wall_limit_ms / 1000 + REPORT_MARGIN_S))

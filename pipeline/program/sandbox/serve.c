@@ -1,8 +1,9 @@
 /* The launcher's fork-server mode (--serve): INIT's side. See forkserver.c for the
  * server inside the sandbox and forkserver.py for the judge.
  *
- * judge -> INIT  "DIR CPU_MS WALL_MS FSIZE STACK NOFILE" with stdin/stdout/stderr fds;
- *                DIR "-" asks INIT for a fresh empty scratch dir in the private /tmp
+ * judge -> INIT  "DIR CPU_MS WALL_MS FSIZE STACK NOFILE [NAME/NAME...]" with
+ *                stdin/stdout/stderr fds; DIR "-" asks INIT for a fresh empty scratch dir
+ *                in the private /tmp; the NAMEs are copied back from a staged DIR
  * INIT -> judge  "ready", then per case one report line of key value pairs
  *
  * INIT asks the server for a child, checks that the pid it names is INIT's own child
@@ -453,10 +454,22 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
                     const char *request, int fds[3]) {
     char dir[256], forward[512], reply[32], report[256];
     long long cpu_ms, wall_ms, fsize, stack, nofile;
-    if (sscanf(request, "%255s %lld %lld %lld %lld %lld", dir, &cpu_ms, &wall_ms, &fsize, &stack,
-               &nofile) != 6) {
+    int parsed = 0;
+    if (sscanf(request, "%255s %lld %lld %lld %lld %lld%n", dir, &cpu_ms, &wall_ms, &fsize, &stack,
+               &nofile, &parsed) != 6) {
         tell(judge, "error bad request");
         return -1;
+    }
+    /* the files the judge reads back from a staged scratch dir */
+    char names[256];
+    const char *keep[32];
+    int n_keep = 0;
+    snprintf(names, sizeof names, "%s", request[parsed] == ' ' ? request + parsed + 1 : "");
+    for (char *at = names, *next; *at && n_keep < 32; at = next) {
+        next = strchr(at, '/');
+        if (next) *next++ = 0;
+        else next = at + strlen(at);
+        if (*at) keep[n_keep++] = at;
     }
     int staged;
     const char *where = scratch_dir(dir, s, &staged);
@@ -533,8 +546,7 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     /* the staged folder: what the case left there copied back for the judge (no process
      * of the case is left to change it), then its tmpfs gone */
     if (staged >= 0) {
-        static const char *const every[] = {KEEP_EVERY};
-        if (case_fd >= 0) keep_files(case_fd, staged, every, 1, (unsigned long long)fsize);
+        if (case_fd >= 0) keep_files(case_fd, staged, keep, n_keep, (unsigned long long)fsize);
         close(staged);
         if (case_fd >= 0) close(case_fd);
         if (umount2(where, MNT_DETACH) != 0) {
