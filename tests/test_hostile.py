@@ -191,6 +191,8 @@ def outcomes(request: pytest.FixtureRequest, port: int) -> Iterator[dict[str, Ou
 
 # holes a backend still has, each with the verdict its attack gets there (and why)
 KNOWN_OPEN: dict[tuple[str, str], str] = {}
+
+
 @functools.cache
 def without_cgroup(backend: str) -> bool:
     """No cgroup holds this backend's runs (an ordinary user without a delegated cgroup

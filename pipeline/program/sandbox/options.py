@@ -4,8 +4,9 @@ the judge, serving, and its one report format."""
 
 from __future__ import annotations
 
+import os
 import signal
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from pipeline.limits import Limits
@@ -22,6 +23,8 @@ ENV = {
 }
 
 NOFILE = 256
+# world-writable places other than /tmp, replaced by private tmpfs mounts as well
+EXTRA_HIDDEN = ("/var/tmp", "/dev/shm", "/var/lock", "/run/lock")
 # the launcher kills a program this long after it used up its CPU limit (verdicts
 # compare the measured CPU time with the limit). No RLIMIT_CPU: it would make the
 # program's own CPU clock tick-granular (launcher.c); the wall limit is the backstop.
@@ -46,6 +49,22 @@ def memory_args(memory: int) -> list[str]:
     address space limit: a default thread's stack (as large as the stack limit) fits,
     and a runtime's reserve of unused address space costs nothing."""
     return ["--mem-kb", str(memory // 1024)]
+
+
+def view_args(memory: int, keep: Sequence[str], concealed: Sequence[str]) -> list[str]:
+    """The launcher's filesystem view (with --ns): the private scratch dir (a copy of the
+    staged files, the `keep` ones copied back) and writable folders, tmpfs mounts as large
+    as the memory limit, in whose memory they count; the `concealed` folders hidden."""
+    args = ["--hide-all", "--tmpfs-size", str(memory)]
+    for name in keep:
+        args += ["--keep", name]
+    for path in EXTRA_HIDDEN:
+        if os.path.isdir(path) and not os.path.islink(path):
+            args += ["--hide", path]
+    for path in concealed:
+        if os.path.isdir(path):
+            args += ["--conceal", path]
+    return args
 
 
 def parse_report(text: str) -> dict[str, str]:

@@ -50,9 +50,10 @@ from pipeline.program.sandbox.options import (
     ENV,
     NOFILE,
     Serve,
-    memory_args,
     apply_report,
+    memory_args,
     parse_report,
+    view_args,
 )
 
 if TYPE_CHECKING:
@@ -60,8 +61,6 @@ if TYPE_CHECKING:
 
 __all__ = ["CPU_KILL_MARGIN_MS", "ENV", "NOFILE", "RlimitSandbox", "Serve"]
 
-# world-writable places other than /tmp, replaced by private tmpfs mounts as well
-EXTRA_HIDDEN = ("/var/tmp", "/dev/shm", "/var/lock", "/run/lock")
 # the top-level host folders the view shows (view.c's `shown`): judge data elsewhere is
 # hidden with the rest of the host
 VISIBLE_TOP = frozenset(("bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr", "etc", "sys",
@@ -233,17 +232,7 @@ class RlimitSandbox:
         if self.namespaces:
             args.append("--ns")
             if self.hide_fs:
-                # the private scratch dir and writable folders: tmpfs mounts as large as
-                # the memory limit, in whose memory they count
-                args += ["--hide-all", "--tmpfs-size", str(memory)]
-                for name in keep:
-                    args += ["--keep", name]
-                for path in EXTRA_HIDDEN:
-                    if os.path.isdir(path) and not os.path.islink(path):
-                        args += ["--hide", path]
-                for path in self.concealed:
-                    if os.path.isdir(path):
-                        args += ["--conceal", path]
+                args += view_args(memory, keep, self.concealed)
         if args_file is not None:
             args += ["--args-file", str(args_file)]
         return [*args, "--", *argv]
