@@ -175,7 +175,8 @@ void watch(pid_t pid, const struct watch_spec *w, struct outcome *out, struct ru
      * counts it), both sampled every MEM_POLL_US */
     int summed_mem = w->whole_ns && w->mem_kb > 0;
     int summed_cpu = w->whole_ns && w->cpu_fd < 0 && w->cpu_us >= 0;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    static long cpus; /* read once: glibc reads a file of /sys for it */
+    if (cpus < 1) cpus = sysconf(_SC_NPROCESSORS_ONLN);
     if (cpus < 1) cpus = 1;
     sigset_t chld;
     sigemptyset(&chld);
