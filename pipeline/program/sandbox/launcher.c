@@ -31,8 +31,8 @@
  * every process below INIT) and what the run's tmpfs mounts hold, summed and sampled
  * (run.c). Without a cgroup's CPU file the CPU limit holds the same processes' CPU.
  *
- * The CPU limit is INIT's watchdog (--cpu-ms, on PROG's CPU clock or on the run's
- * cgroup with --cpu-file), not RLIMIT_CPU: any process-wide CPU timer, RLIMIT_CPU
+ * The CPU limit is INIT's watchdog (--cpu-ms, on the CPU of the run's processes summed
+ * or on the run's cgroup with --cpu-file), not RLIMIT_CPU: any process-wide CPU timer, RLIMIT_CPU
  * included, makes the kernel answer the program's own CLOCK_PROCESS_CPUTIME_ID (and
  * clock()) from a cache refreshed only at scheduler ticks, 4 ms apart here (measured:
  * a program that burns 20 ms of its own clock burned 20-24 ms under RLIMIT_CPU, 20.00
