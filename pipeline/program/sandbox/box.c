@@ -99,7 +99,8 @@ void keep_files(int from, int to, const char *const *names, int n, unsigned long
         DIR *dir = listing >= 0 ? fdopendir(listing) : NULL;
         int copied = 0;
         for (struct dirent *e; dir && copied < KEEP_EVERY_MAX && (e = readdir(dir)) != NULL;)
-            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && !unchanged(from, to, e->d_name))
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+                !unchanged(from, to, e->d_name))
                 copied += copy_file(from, to, e->d_name, cap, 0, 0600) == 0;
         if (dir) closedir(dir);
         else if (listing >= 0) close(listing);

@@ -20,8 +20,9 @@
  * them, the largest peak RSS). stdin/stdout/stderr are inherited from the judge
  * (files), so nothing here buffers the program's output.
  *
- * The scratch dir (--hide-all spawned, or --private-box without --ns) is a private tmpfs of --tmpfs-size bytes at
- * /tmp/box (--private-box: at --box, in a mount namespace of the run's) holding a copy of the files the judge staged in --box (box.c); after the run
+ * The scratch dir (--hide-all spawned, or --private-box without --ns) is a private tmpfs
+ * of --tmpfs-size bytes at /tmp/box (--private-box: at --box, in a mount namespace of the
+ * run's) holding a copy of the files the judge staged in --box (box.c); after the run
  * INIT copies the files named by --keep back into --box for the judge. The private
  * writable folders (/tmp, --hide) are tmpfs mounts of that size too: what a run writes
  * stays in memory of its own, capped, and never in the host's.
@@ -32,9 +33,10 @@
  * (run.c). Without a cgroup's CPU file the CPU limit holds the same processes' CPU.
  *
  * The CPU limit is INIT's watchdog (--cpu-ms, on the CPU of the run's processes summed
- * or on the run's cgroup with --cpu-file), not RLIMIT_CPU: any process-wide CPU timer, RLIMIT_CPU
- * included, makes the kernel answer the program's own CLOCK_PROCESS_CPUTIME_ID (and
- * clock()) from a cache refreshed only at scheduler ticks, 4 ms apart here (measured:
+ * or on the run's cgroup with --cpu-file), not RLIMIT_CPU: any process-wide CPU timer,
+ * RLIMIT_CPU included, makes the kernel answer the program's own
+ * CLOCK_PROCESS_CPUTIME_ID (and clock()) from a cache refreshed only at scheduler ticks,
+ * 4 ms apart here (measured:
  * a program that burns 20 ms of its own clock burned 20-24 ms under RLIMIT_CPU, 20.00
  * ms without). --cpu (RLIMIT_CPU) is still accepted, for callers without a watchdog.
  *
@@ -170,7 +172,8 @@ int main(int argc, char **argv) {
      * show in a command line the sandboxed program could read */
     const char *args_file = NULL;
     const char *cgroups[MAX_LIST], *hidden[MAX_LIST], *concealed[MAX_LIST], *keep[MAX_LIST];
-    int n_cg = 0, n_hide = 0, n_conceal = 0, n_keep = 0, use_ns = 0, hide_all = 0, serving = 0, start_ms = 10000;
+    int n_cg = 0, n_hide = 0, n_conceal = 0, n_keep = 0, use_ns = 0, hide_all = 0, serving = 0;
+    int start_ms = 10000;
     int charge_start = 0, use_userns = 0, private_box_only = 0;
     long uid = -1, gid = -1, nofile = 256;
     unsigned long long cpu = 0, as = 0, stack = 0, fsize = 0, cpu_ms = 0, nproc = 0, mem_kb = 0;
@@ -281,9 +284,9 @@ int main(int argc, char **argv) {
             } else {
                 /* a fork server's box is read-only: the program's files stay as staged
                  * for every case (with --userns the program has the judge's uid, which
-                 * owns them). A case with staged files gets its own folder of the box
-                 * bound writable over it by INIT for that case alone (serve.c), from
-                 * box_rw_fd, the box's writable mount, which only INIT holds. */
+                 * owns them). A case with staged files gets a private tmpfs over its own
+                 * folder of the box for that case alone (serve.c), holding a copy of
+                 * what box_rw_fd, the box's writable mount only INIT holds, shows. */
                 char src[64];
                 snprintf(src, sizeof src, "/proc/self/fd/%d", box_fd);
                 if (mount(src, "/tmp/box", NULL, MS_BIND | MS_NOSUID | MS_NODEV, NULL) != 0)
@@ -389,12 +392,12 @@ int main(int argc, char **argv) {
         if (fd >= 0) tmpfs_fds[n_tmpfs++] = fd;
     }
     if (host_box_fd >= 0) tmpfs_fds[n_tmpfs++] = box_fd; /* the private scratch dir */
-    /* with a cgroup: every process of the run (bwrap hides the program from its clock);
-     * with a pid namespace: every process of it */
+    /* every process of the run: the cgroup's (bwrap hides the program from its clock),
+     * else the pid namespace's, or those below INIT */
     struct watch_spec limits = {
         .cpu_us = cpu_ms ? (long long)cpu_ms * 1000 : -1, .start = now_us(), .cpu_fd = cpu_fd,
-        .mem_kb = (long long)mem_kb, .whole_ns = use_ns ? WATCH_NS : WATCH_TREE, .tmpfs_fds = tmpfs_fds,
-        .n_tmpfs = n_tmpfs};
+        .mem_kb = (long long)mem_kb, .whole_ns = use_ns ? WATCH_NS : WATCH_TREE,
+        .tmpfs_fds = tmpfs_fds, .n_tmpfs = n_tmpfs};
     long long start = limits.start;
     watch(prog, &limits, &out, &ru);
     out.wall_us = now_us() - start;
