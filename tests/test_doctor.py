@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -136,3 +137,14 @@ def test_missing_bubblewrap_and_timing_gaps() -> None:
     assert load.status == "gap"
     quiet = Timing({"performance": 4}, [], [], 0.1, 4)
     assert [r.status for r in doctor.timing_rows(quiet)] == ["ok", "ok", "ok"]
+
+
+def test_without_cgroups_doctor_says_the_watchdog_samples_and_how_often() -> None:
+    user = make_facts(root=False, user="alice", namespaces=True, v1_writable=False)
+    detail = _rows(user)["a submission gets"].detail
+    assert detail.startswith("namespaces without cgroups")
+    assert f"sampled every {isolation.WATCHDOG_PERIOD_MS} ms" in detail
+    # the period doctor names is the launcher's
+    run_h = Path(isolation.__file__).parent / "sandbox" / "run.h"
+    period_us = re.search(r"#define MEM_POLL_US (\d+)", run_h.read_text())
+    assert period_us is not None and int(period_us.group(1)) == isolation.WATCHDOG_PERIOD_MS * 1000

@@ -3,6 +3,7 @@ sandbox and must get the verdict its name starts with, leaving the host unchange
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import os
@@ -10,6 +11,7 @@ import resource
 import shutil
 import signal
 import socket
+import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -22,7 +24,9 @@ from pipeline.grade.runners.program import ProgramRunner
 from pipeline.grade.verdict import judge
 from pipeline.limits import Limits
 from pipeline.problem.checkers import CheckResult
+from pipeline.program import execute
 from pipeline.program.build import build, default_cache_dir
+from pipeline.program.execute import Servers
 from pipeline.program.execution import ExecutionResult
 from pipeline.program.sandbox import make
 from pipeline.program.sandbox.base import QUARANTINE, runs_root
@@ -32,7 +36,16 @@ from tests.fork_server_probe import require_fork_server
 from tests.time_scale import scaled, time_scale
 
 HOSTILE = Path(__file__).resolve().parent / "submissions" / "hostile"
-FILES = sorted(p for p in HOSTILE.iterdir() if p.suffix in (".c", ".cpp", ".py") or p.is_dir())
+# honest programs in languages whose runtimes start threads; no fork server serves them
+# (the JVM; Go's statically linked binaries): spawned by every runner, saying why
+THREADED = {".java": "javac", ".go": "go"}
+FILES = sorted(
+    p
+    for p in HOSTILE.iterdir()
+    if p.suffix in (".c", ".cpp", ".py")
+    or p.is_dir()
+    or (p.suffix in THREADED and shutil.which(THREADED[p.suffix]))
+)
 # code of their own before main, which would run in a fork server: spawned, and why
 # (tests/test_forkserver.py tests init's limits before "ready" beneath that rule)
 NOT_SERVED = dict.fromkeys(
@@ -104,9 +117,15 @@ def expected(name: str) -> str:
     return name.split("_", 1)[0].upper()
 
 
+# the CPU burner gets a wall limit no loaded machine reaches before its CPU limit: the
+# wall clock must not be what ends it
+LONG_WALL = {"tle_cpu_in_child.c": 20_000}
+
+
 def limits_for(name: str) -> Limits:
     """LIMITS for the program called `name`, scaled for a slow machine when it must finish."""
-    return scaled(LIMITS, expected(name))
+    limits = scaled(LIMITS, expected(name))
+    return dataclasses.replace(limits, wall_ms=LONG_WALL[name]) if name in LONG_WALL else limits
 
 
 def run_one(sub: PreparedSubmission, text: str, mode: str, limits: Limits) -> ExecutionResult:
@@ -159,9 +178,12 @@ def outcomes(request: pytest.FixtureRequest, port: int) -> Iterator[dict[str, Ou
     assert judge_growth_kb < 200 * 1024, "the judge buffered a flood of output"
     if mode == "fork-server":  # each was served, none fell back to spawning
         served = {name for name, r in runs.items() if r.extra.get("runner") == "fork-server"}
-        fell_back = {n: runs[n].extra.get("runner") for n in set(runs) - set(NOT_SERVED) - served}
+        spawned = {name for name in runs if Path(name).suffix in THREADED}
+        assert all(runs[n].extra["runner"].startswith("spawn (") for n in spawned)
+        expect = set(runs) - set(NOT_SERVED) - spawned
+        fell_back = {n: runs[n].extra.get("runner") for n in expect - served}
         assert not fell_back, fell_back  # each with the runner's reason
-        assert served == set(runs) - set(NOT_SERVED)
+        assert served == expect
         assert {name: runs[name].extra["runner"] for name in NOT_SERVED} == NOT_SERVED
     yield {
         name: (res, judge(PROBLEM, text, text, res, limits_for(name))) for name, res in runs.items()
@@ -170,18 +192,13 @@ def outcomes(request: pytest.FixtureRequest, port: int) -> Iterator[dict[str, Ou
 
 # holes a backend still has, each with the verdict its attack gets there (and why)
 KNOWN_OPEN: dict[tuple[str, str], str] = {}
-# Where RLIMIT_AS is the memory limit (no writable memory cgroup: an ordinary user
-# without a delegated cgroup v2 subtree), an allocation past the limit is refused inside
-# the program, and the kernel reports nothing: what the program then does is its
-# verdict. docs/sandbox.md says so.
-# (this one exits 1; the other reads the memory it was refused before main: SIGSEGV)
-ADDRESS_SPACE_LIMITED = {"mle_allocate_2gb.c": "RE", "mle_memory_before_main.c": "RE"}
 
 
 @functools.cache
-def memory_by_rlimit(backend: str) -> bool:
-    box = make(backend)
-    return getattr(box, "pool", None) is None
+def without_cgroup(backend: str) -> bool:
+    """No cgroup holds this backend's runs (an ordinary user without a delegated cgroup
+    v2 subtree): the launcher's watchdog sums what their processes use."""
+    return getattr(make(backend), "pool", None) is None
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
@@ -191,8 +208,6 @@ def test_verdict_named_by_path(
     result, check = outcomes[path.name]
     backend, _ = request.node.callspec.params["outcomes"]
     want = KNOWN_OPEN.get((backend, path.name)) or expected(path.name)
-    if path.name in ADDRESS_SPACE_LIMITED and memory_by_rlimit(backend):
-        want = ADDRESS_SPACE_LIMITED[path.name]
     details = {k: v for k, v in vars(result).items() if k != "output"}
     assert str(check.verdict) == want, (check, details)
 
@@ -244,22 +259,24 @@ def test_details(outcomes: dict[str, Outcome], port: int, request: pytest.Fixtur
     assert len(flood.output) == LIMITS.output_bytes
     hog, _ = outcomes["mle_allocate_2gb.c"]
     backend, _ = request.node.callspec.params["outcomes"]
-    if memory_by_rlimit(backend):  # malloc refused: the program exits 1
-        assert hog.exit_code == 1 and not hog.memory_exceeded, vars(hog)
-    else:
-        assert hog.memory_exceeded, vars(hog)
+    assert hog.memory_exceeded, vars(hog)
     early, _ = outcomes["ac_cpu_before_main_charged.c"]
     # what its clock read before main: in the run's CPU (spawned by every runner; a
     # server's start CPU, had it one, is beside it)
     assert early.cpu_ms + early.start_cpu_ms >= 300, vars(early)
     # the grandchild's own clock read 400 ms and it touched 150 MB: both counted
     helper, _ = outcomes["ac_work_in_a_grandchild.c"]
-    if backend == "bwrap" and memory_by_rlimit(backend):
+    if backend == "bwrap" and without_cgroup(backend):
         # known gap: bwrap without a cgroup (an ordinary user's) reports what wait4 saw,
         # and a grandchild orphaned in bwrap's pid namespace is not always in it
         assert helper.extra.get("children") == "not counted", vars(helper)
     else:
         assert helper.cpu_ms >= 400 and helper.peak_rss_kb >= 150 * 1024, vars(helper)
+    # a child burning CPU while its parent waits: ended at the CPU limit (plus the
+    # watchdog's period), not run on to the wall limit on the parent's clock
+    burner, _ = outcomes["tle_cpu_in_child.c"]
+    assert burner.cpu_exceeded and not burner.wall_exceeded, str(vars(burner))
+    assert burner.cpu_ms < 1.5 * LIMITS.cpu_ms, str(vars(burner))
     net, _ = outcomes["ac_no_network.py"]
     assert b"no network" in net.stderr_head
     # nothing left behind: no escaped files, no daemon, no fork-bomb survivor
@@ -348,3 +365,76 @@ def test_a_deep_tree_is_removed_and_honest_runs_after_it_get_their_verdict(
     got = [str(judge(PROBLEM, text, text, r, limits).verdict) for r in runs]
     assert got == ["AC", "AC", "AC"], [(r.output, r.peak_rss_kb, r.judge_error) for r in runs]
     assert _left_by_this_judge() == []
+
+
+def test_runtimes_that_start_threads_are_in_the_battery() -> None:
+    """Java and Go programs starting threads run with the battery where their toolchains
+    are (a machine may lack them: then this says so)."""
+    missing = [tool for tool in THREADED.values() if shutil.which(tool) is None]
+    if missing:
+        pytest.skip(f"not installed: {', '.join(missing)} (the battery runs without them)")
+    assert {p.suffix for p in FILES} >= set(THREADED)
+
+
+RESPAWNED = "spawn (the fork server failed)"
+
+
+def _held_in_run_folders() -> int:
+    """Bytes held in this judge's run folders (the host's shared memory)."""
+    mine = f"run-{os.getpid()}-"
+    held = 0
+    for top in runs_root().iterdir():
+        if not top.name.startswith(mine):
+            continue
+        for folder, _, names in os.walk(top):
+            for name in names:
+                with contextlib.suppress(OSError):
+                    held += os.lstat(os.path.join(folder, name)).st_blocks * 512
+    return held
+
+
+@pytest.mark.parametrize("mode", ["spawn", "fork-server", "staged"])
+def test_what_a_run_writes_stays_out_of_the_host(mode: str, port: int) -> None:
+    """1.5 GB written into the scratch dir is the run's memory (MLE), held in a private
+    tmpfs of the run's: the run folder in the host's shared memory never grows by it.
+    `staged`: a served case with staged files (a checker's), whose scratch dir is a
+    folder the judge made in the server's run folder."""
+    if mode != "spawn":
+        require_fork_server()
+    from pipeline.program import sandbox as sandbox_module
+
+    name = "mle_fill_the_box.c"
+    peak = [0]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.wait(0.02):
+            peak[0] = max(peak[0], _held_in_run_folders())
+
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("GRIDJUDGE_SANDBOX", "rlimit")
+        sandbox_module.use(make("rlimit"))
+        sampler = threading.Thread(target=sample)
+        try:
+            sub = prepare(parse_spec(str(HOSTILE / name)), PROBLEM)
+            sampler.start()
+            if mode == "staged":
+                servers = Servers()
+                try:
+                    result = execute.run(sub, f"{port}\n".encode(), limits=limits_for(name),
+                                         files={"staged": b"x"}, servers=servers)  # fmt: skip
+                finally:
+                    servers.close()
+                # (under a memory cgroup the OOM killer may pick the server, which
+                # shares the case's cgroup: the run is then spawned again)
+                served = {"fork-server"} | (set() if without_cgroup("rlimit") else {RESPAWNED})
+                assert result.extra["runner"] in served, vars(result)
+            else:
+                result = run_one(sub, f"{port}\n", mode, limits_for(name))
+        finally:
+            done.set()
+            sampler.join()
+            sandbox_module.use(None)
+    verdict = str(judge(PROBLEM, f"{port}\n", f"{port}\n", result, limits_for(name)).verdict)
+    assert verdict in ("MLE", "OLE"), vars(result)
+    assert peak[0] < 64 << 20, peak[0]

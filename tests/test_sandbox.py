@@ -98,8 +98,8 @@ def test_a_program_that_cannot_start_is_a_judge_error(box: Sandbox) -> None:
 
 @pytest.mark.parametrize("name", [b for b in BACKENDS if b != "none"])
 def test_memory_is_limited_by_use_not_by_reservation(name: str, tmp_path: Path) -> None:
-    if not cgroups.available():
-        pytest.skip("without a memory cgroup the address space is limited instead")
+    """By the memory cgroup, or without one by the launcher's watchdog (resident memory):
+    never by the address space, which a thread's stack or a runtime reserves unused."""
     src = tmp_path / "reserve.c"
     src.write_text(RESERVE)
     subprocess.run(["gcc", "-O2", "-o", str(tmp_path / "reserve"), str(src)], check=True)
@@ -121,10 +121,9 @@ int main(void) {
 def test_a_runtime_reserve_does_not_lift_the_memory_limit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Without a memory cgroup, RLIMIT_AS is raised by a runtime's reserve (Go, a JVM):
-    the watchdog then holds resident memory to the limit. A program that fits the raised
-    address space but not the limit is killed, not left to finish (before: exit 0 after
-    touching 600 MB, however long that took)."""
+    """Without a memory cgroup, the launcher's watchdog holds resident memory to the
+    limit, whatever a runtime (Go, a JVM) reserves: a program touching more is killed,
+    not left to finish (before: exit 0 after touching 600 MB, however long that took)."""
     monkeypatch.setattr(cgroups, "CGROUP_ROOT", tmp_path / "no-cgroups")
     src = tmp_path / "touch.c"
     src.write_text(TOUCHES_600_MB)
@@ -153,10 +152,8 @@ CHILD_BURNS = b"import os, time\nif os.fork() == 0:\n    while True: pass\ntime.
 @pytest.mark.parametrize("name", [b for b in BACKENDS if b != "none"])
 def test_the_cpu_watchdog_counts_a_child_the_program_does_not_wait_for(name: str) -> None:
     """The program sleeps while its child burns CPU: the watchdog reads the run's cgroup
-    (opened before the view hides /sys/fs/cgroup), so the CPU limit ends the run, not the
-    wall clock."""
-    if not cgroups.available():
-        pytest.skip("without a cgroup the watchdog reads the program's own clock")
+    (opened before the view hides /sys/fs/cgroup), or without one sums the CPU of the
+    run's processes, so the CPU limit ends the run, not the wall clock."""
     limits = Limits.from_seconds(0.5, memory_mb=256, wall_ms=20_000, processes=8)
     result = make(name).run(["python3", "p.py"], limits=limits, files={"p.py": CHILD_BURNS})
     assert result.cpu_exceeded and not result.wall_exceeded, vars(result)

@@ -55,6 +55,14 @@ USERNS_FIXES = (
 )
 
 LEVELS = ("full", "namespaces without cgroups", "rlimits only", "none")
+# how often the launcher's watchdog samples a run's memory and CPU where no cgroup holds
+# them (run.h's MEM_POLL_US)
+WATCHDOG_PERIOD_MS = 10
+# what holds a run without a cgroup (the launcher's watchdog, run.c)
+WATCHED = (
+    "memory (resident, of every process of the run, and its tmpfs) and CPU summed by "
+    f"the launcher, sampled every {WATCHDOG_PERIOD_MS} ms"
+)
 
 
 @dataclass(frozen=True)
@@ -327,13 +335,13 @@ def isolation_level(facts: Facts) -> tuple[str, str]:
     if facts.namespaces and cgroups:
         return "full", "namespaces, another uid, cgroup limits and measures"
     if facts.namespaces and facts.root:
-        return "namespaces without cgroups", "memory limited by RLIMIT_AS, CPU by the launcher"
+        return "namespaces without cgroups", WATCHED
     if facts.namespaces:
         return "namespaces without cgroups", (
             "your uid without capabilities in a user namespace, none of your files in "
-            "view; memory limited by RLIMIT_AS, CPU by the launcher"
+            f"view; {WATCHED}"
         )
-    return "rlimits only", "the program runs as you, with your files and the network"
+    return "rlimits only", f"the program runs as you, with your files and the network; {WATCHED}"
 
 
 def userns_fix(facts: Facts) -> str:

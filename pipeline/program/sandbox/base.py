@@ -67,10 +67,11 @@ class Sandbox(Protocol):
     program holds them (the result's `output` is then empty). `handle`, when given, is
     armed with the program's processes while it runs (execution.Handle: the judge may
     end it early). `reserve_mb` is address space the program's runtime reserves without
-    using it (a JVM's heap, Go's arenas): a backend whose memory limit is RLIMIT_AS
-    raises that limit by it and holds resident memory to `limits` instead. `view`: a
-    compiler's view of the host, showing of /etc, /var and /opt only these paths (glob
-    patterns; views.py), where None is a program's. Never raises
+    using it (a JVM's heap, Go's arenas): for a backend that limits the address space (no
+    backend here does: the cgroup or the launcher's watchdog holds resident memory, and
+    a reserve costs nothing). `view`: a compiler's view of the host, showing of /etc,
+    /var and /opt only these paths (glob patterns; views.py), where None is a program's.
+    Never raises
     for anything the program does; failures of the sandbox itself are `judge_error`.
     """
 

@@ -76,6 +76,7 @@ class BwrapSandbox(RlimitSandbox):
         reserve_mb: int = 0,
         handover: int | None = None,
         view: Sequence[str] | None = None,
+        keep: Sequence[str] = (),
     ) -> list[str]:
         assert self.bwrap is not None and serve is None and args_file is None
         binds = self.binds
@@ -88,7 +89,7 @@ class BwrapSandbox(RlimitSandbox):
             *binds,
             "--proc", "/proc",
             "--dev", "/dev",
-            "--tmpfs", "/tmp",
+            "--size", str(limits.memory_bytes), "--tmpfs", "/tmp",
             "--bind", str(ws.box), "/tmp/box",
             "--chdir", "/tmp/box",
         ]  # fmt: skip
@@ -100,10 +101,17 @@ class BwrapSandbox(RlimitSandbox):
         taker = [f"/proc/self/fd/{HANDOVER_FD + 1}", "--take-stdio", str(HANDOVER_FD), "--"]
         inner = [self.bwrap, "--args", "3", "--", *taker, *argv]
         # with a slot, the watchdog reads the cgroup (bwrap hides the program's clock)
-        return super().command(
+        args = super().command(
             ws, inner, limits, slot, args_file=ws.root / ARGS_FILE, reserve_mb=reserve_mb,
             handover=HANDOVER_FD,
         )  # fmt: skip
+        # the scratch dir bwrap binds: a private tmpfs in the launcher's own mount
+        # namespace, as large as the memory limit, the files to read back copied out
+        private = ["--private-box", "--tmpfs-size", str(limits.memory_bytes)]
+        for name in keep:
+            private += ["--keep", name]
+        at = args.index("--")
+        return [*args[:at], *private, *args[at:]]
 
     def _measured(
         self, result: ExecutionResult, group_cpu_ms: float, group_peak_kb: int, grouped: bool

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import select
-import signal
 import socket
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -260,8 +259,10 @@ class ForkServer:
             given, stdio = stdio, None  # _send_case closes them
             if handle is not None:
                 handle.arm(self._case_processes)
+            # what init copies back from the case's private scratch dir
+            keep = [*([output_file] if output_file else []), *read_back] if scratch else []
             try:
-                reply = self._send_case(where, sent, limits, given)
+                reply = self._send_case(where, sent, limits, given, keep)
             finally:
                 if handle is not None:
                     handle.disarm()
@@ -311,7 +312,12 @@ class ForkServer:
             os.chown(scratch, *self.box.owner)
 
     def _send_case(
-        self, where: str, fds: list[int], limits: Limits, taken: tuple[int, int] | None = None
+        self,
+        where: str,
+        fds: list[int],
+        limits: Limits,
+        taken: tuple[int, int] | None = None,
+        keep: Sequence[str] = (),
     ) -> dict[str, str]:
         assert self._sock is not None
         if self._limits_sent[0] is not limits:  # mostly the same limits case after case
@@ -321,7 +327,9 @@ class ForkServer:
             )
             self._limits_sent = (limits, text.encode())
         try:
-            socket.send_fds(self._sock, [where.encode() + self._limits_sent[1]], fds)
+            # the names to copy back last, "/"-separated (no file name holds one)
+            names = (" " + "/".join(keep)).encode() if keep else b""
+            socket.send_fds(self._sock, [where.encode() + self._limits_sent[1] + names], fds)
         finally:
             close_fds(taken)  # in flight to INIT: the judge's copies would hold the pipes
         return parse_reply(self._receive(limits.wall_limit_ms / 1000 + REPORT_MARGIN_S))
@@ -333,9 +341,10 @@ class ForkServer:
             return
         apply_report(result, reply, limits)
         result.wall_ms = int(reply["wall_us"]) / 1000
-        # the OOM killer's kill is a SIGKILL: only then is its counter worth reading
+        # the OOM killer may have killed a process the case started, not the case
+        # itself (which then ends as it likes): the counter is read after every case
         oom = False
-        if result.signal == signal.SIGKILL and self._slot is not None:
+        if self._slot is not None:
             kills = self._slot.oom_kills()
             oom, self._oom_kills = kills > self._oom_kills, kills
         result.memory_exceeded = oom or limits.memory_over(result.peak_rss_kb)

@@ -3,7 +3,8 @@
  * never reach the measured program).
  *
  *   launcher --report FILE --box DIR [--cpu S] [--cpu-ms MS] [--cpu-file F]
- *            [--as BYTES] [--rss-kb KB] [--stack BYTES] [--fsize BYTES] [--nofile N]
+ *            [--as BYTES] [--mem-kb KB] [--stack BYTES] [--fsize BYTES] [--nofile N]
+ *            [--tmpfs-size BYTES] [--keep NAME]... [--private-box]
  *            [--uid U --gid G] [--cg DIR]... [--procs F]
  *            [--ns] [--userns [--nproc N]] [--hide-all] [--hide DIR]... [--conceal DIR]...
  *            [--show PATH]...
@@ -24,10 +25,23 @@
  * them, the largest peak RSS). stdin/stdout/stderr are inherited from the judge
  * (files), so nothing here buffers the program's output.
  *
- * The CPU limit is INIT's watchdog (--cpu-ms, on PROG's CPU clock or on the run's
- * cgroup with --cpu-file), not RLIMIT_CPU: any process-wide CPU timer, RLIMIT_CPU
- * included, makes the kernel answer the program's own CLOCK_PROCESS_CPUTIME_ID (and
- * clock()) from a cache refreshed only at scheduler ticks, 4 ms apart here (measured:
+ * The scratch dir (--hide-all spawned, or --private-box without --ns) is a private tmpfs
+ * of --tmpfs-size bytes at /tmp/box (--private-box: at --box, in a mount namespace of the
+ * run's) holding a copy of the files the judge staged in --box (box.c); after the run
+ * INIT copies the files named by --keep back into --box for the judge. The private
+ * writable folders (/tmp, --hide) are tmpfs mounts of that size too: what a run writes
+ * stays in memory of its own, capped, and never in the host's.
+ *
+ * --mem-kb KB: the watchdog's memory limit where no memory cgroup holds the run: the
+ * resident memory of every process of the run (with --ns its pid namespace's, without
+ * every process below INIT) and what the run's tmpfs mounts hold, summed and sampled
+ * (run.c). Without a cgroup's CPU file the CPU limit holds the same processes' CPU.
+ *
+ * The CPU limit is INIT's watchdog (--cpu-ms, on the CPU of the run's processes summed
+ * or on the run's cgroup with --cpu-file), not RLIMIT_CPU: any process-wide CPU timer,
+ * RLIMIT_CPU included, makes the kernel answer the program's own
+ * CLOCK_PROCESS_CPUTIME_ID (and clock()) from a cache refreshed only at scheduler ticks,
+ * 4 ms apart here (measured:
  * a program that burns 20 ms of its own clock burned 20-24 ms under RLIMIT_CPU, 20.00
  * ms without). --cpu (RLIMIT_CPU) is still accepted, for callers without a watchdog.
  *
@@ -72,6 +86,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "box.h"
 #include "fdpass.h"
 #include "rlimits.h"
 #include "run.h"
@@ -210,10 +225,13 @@ int main(int argc, char **argv) {
      * show in a command line the sandboxed program could read */
     const char *args_file = NULL;
     const char *cgroups[MAX_LIST], *hidden[MAX_LIST], *concealed[MAX_LIST], *shown[MAX_LIST];
-    int n_cg = 0, n_hide = 0, n_conceal = 0, use_ns = 0, hide_all = 0, serving = 0, start_ms = 10000;
-    int charge_start = 0, use_userns = 0, n_show = 0, handover = -1;
+    const char *keep[MAX_LIST];
+    int n_cg = 0, n_hide = 0, n_conceal = 0, n_keep = 0, use_ns = 0, hide_all = 0, serving = 0;
+    int start_ms = 10000;
+    int charge_start = 0, use_userns = 0, private_box_only = 0, n_show = 0, handover = -1;
     long uid = -1, gid = -1, nofile = 256;
-    unsigned long long cpu = 0, as = 0, stack = 0, fsize = 0, cpu_ms = 0, nproc = 0, rss_kb = 0;
+    unsigned long long cpu = 0, as = 0, stack = 0, fsize = 0, cpu_ms = 0, nproc = 0, mem_kb = 0;
+    unsigned long long tmpfs_size = 0;
     int i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];
@@ -223,6 +241,7 @@ int main(int argc, char **argv) {
         if (strcmp(a, "--hide-all") == 0) { hide_all = 1; continue; }
         if (strcmp(a, "--serve") == 0) { serving = 1; continue; }
         if (strcmp(a, "--charge-start") == 0) { charge_start = 1; continue; }
+        if (strcmp(a, "--private-box") == 0) { private_box_only = 1; continue; }
         if (i + 1 >= argc) { fprintf(stderr, "launcher: %s needs a value\n", a); return 122; }
         const char *v = argv[++i];
         if (strcmp(a, "--report") == 0) report = v;
@@ -233,7 +252,9 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--procs") == 0) procs_file = v;
         else if (strcmp(a, "--args-file") == 0) args_file = v;
         else if (strcmp(a, "--as") == 0) as = strtoull(v, NULL, 10);
-        else if (strcmp(a, "--rss-kb") == 0) rss_kb = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--mem-kb") == 0) mem_kb = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--tmpfs-size") == 0) tmpfs_size = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--keep") == 0 && n_keep < MAX_LIST) keep[n_keep++] = v;
         else if (strcmp(a, "--stack") == 0) stack = strtoull(v, NULL, 10);
         else if (strcmp(a, "--fsize") == 0) fsize = strtoull(v, NULL, 10);
         else if (strcmp(a, "--nofile") == 0) nofile = strtol(v, NULL, 10);
@@ -271,6 +292,7 @@ int main(int argc, char **argv) {
     if (box_fd < 0) report_error("open scratch dir");
     int args_fd = args_file ? open(args_file, O_RDONLY | O_CLOEXEC) : -1;
     int box_rw_fd = -1; /* serving: the box's writable mount (serve.c binds cases from it) */
+    int host_box_fd = -1; /* spawned: the run folder's box, for the files the judge keeps */
     if (args_file && args_fd < 0) report_error("open the arguments file");
 
     if (use_userns && !use_ns) {
@@ -278,6 +300,18 @@ int main(int argc, char **argv) {
         gid_t judge_gid = getgid();
         if (unshare(CLONE_NEWUSER) != 0) report_error("unshare");
         map_ids(judge_uid, judge_gid);
+    }
+    if (private_box_only && !use_ns) {
+        /* a mount namespace of the run's own, where --box itself is the private tmpfs
+         * (bwrap binds it as the program's scratch dir) */
+        const char *step = NULL;
+        if (unshare(CLONE_NEWNS) != 0) report_error("unshare");
+        if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) report_error("mount private");
+        if (private_box(box_fd, box, tmpfs_size ? tmpfs_size : 64ULL << 20, &step) != 0)
+            report_error(step);
+        host_box_fd = box_fd;
+        box_fd = open(box, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (box_fd < 0) report_error("open scratch dir");
     }
     if (use_ns) {
         uid_t judge_uid = getuid();
@@ -292,28 +326,35 @@ int main(int argc, char **argv) {
         if (box_fd < 0) report_error("open scratch dir");
         const char *step = NULL;
         if (hide_all) {
+            if (tmpfs_size) view_tmpfs_size(tmpfs_size);
             if (build_view(&step) != 0) report_error(step);
-            /* the scratch dir reappears as /tmp/box inside the private /tmp, so that
+            /* the scratch dir appears as /tmp/box inside the private /tmp, so that
              * getcwd() and relative lookups work for the unprivileged program */
-            char src[64];
-            snprintf(src, sizeof src, "/proc/self/fd/%d", box_fd);
             if (mkdir("/tmp/box", 0755) != 0) report_error("mkdir /tmp/box");
-            if (mount(src, "/tmp/box", NULL, MS_BIND | MS_NOSUID | MS_NODEV, NULL) != 0)
-                report_error("bind scratch dir");
-            /* a fork server's box is read-only: the program's files stay as staged
-             * for every case (with --userns the program has the judge's uid, which
-             * owns them). A case with staged files gets its own folder of the box
-             * bound writable over it by INIT for that case alone (serve.c), from
-             * box_rw_fd, the box's writable mount, which only INIT holds. */
-            if (serving) {
+            if (!serving) {
+                /* spawned: a private tmpfs holding a copy of the staged files */
+                if (private_box(box_fd, "/tmp/box", tmpfs_size ? tmpfs_size : 64ULL << 20,
+                                &step) != 0)
+                    report_error(step);
+                host_box_fd = box_fd;
+            } else {
+                /* a fork server's box is read-only: the program's files stay as staged
+                 * for every case (with --userns the program has the judge's uid, which
+                 * owns them). A case with staged files gets a private tmpfs over its own
+                 * folder of the box for that case alone (serve.c), holding a copy of
+                 * what box_rw_fd, the box's writable mount only INIT holds, shows. */
+                char src[64];
+                snprintf(src, sizeof src, "/proc/self/fd/%d", box_fd);
+                if (mount(src, "/tmp/box", NULL, MS_BIND | MS_NOSUID | MS_NODEV, NULL) != 0)
+                    report_error("bind scratch dir");
                 box_rw_fd = dup(box_fd);
                 if (box_rw_fd < 0 || fcntl(box_rw_fd, F_SETFD, FD_CLOEXEC) != 0)
                     report_error("keep scratch dir");
                 if (mount(NULL, "/tmp/box", NULL,
                           MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL) != 0)
                     report_error("read-only scratch dir");
+                close(box_fd);
             }
-            close(box_fd);
             box_fd = open("/tmp/box", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
             if (box_fd < 0) report_error("open /tmp/box");
         }
@@ -408,6 +449,8 @@ int main(int argc, char **argv) {
             .mqueue_fd = -1, .uid = uid, .gid = gid, .charge_start = charge_start,
             .start_cpu_ms = charge_start ? (long long)cpu_ms : 0};
         setup.cpu_fd = cpu_fd;
+        setup.mem_kb = (long long)mem_kb;
+        setup.tmpfs_size = tmpfs_size ? tmpfs_size : 64ULL << 20;
         setup.box_fd = box_rw_fd;
         if (hide_all) setup.writable[setup.n_writable++] = "/tmp";
         for (int k = 0; k < n_hide; k++) setup.writable[setup.n_writable++] = hidden[k];
@@ -417,10 +460,21 @@ int main(int argc, char **argv) {
     struct rusage ru;
     memset(&out, 0, sizeof out);
     memset(&ru, 0, sizeof ru);
-    long long start = now_us();
-    /* with a cgroup: every process of the run (bwrap hides the program from its clock) */
-    watch(prog, cpu_ms ? (long long)cpu_ms * 1000 : -1, 0, cpu_fd, start, (long long)rss_kb, &out,
-          &ru);
+    /* what the run's private tmpfs mounts hold is its memory (no cgroup charges it) */
+    int tmpfs_fds[MAX_LIST + 2], n_tmpfs = 0;
+    for (int k = -1; hide_all && k < n_hide; k++) {
+        int fd = open(k < 0 ? "/tmp" : hidden[k], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd >= 0) tmpfs_fds[n_tmpfs++] = fd;
+    }
+    if (host_box_fd >= 0) tmpfs_fds[n_tmpfs++] = box_fd; /* the private scratch dir */
+    /* every process of the run: the cgroup's (bwrap hides the program from its clock),
+     * else the pid namespace's, or those below INIT */
+    struct watch_spec limits = {
+        .cpu_us = cpu_ms ? (long long)cpu_ms * 1000 : -1, .start = now_us(), .cpu_fd = cpu_fd,
+        .mem_kb = (long long)mem_kb, .whole_ns = use_ns ? WATCH_NS : WATCH_TREE,
+        .tmpfs_fds = tmpfs_fds, .n_tmpfs = n_tmpfs};
+    long long start = limits.start;
+    watch(prog, &limits, &out, &ru);
     out.wall_us = now_us() - start;
     /* everything PROG started is over before the report, and counted in it: INIT reaps
      * what was left (its adoptive parent), so RUSAGE_CHILDREN holds the CPU of all of
@@ -432,10 +486,12 @@ int main(int argc, char **argv) {
         reap_leftovers(procs_file);
         if (use_userns) reap_settling(SETTLE_MS);
     }
+    /* the files the judge reads back, from the private scratch dir (nothing runs there now) */
+    if (host_box_fd >= 0) keep_files(box_fd, host_box_fd, keep, n_keep, fsize ? fsize : ~0ULL);
     struct rusage all;
     if (getrusage(RUSAGE_CHILDREN, &all) != 0) all = ru;
     out.cpu_us = rusage_cpu_us(&all);
-    out.maxrss_kb = all.ru_maxrss;
+    out.maxrss_kb = all.ru_maxrss > out.mem_peak_kb ? all.ru_maxrss : (long)out.mem_peak_kb;
     char error[512], line[1024];
     if (start_failed)
         snprintf(error, sizeof error, "cannot start %s (%s): %s", prog_argv[0], steps[failed[0]],

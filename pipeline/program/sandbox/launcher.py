@@ -20,9 +20,9 @@ HERE = Path(__file__).parent
 # static: no dynamic loading on each of the thousands of execs
 LAUNCHER = (
     "launcher",
-    ("launcher.c", "serve.c", "view.c", "run.c", "seccomp.c", "shown.c"),
+    ("launcher.c", "serve.c", "view.c", "run.c", "box.c", "seccomp.c", "shown.c"),
     ("-O2", "-static"),
-    ("serve.h", "fdpass.h", "view.h", "run.h", "rlimits.h", "seccomp.h", "shown.h"),
+    ("serve.h", "fdpass.h", "view.h", "run.h", "rlimits.h", "box.h", "seccomp.h", "shown.h"),
 )
 FORK_SERVER = (
     "forkserver",

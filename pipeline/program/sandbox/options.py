@@ -4,8 +4,9 @@ the judge, serving, and its one report format."""
 
 from __future__ import annotations
 
+import os
 import signal
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +24,8 @@ ENV = {
 }
 
 NOFILE = 256
+# world-writable places other than /tmp, replaced by private tmpfs mounts as well
+EXTRA_HIDDEN = ("/var/tmp", "/dev/shm", "/var/lock", "/run/lock")
 # the launcher kills a program this long after it used up its CPU limit (verdicts
 # compare the measured CPU time with the limit). No RLIMIT_CPU: it would make the
 # program's own CPU clock tick-granular (launcher.c); the wall limit is the backstop.
@@ -39,12 +42,30 @@ class Serve:
     charge_start: bool
 
 
-def address_space_args(memory: int, reserve_mb: int) -> list[str]:
-    """RLIMIT_AS as the memory limit (no cgroup slot): a runtime's reserve raises it, and
-    the watchdog then holds resident memory to the limit, so what a program may touch
-    does not depend on the reserve, nor its verdict on how long faulting it in takes."""
-    args = ["--as", str(memory + reserve_mb * 1024 * 1024)]
-    return [*args, "--rss-kb", str(memory // 1024)] if reserve_mb else args
+def memory_args(memory: int) -> list[str]:
+    """The memory limit where no cgroup holds it: the launcher's watchdog sums the
+    resident memory of the run's processes (its pid namespace's, or those below the
+    launcher's init) and what its tmpfs mounts hold, and kills the run past the limit
+    (run.c). Like a memory cgroup it holds all of them together, and like one it sets no
+    address space limit: a default thread's stack (as large as the stack limit) fits,
+    and a runtime's reserve of unused address space costs nothing."""
+    return ["--mem-kb", str(memory // 1024)]
+
+
+def view_args(memory: int, keep: Sequence[str], concealed: Sequence[str]) -> list[str]:
+    """The launcher's filesystem view (with --ns): the private scratch dir (a copy of the
+    staged files, the `keep` ones copied back) and writable folders, tmpfs mounts as large
+    as the memory limit, in whose memory they count; the `concealed` folders hidden."""
+    args = ["--hide-all", "--tmpfs-size", str(memory)]
+    for name in keep:
+        args += ["--keep", name]
+    for path in EXTRA_HIDDEN:
+        if os.path.isdir(path) and not os.path.islink(path):
+            args += ["--hide", path]
+    for path in concealed:
+        if os.path.isdir(path):
+            args += ["--conceal", path]
+    return args
 
 
 def parse_report(text: str) -> dict[str, str]:

@@ -14,7 +14,7 @@ class PlainSandbox(RlimitSandbox):
 
     def __init__(self) -> None:
         super().__init__(namespaces=False, drop_uid=False, use_cgroups=False, hide_fs=False)
-        self.limit_address_space = False
+        self.watch_memory = False
 
     @property
     def unsandboxed(self) -> bool:

@@ -4,15 +4,15 @@ Per run: a new session; the CPU limit enforced by the launcher's watchdog (not
 RLIMIT_CPU, which coarsens the program's own CPU clock); rlimits FSIZE (output cap),
 NOFILE, CORE=0 and STACK = the memory limit; new network, pid, mount, ipc and uts
 namespaces (no network; every process dies with the run; only the system directories
-stay visible, /tmp is a private tmpfs), made by root with the program as nobody, or
-by an ordinary user inside a new user namespace with the program as that user's uid
-and no capabilities (`--userns`), whichever this machine allows (probed by a run);
-the process count capped by the pids cgroup and memory limited and measured by the
-memory cgroup, v1 or v2 (`slot_pool`, from isolation.py's probe: RLIMIT_AS is used only
-where no memory cgroup is writable, so runtimes that reserve large virtual memory still
-run). CPU time and peak RSS come from wait4 in
-the launcher's init, whose child was forked from the tiny launcher, not from the big
-judge.
+stay visible, /tmp is a private tmpfs, the scratch dir a private tmpfs holding a copy of
+the program's files), made by root with the program as nobody, or by an ordinary user
+inside a new user namespace with the program as that user's uid and no capabilities
+(`--userns`), whichever this machine allows (probed by a run); the process count capped
+by the pids cgroup and memory limited and measured by the memory cgroup, v1 or v2
+(`slot_pool`, from isolation.py's probe). Where no memory cgroup is writable, the
+launcher's watchdog sums the memory and CPU of all the run's processes and its tmpfs
+mounts (`options.memory_args`). CPU time and peak RSS come from wait4 in the launcher's
+init, whose child was forked from the tiny launcher, not from the big judge.
 """
 
 from __future__ import annotations
@@ -50,9 +50,10 @@ from pipeline.program.sandbox.options import (
     ENV,
     NOFILE,
     Serve,
-    address_space_args,
     apply_report,
+    memory_args,
     read_report,
+    view_args,
 )
 
 if TYPE_CHECKING:
@@ -60,8 +61,6 @@ if TYPE_CHECKING:
 
 __all__ = ["CPU_KILL_MARGIN_MS", "ENV", "NOFILE", "RlimitSandbox", "Serve"]
 
-# world-writable places other than /tmp, replaced by private tmpfs mounts as well
-EXTRA_HIDDEN = ("/var/tmp", "/dev/shm", "/var/lock", "/run/lock")
 # the top-level host folders the view shows (view.c's `shown`): judge data elsewhere is
 # hidden with the rest of the host
 VISIBLE_TOP = frozenset(("bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr", "etc", "sys",
@@ -150,9 +149,9 @@ class RlimitSandbox:
         # besides the ones it shows no one: `hidden`, and GRIDJUDGE_HIDE (os.pathsep)
         extra = os.environ.get("GRIDJUDGE_HIDE", "").split(os.pathsep)
         self.concealed = [os.path.realpath(p) for p in (*hidden, *extra) if p]
-        # without a memory cgroup, RLIMIT_AS is the memory limit (the `none` backend
-        # sets neither)
-        self.limit_address_space = True
+        # without a memory cgroup, the launcher's watchdog holds the run's memory (the
+        # `none` backend sets no memory limit)
+        self.watch_memory = True
         sweep_stale_runs()
         if self.namespaces and not self._probe_namespaces():
             self.namespaces = False
@@ -186,11 +185,13 @@ class RlimitSandbox:
         reserve_mb: int = 0,
         handover: int | None = None,
         view: Sequence[str] | None = None,
+        keep: Sequence[str] = (),
     ) -> list[str]:
         """The launcher's command line for one spawned run, or (`serve`) for a fork
         server whose cases set their own CPU and output limits; `args_file` is handed to
         the program as fd 3; `handover`: the program (bwrap) gets the run's stdio through
-        a socket on that fd (launcher.c's hand_over); `view`: a compiler's (views.py)."""
+        a socket on that fd (launcher.c's hand_over); `view`: a compiler's (views.py); the
+        files `keep` names are read back from the scratch dir."""
         memory = limits.memory_bytes
         args = [
             self.launcher,
@@ -208,8 +209,8 @@ class RlimitSandbox:
             args += ["--serve", "--start-ms", str(serve.start_ms)]
             if serve.charge_start:
                 args.append("--charge-start")
-        if slot is None and self.limit_address_space:
-            args += address_space_args(memory, reserve_mb)
+        if slot is None and self.watch_memory:
+            args += memory_args(memory)
         if slot is not None:
             for path in slot.join_dirs:
                 args += ["--cg", path]
@@ -224,27 +225,15 @@ class RlimitSandbox:
             # a fork server's cases share one count with their server)
             tasks = limits.processes + LAUNCHER_TASKS + (serve is not None)
             args += ["--userns", "--nproc", str(tasks)]
-        args += self._view_args(view)
+        if self.namespaces:
+            args.append("--ns")
+            if self.hide_fs:
+                args += view_args(memory, keep, self.concealed)
+                args += views.launcher_args(view) if view is not None else []
         if args_file is not None:
             args += ["--args-file", str(args_file)]
         args += ["--handover", str(handover)] if handover is not None else []
         return [*args, "--", *argv]
-
-    def _view_args(self, view: Sequence[str] | None) -> list[str]:
-        """The launcher's options of the namespaces and the view (a compiler's: views.py)."""
-        if not self.namespaces:
-            return []
-        args = ["--ns"]
-        if self.hide_fs:
-            args.append("--hide-all")
-            for path in EXTRA_HIDDEN:
-                if os.path.isdir(path) and not os.path.islink(path):
-                    args += ["--hide", path]
-            for path in self.concealed:
-                if os.path.isdir(path):
-                    args += ["--conceal", path]
-            args += views.launcher_args(view) if view is not None else []
-        return args
 
     def conceal(self, paths: Iterable[Path | str]) -> None:
         """Hides these folders of judge data (corpora, packages, run folders) from every
@@ -318,7 +307,8 @@ class RlimitSandbox:
             if slot is not None:
                 slot.prepare(limits.processes, limits.memory_bytes)
             given, stdio = stdio, None  # spawn closes them
-            self._execute(ws, argv, limits, slot, result, given, handle, reserve_mb, view)
+            keep = [*([output_file] if output_file else []), *read_back]
+            self._execute(ws, argv, limits, slot, result, given, handle, reserve_mb, view, keep)
             if not result.judge_error:
                 collect_output(ws, result, limits, output_file, read_back)
         except OSError as exc:
@@ -346,8 +336,9 @@ class RlimitSandbox:
         handle: Handle | None = None,
         reserve_mb: int = 0,
         view: Sequence[str] | None = None,
+        keep: Sequence[str] = (),
     ) -> None:
-        command = self.command(ws, argv, limits, slot, reserve_mb=reserve_mb, view=view)
+        command = self.command(ws, argv, limits, slot, reserve_mb=reserve_mb, view=view, keep=keep)
         start = time.monotonic()
         pid = spawn(command, ws, stdio)
         if handle is not None:  # the program's processes: below the launcher's INIT

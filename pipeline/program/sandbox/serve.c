@@ -1,8 +1,9 @@
 /* The launcher's fork-server mode (--serve): INIT's side. See forkserver.c for the
  * server inside the sandbox and forkserver.py for the judge.
  *
- * judge -> INIT  "DIR CPU_MS WALL_MS FSIZE STACK NOFILE" with stdin/stdout/stderr fds;
- *                DIR "-" asks INIT for a fresh empty scratch dir in the private /tmp
+ * judge -> INIT  "DIR CPU_MS WALL_MS FSIZE STACK NOFILE [NAME/NAME...]" with
+ *                stdin/stdout/stderr fds; DIR "-" asks INIT for a fresh empty scratch dir
+ *                in the private /tmp; the NAMEs are copied back from a staged DIR
  * INIT -> judge  "ready", then per case one report line of key value pairs
  *
  * INIT asks the server for a child, checks that the pid it names is INIT's own child
@@ -38,6 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "box.h"
 #include "fdpass.h"
 #include "run.h"
 #include "serve.h"
@@ -161,27 +163,6 @@ static ssize_t named(int server, pid_t server_pid, char *buf, size_t size, long 
     }
 }
 
-/* /proc, open for the whole run, at the first entry of its listing that names a
- * process ("self", then the pids): the ~50 entries of /proc's own files before it were
- * most of a sweep's cost. Where no such entry is found, every sweep lists from the top. */
-static DIR *processes(void) {
-    static DIR *proc;
-    static long pids_at;
-    if (!proc) {
-        proc = opendir("/proc");
-        for (struct dirent *e; proc;) {
-            long at = telldir(proc);
-            if ((e = readdir(proc)) == NULL) break;
-            if (!strcmp(e->d_name, "self") || (e->d_name[0] >= '0' && e->d_name[0] <= '9')) {
-                pids_at = at;
-                break;
-            }
-        }
-    }
-    if (proc) seekdir(proc, pids_at);
-    return proc;
-}
-
 /* Kills every process of the namespace but INIT and the server, until none is left,
  * each one reaped and what it used counted: one that frees much memory may take long to
  * die on a loaded machine, and the report waits for it (a bound on rounds gave up
@@ -194,7 +175,7 @@ static int kill_others(pid_t server, int *server_lost, struct others *used) {
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
     for (;;) {
-        DIR *proc = processes();
+        DIR *proc = proc_pids();
         if (!proc) return -1;
         int others = 0;
         struct dirent *e;
@@ -442,24 +423,26 @@ static int make_fresh_dir(const struct serve_setup *s) {
 }
 
 /* The case's scratch dir: FRESH_DIR, made anew unless the last one is still as made
- * (fresh_dir_kept), or the one the judge staged, a folder of the read-only box, bound
- * writable over itself for this case (*bound set: unbound after it). The bind comes from the box's writable mount, which
- * only INIT holds: the server and the cases never get a writable path to the box. */
-static const char *scratch_dir(const char *asked, const struct serve_setup *s, int *bound) {
-    *bound = 0;
+ * (fresh_dir_kept), or the one the judge staged, a folder of the read-only box: a
+ * private tmpfs mounted over it for this case, holding a copy of what the judge staged
+ * there (*staged: the judge's folder, open, for the files copied back after the case;
+ * then the tmpfs is unmounted). The judge's folder is reached through the box's writable
+ * mount, which only INIT holds: the server and the cases never get a path to it. */
+static const char *scratch_dir(const char *asked, const struct serve_setup *s, int *staged) {
+    *staged = -1;
     if (strcmp(asked, "-") != 0) {
-        const char *name = asked + strlen(BOX_DIR);
+        const char *name = asked + strlen(BOX_DIR), *step;
         if (strncmp(asked, BOX_DIR, strlen(BOX_DIR)) != 0 || !*name || strchr(name, '/') ||
             !strcmp(name, ".") || !strcmp(name, "..") || s->box_fd < 0)
             return NULL;
-        int dir = openat(s->box_fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int dir = openat(s->box_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (dir < 0) return NULL;
-        char from[64];
-        snprintf(from, sizeof from, "/proc/self/fd/%d", dir);
-        int failed = mount(from, asked, NULL, MS_BIND, NULL) != 0;
-        close(dir);
-        if (failed) return NULL;
-        *bound = 1;
+        if (private_box(dir, asked, s->tmpfs_size, &step) != 0) {
+            umount2(asked, MNT_DETACH);
+            close(dir);
+            return NULL;
+        }
+        *staged = dir;
         return asked;
     }
     if (fresh.fd < 0 && make_fresh_dir(s) != 0) return NULL;
@@ -471,13 +454,25 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
                     const char *request, int fds[3]) {
     char dir[256], forward[512], reply[32], report[256];
     long long cpu_ms, wall_ms, fsize, stack, nofile;
-    if (sscanf(request, "%255s %lld %lld %lld %lld %lld", dir, &cpu_ms, &wall_ms, &fsize, &stack,
-               &nofile) != 6) {
+    int parsed = 0;
+    if (sscanf(request, "%255s %lld %lld %lld %lld %lld%n", dir, &cpu_ms, &wall_ms, &fsize, &stack,
+               &nofile, &parsed) != 6) {
         tell(judge, "error bad request");
         return -1;
     }
-    int bound;
-    const char *where = scratch_dir(dir, s, &bound);
+    /* the files the judge reads back from a staged scratch dir */
+    char names[256];
+    const char *keep[32];
+    int n_keep = 0;
+    snprintf(names, sizeof names, "%s", request[parsed] == ' ' ? request + parsed + 1 : "");
+    for (char *at = names, *next; *at && n_keep < 32; at = next) {
+        next = strchr(at, '/');
+        if (next) *next++ = 0;
+        else next = at + strlen(at);
+        if (*at) keep[n_keep++] = at;
+    }
+    int staged;
+    const char *where = scratch_dir(dir, s, &staged);
     if (!where) {
         for (int k = 0; k < 3; k++) close(fds[k]);
         tell(judge, "error cannot make the case's scratch dir");
@@ -517,8 +512,16 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     memset(&ru, 0, sizeof ru);
     /* the budget: a spawned run pays its start-up in every run, so every case pays the
      * server's (no pre-main work is shared out free among cases) */
-    watch(pid, cpu_ms * 1000 - s->start_cpu_us - charged, wall_ms * 1000, s->cpu_fd, start, 0,
-          &out, &ru);
+    /* the private folders, and a staged case's own tmpfs, hold the case's memory too */
+    int tmpfs_fds[SERVE_MAX_WRITABLE + 1], n_tmpfs = s->n_writable;
+    memcpy(tmpfs_fds, s->writable_fd, sizeof(int) * (size_t)n_tmpfs);
+    int case_fd = staged >= 0 ? open(where, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (case_fd >= 0) tmpfs_fds[n_tmpfs++] = case_fd;
+    struct watch_spec limits = {
+        .cpu_us = cpu_ms * 1000 - s->start_cpu_us - charged, .wall_us = wall_ms * 1000,
+        .start = start, .cpu_fd = s->cpu_fd, .mem_kb = s->mem_kb, .whole_ns = WATCH_NS,
+        .spared = server_pid, .tmpfs_fds = tmpfs_fds, .n_tmpfs = n_tmpfs};
+    watch(pid, &limits, &out, &ru);
     out.wall_us = now_us() - start;
     /* every case: what it left is counted (a pids count equal to the idle one proved
      * nothing under load: a grandchild went unmeasured) */
@@ -540,10 +543,16 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
         else
             lost = !state;
     }
-    /* the staged folder, read-only again (the judge reads and removes it) */
-    if (bound && umount2(where, MNT_DETACH) != 0) {
-        tell(judge, "error cannot unbind the case's scratch dir");
-        return -1;
+    /* the staged folder: what the case left there copied back for the judge (no process
+     * of the case is left to change it), then its tmpfs gone */
+    if (staged >= 0) {
+        if (case_fd >= 0) keep_files(case_fd, staged, keep, n_keep, (unsigned long long)fsize);
+        close(staged);
+        if (case_fd >= 0) close(case_fd);
+        if (umount2(where, MNT_DETACH) != 0) {
+            tell(judge, "error cannot unmount the case's scratch dir");
+            return -1;
+        }
     }
     /* what the case left in the private folders and the IPC namespace (no process of
      * the case is left to add to it). The fresh scratch dir, mostly left as made, stays
@@ -557,6 +566,7 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     out.cpu_us = rusage_cpu_us(&ru) + charged + left.cpu_us;
     out.start_cpu_us = s->start_cpu_us;
     out.maxrss_kb = ru.ru_maxrss > left.maxrss_kb ? ru.ru_maxrss : left.maxrss_kb;
+    if (out.mem_peak_kb > out.maxrss_kb) out.maxrss_kb = (long)out.mem_peak_kb;
     out.lost = lost;
     format_report(report, sizeof report, &out, NULL);
     /* the report last: INIT sleeps at once in its wait for the next request, so the

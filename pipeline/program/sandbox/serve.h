@@ -18,6 +18,8 @@ struct serve_setup {
     int charge_start;        /* charge the server's CPU before "ready" to every case */
     long long start_cpu_us;  /* that CPU, measured at "ready" */
     long long start_cpu_ms;  /* with charge_start: more before "ready" and it is refused */
+    long long mem_kb;        /* the watchdog's memory limit (run.h), or 0 (a cgroup holds it) */
+    unsigned long long tmpfs_size; /* a staged case's private scratch dir's size */
 };
 
 int serve(int judge, int server, pid_t server_pid, struct serve_setup *s);

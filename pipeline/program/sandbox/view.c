@@ -34,8 +34,15 @@ static int is_shown(const char *name) {
     return 0;
 }
 
+/* the private writable folders' size (view_tmpfs_size) */
+static char writable_opts[64] = "size=64m,mode=1777";
+
+void view_tmpfs_size(unsigned long long bytes) {
+    snprintf(writable_opts, sizeof writable_opts, "size=%llu,mode=1777", bytes);
+}
+
 int hide(const char *dir, int writable) {
-    const char *opts = writable ? "size=64m,mode=1777" : "size=16k,mode=0755";
+    const char *opts = writable ? writable_opts : "size=16k,mode=0755";
     unsigned long flags = MS_NOSUID | MS_NODEV | (writable ? 0 : MS_RDONLY);
     if (mount("tmpfs", dir, "tmpfs", flags, opts) != 0 && errno != ENOENT && errno != ENOTDIR)
         return -1;

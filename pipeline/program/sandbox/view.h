@@ -12,6 +12,9 @@ int build_view(const char **what);
  * missing `dir` is not an error. */
 int hide(const char *dir, int writable);
 
+/* The size of every private writable tmpfs made after this (64 MB until then). */
+void view_tmpfs_size(unsigned long long bytes);
+
 /* Read-only, with every mount below it (after the view's other mounts are made). */
 int finish_view(const char **what);
 
