@@ -155,7 +155,7 @@ def test_an_output_validator_writing_a_score_on_wa_fails(tmp_path: Path) -> None
     assert fed.startswith("FAIL  output validator: an empty output on sample/1: judge error")
     # the score written only with an AC: every junk output is a clean WA
     validator = copy("score_on_wa", tmp_path / "clean") / "output_validator" / "validate.py"
-    validator.write_text(source.replace("with open(", "if right:\n  with open("))
+    validator.write_text(source.replace("with open(feedback", "if right:\n  with open(feedback"))
     code, output = verify(str(validator.parents[1]), *SERIAL)
     assert code == 0, output
     assert line(output, "output validator").startswith(
@@ -182,7 +182,7 @@ def test_the_limit_is_derived_from_the_least_of_a_cases_runs() -> None:
                 "cpu_ms": 120.0,
                 "cpu_ms_runs": [120.0],
             },
-        ]  # fmt: skip
+        ]
     )
     limit, check = _time_limit(package, accepted)
     assert limit == 1.0

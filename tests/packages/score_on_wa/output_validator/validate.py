@@ -2,7 +2,8 @@
 # problemtools counts as a judge error (a real submission's wrong output gets one)
 import sys
 
-answer = open(sys.argv[2]).read().split()
+with open(sys.argv[2]) as f:
+    answer = f.read().split()
 feedback = sys.argv[3]
 team = sys.stdin.buffer.read().decode("utf-8", "replace").split()
 right = team == answer
