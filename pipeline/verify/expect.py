@@ -206,11 +206,13 @@ def accepted_margin(
 
 
 def at_limit(rows: Sequence[Mapping[str, Any]], limit_s: float) -> list[dict[str, Any]]:
-    """Rows graded at a higher limit as at `limit_s`: a case over it is TLE, as
-    problemtools reads one run at limit x time_limit_to_tle at both limits."""
+    """Rows graded at a higher limit as at `limit_s`: a case over it (the least of its
+    runs, as the limit is derived) is TLE, as problemtools reads one run at limit x
+    time_limit_to_tle at both limits."""
     out = []
     for row in rows:
-        over = row.get("cpu_ms") is not None and row["cpu_ms"] > limit_s * 1000.0
+        ms = least_ms(row)
+        over = ms is not None and ms > limit_s * 1000.0
         out.append({**row, "verdict": "TLE"} if over and row["verdict"] != "TLE" else dict(row))
     return out
 
