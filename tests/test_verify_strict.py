@@ -99,15 +99,21 @@ def test_a_tle_submission_is_judged_at_the_limit_from_its_runs_at_the_margin(
     package = copy("late_tle", tmp_path)
     tle = package / "submissions" / "time_limit_exceeded"
     tle.mkdir()
-    (tle / "slow_wrong.py").write_text(
+    slow_wrong = (
         "import time\nn = int(input())\nt = time.process_time()\n"
         "while time.process_time() - t < 1.15:\n    pass\nprint(2 * n + 1)\n"
     )
+    (tle / "slow_wrong.py").write_text(slow_wrong)
+    # the same as a wrong answer: TLE at the limit, WA at limit x 2: "OK with extra time"
+    (package / "submissions" / "wrong_answer" / "slow_wrong.py").write_text(slow_wrong)
     code, output = verify(str(package), *SERIAL)
     assert code == 0, output
     assert line(output, "time_limit_exceeded/slow_wrong.py").startswith(
         "PASS  time_limit_exceeded/slow_wrong.py: TLE 1: verdict TLE on sample/1"
     )
+    wrong = line(output, "wrong_answer/slow_wrong.py")
+    assert wrong.startswith("WARN  wrong_answer/slow_wrong.py: TLE 1: verdict TLE on sample/1")
+    assert "WA on sample/1" in wrong and "at limit x margin: sensitive to the time limit" in wrong
     margin = line(output, "margin time_limit_exceeded/slow_wrong.py")
     assert margin.startswith(
         "WARN  margin time_limit_exceeded/slow_wrong.py: no case over limit x 2"
@@ -115,6 +121,7 @@ def test_a_tle_submission_is_judged_at_the_limit_from_its_runs_at_the_margin(
     code, output = verify(str(package), *SERIAL, "--strict")
     assert code == 1
     assert line(output, "margin time_limit_exceeded/slow_wrong.py").startswith("FAIL")
+    assert line(output, "wrong_answer/slow_wrong.py").startswith("FAIL")
 
 
 def test_rows_at_limit_x_margin_are_read_at_the_limit() -> None:
@@ -128,6 +135,14 @@ def test_rows_at_limit_x_margin_are_read_at_the_limit() -> None:
                              *FOLDERS["time_limit_exceeded"])  # fmt: skip
     assert judge_submission(sub, "x", seen, rules={"": FolderRules()}).status == "PASS"
     assert judge_submission(sub, "x", rows, rules={"": FolderRules()}).status == "FAIL"
+    # a wrong answer TLE at the limit and WA at limit x 2: problemtools' "OK with extra
+    # time", with its warning
+    wrong = ExpectedSubmission(Path("wrong_answer/x.py"), "wrong_answer",
+                               *FOLDERS["wrong_answer"])  # fmt: skip
+    rules = {"": FolderRules()}
+    assert judge_submission(wrong, "x", seen, rules=rules).status == "FAIL"
+    assert judge_submission(wrong, "x", seen, rules=rules, high=rows).status == "WARN"
+    assert judge_submission(wrong, "x", seen, rules=rules, high=seen).status == "FAIL"
     # no TLE at limit x 2: problemtools' warning (legacy, 2023-07), else a failure
     assert tle_margin("x", rows, 1.0, 2.0, warn=True).status == "WARN"
     assert tle_margin("x", rows, 1.0, 2.0).status == "FAIL"

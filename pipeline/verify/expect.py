@@ -97,11 +97,14 @@ def judge_submission(
     rows: Sequence[Mapping[str, Any]],
     score: tuple[float, float] | None = None,
     rules: Mapping[str, FolderRules] | None = None,
+    high: Sequence[Mapping[str, Any]] | None = None,
 ) -> Check:
     """`rows`: the submission's results rows, in case order; `score`: (its score, the
     most it could score) on a scoring problem, else None; `rules`: the test data
     folders' rules where the format's tool reads a verdict as the first rejected case's
-    (verdicts.folder_rules), else None."""
+    (verdicts.folder_rules), else None; `high`: the rows as graded at limit x margin,
+    where `rows` are those read at the limit (at_limit): a verdict the folder expects
+    there only holds with a warning, as problemtools' "OK with extra time"."""
     if not rows:
         return Check(SUBMISSION, label, False, "no results (no test cases graded)")
     problems = _case_problems(sub, rows) + _score_problems(sub, score)
@@ -110,18 +113,31 @@ def judge_submission(
     if rules is None or want is None or sub.listed or score is not None:
         detail = shown if not problems else f"{shown}: {'; '.join(problems)}"
         return Check(SUBMISSION, label, not problems, detail)
-    decided = format_verdict(of_rows(rows, spec_verdict), rules)
-    got = "AC" if decided is None else decided.verdict
-    said = _names([got])
-    if decided is not None and decided.case_id is not None:
-        said += f" on {_first([r for r in rows if r['case_id'] == decided.case_id], {got})}"
+    got, said = _decided(rows, rules)
     if got not in want:
-        return Check(SUBMISSION, label, False, f"{shown}: verdict {said}, expected {_names(want)}")
+        failed = f"{shown}: verdict {said}, expected {_names(want)}"
+        later, also = _decided(high, rules) if high is not None else (got, said)
+        if later not in want:
+            return Check(SUBMISSION, label, False, failed)
+        extra = f"{failed}; {also} at limit x margin: sensitive to the time limit"
+        return Check(SUBMISSION, label, True, extra, warning=True)
     detail = shown if got == "AC" else f"{shown}: verdict {said}"
     if problems:
         stricter = f"{detail}; stricter than the format's tool: {'; '.join(problems)}"
         return Check(SUBMISSION, label, True, stricter, warning=True)
     return Check(SUBMISSION, label, True, detail)
+
+
+def _decided(
+    rows: Sequence[Mapping[str, Any]], rules: Mapping[str, FolderRules]
+) -> tuple[str, str]:
+    """The format's verdict of `rows`, and how a line says it (with the deciding case)."""
+    decided = format_verdict(of_rows(rows, spec_verdict), rules)
+    got = "AC" if decided is None else decided.verdict
+    said = _names([got])
+    if decided is not None and decided.case_id is not None:
+        said += f" on {_first([r for r in rows if r['case_id'] == decided.case_id], {got})}"
+    return got, said
 
 
 def _case_problems(sub: ExpectedSubmission, rows: Sequence[Mapping[str, Any]]) -> list[str]:

@@ -8,11 +8,13 @@ expectations, the time limit derived and its margins reported (expect.py).
    else at MEASURE_LIMIT_S: the slowest case of any of them (the least of its runs) x
    ac_to_time_limit (time_multiplier), rounded up to a multiple of time_resolution, is
    the time limit; one within NEAR_BOUNDARY of a rounding boundary is warned about.
-3. Every other submission is graded at that limit, except those required to get TLE
-   (and only TLE: time_limit_exceeded), graded at limit x time_limit_to_tle
-   (time_safety_margin) and judged at the limit from the same runs, as problemtools
-   judges them: not exceeding even the higher limit is a failure of the 2025-09 text's
-   margin, a warning in the legacy and 2023-07 formats ("sensitive to time limit").
+3. The submissions required to get TLE (time_limit_exceeded), and in the legacy and
+   2023-07 formats every rejected one judged by its folder, are graded at limit x
+   time_limit_to_tle (time_safety_margin) and judged at the limit from the same runs, as
+   problemtools judges them (a verdict the folder expects only at the higher limit holds
+   with a warning: "OK with extra time"); a TLE submission not exceeding even the higher
+   limit is a failure of the 2025-09 text's margin, a warning in the legacy and 2023-07
+   formats ("sensitive to time limit"). Every other submission is graded at the limit.
 
 Warnings are gridjudge's findings beyond the format's own tool's; with `strict` they
 are failures.
@@ -38,6 +40,7 @@ from pipeline.problem.registry import get_problem
 from pipeline.scoring.gradebook import gradebook
 from pipeline.scoring.run import package_policy
 from pipeline.verify.expect import (
+    FIRST_REJECTED,
     NEAR_BOUNDARY,
     SUBMISSION,
     TIMING,
@@ -60,7 +63,7 @@ from pipeline.verify.prepare import (
     specs_of,
     validate_inputs,
 )
-from pipeline.verify.runs import Runs, VerifyOptions, executor, no_rows, stop_rule
+from pipeline.verify.runs import REJECTED, Runs, VerifyOptions, executor, no_rows, stop_rule
 from pipeline.verify.verdicts import FolderRules, folder_rules
 
 MEASURE_LIMIT_S = 60.0  # the accepted submissions' limit while the time limit is unknown
@@ -143,11 +146,21 @@ def _time_limit(package: Package, accepted: pa.Table) -> tuple[float, Check]:
     return limit, Check(TIMING, "time limit", True, detail, warning=True)
 
 
+def _at_both(
+    package: Package, sub: ExpectedSubmission, rules: Mapping[str, FolderRules] | None
+) -> bool:
+    """Whether `sub` is judged as problemtools judges a rejected submission: at the limit
+    and, failing that, at limit x margin ("OK with extra time"), from one run at the
+    higher limit (the legacy and 2023-07 formats, a folder's own expectation)."""
+    own = rules is not None and not sub.listed and not package.scoring
+    return own and sub.folder in FIRST_REJECTED and sub.folder != "accepted"
+
+
 def _grade_all(package: Package, runs: Runs, labels: dict[str, list[str]]) -> tuple[float, Check]:
     """Grade every submission (accepted first: they give the time limit); the time limit
     and its check."""
     given = package.time_limit_given
-    accepted, rest, upper = labels["accepted"], labels["rest"], labels["upper"]
+    accepted, rest, high = labels["accepted"], labels["rest"], labels["high"]
     m = package.time_multiplier
     # the time an accepted case's time matters against: the limit / ac_to_time_limit
     # (its margin; the limit's floor, time_resolution, when derived), and when derived
@@ -174,7 +187,7 @@ def _grade_all(package: Package, runs: Runs, labels: dict[str, list[str]]) -> tu
     if not given:
         runs.run(rest, limit_s, "others", lambda _: limit_s)
     tle_s = limit_s * package.time_safety_margin
-    runs.run(upper, tle_s, "time_limit_exceeded", lambda _: limit_s)
+    runs.run(high, tle_s, "margin", lambda _: limit_s)
     return limit_s, limit_check
 
 
@@ -201,16 +214,18 @@ def _verify(
         if (rule := stop_rule(package, s, rules, options.strict)) is not None
     }
     accepted = [labels[id(s)] for s in subs if s.folder == "accepted"]
-    upper = [labels[id(s)] for s in subs if s.required == UPPER]
-    rest = [labels[id(s)] for s in subs if labels[id(s)] not in accepted + upper]
+    runs.ordered = {n for n, rule in runs.stops.items() if rule == REJECTED} - set(accepted)
+    high = [labels[id(s)] for s in subs if s.required == UPPER or _at_both(package, s, rules)]
+    rest = [labels[id(s)] for s in subs if labels[id(s)] not in accepted + high]
     with Cluster(runs.address):  # one cluster for every grading run
         limit_s, limit_check = _grade_all(
-            package, runs, {"accepted": accepted, "rest": rest, "upper": upper}
+            package, runs, {"accepted": accepted, "rest": rest, "high": high}
         )
     results = pa.concat_tables(runs.tables) if runs.tables else no_rows()
     judged = _Judged(package, runs, by_submission(results), _scores(package, results), rules)
     for sub in subs:
-        checks += judged.submission(sub, labels[id(sub)], limit_s, sub.required == UPPER)
+        label = labels[id(sub)]
+        checks += judged.submission(sub, label, limit_s, label in high, sub.required == UPPER)
     checks.append(limit_check)
     return Verification(package, limit_s, checks + judged.margins(limit_s))
 
@@ -229,9 +244,11 @@ class _Judged:
     )
 
     def submission(
-        self, sub: ExpectedSubmission, label: str, limit_s: float, upper: bool
+        self, sub: ExpectedSubmission, label: str, limit_s: float, high: bool, upper: bool
     ) -> list[Check]:
-        """Its check (graded at limit x margin when `upper`: judged at the limit)."""
+        """Its check (graded at limit x margin when `high`: judged at the limit, and at
+        limit x margin where the format's tool looks there too); `upper`: it must get
+        TLE, and its margin is checked."""
         own = self.rules is not None and not sub.listed
         if sub.folder == "accepted":
             m = self.package.time_multiplier
@@ -244,8 +261,9 @@ class _Judged:
         if label not in self.runs.specs:
             return []
         rows = self.rows.get(label, [])
-        seen = at_limit(rows, limit_s) if upper else rows
-        check = judge_submission(sub, label, seen, self.scores.get(label), self.rules)
+        seen = at_limit(rows, limit_s) if high else rows
+        score = self.scores.get(label)
+        check = judge_submission(sub, label, seen, score, self.rules, rows if high else None)
         note = self.runs.left_note(label)
         return [replace(check, detail=f"{check.detail}{note}") if note else check]
 

@@ -6,7 +6,9 @@ A submission is graded up to the case that settles its verdict where one does (s
 its first rejected case where the verdict is that case's (the legacy and 2023-07 formats,
 every test data folder stopping at its first rejection: as problemtools stops), else its
 first TLE where a TLE settles what its folder expects. `--strict` grades on past a
-rejection: the stricter reading needs every case.
+rejection: the stricter reading needs every case. A submission expected to be rejected
+that stops at its first rejected case is graded in case order in this process: on Ray a
+submission's chunks run at once, each to its own first rejection.
 
 With `repeat` R > 1 a case is run R times only where its time can matter (REPEAT_NEAR):
 its first run was AC and within a factor 2 of the time it is judged against; every other
@@ -158,6 +160,10 @@ class Runs:
     options: VerifyOptions
     work: Path
     stops: dict[str, str] = field(default_factory=dict)  # label -> its stop_rule
+    # graded in case order in this process, whatever `address` says: a submission
+    # expected to be rejected that stops at its first rejected case (on Ray, every
+    # chunk in flight would run to its own first rejection)
+    ordered: set[str] = field(default_factory=set)
     not_run: dict[str, int] = field(default_factory=dict)  # label -> cases left after it
     tables: list[pa.Table] = field(default_factory=list)
     unchecked: list[str] = field(default_factory=list)  # not graded: the budget ran out
@@ -209,7 +215,7 @@ class Runs:
                 out,
                 self.stops.get(label),
                 from_ms,
-                self.address,
+                SERIAL if label in self.ordered else self.address,
             )
             tables.append(self._graded(label, name, table, limit_s))
         self.tables += tables
