@@ -229,7 +229,11 @@ def at_limit(rows: Sequence[Mapping[str, Any]], limit_s: float) -> list[dict[str
     for row in rows:
         ms = least_ms(row)
         over = ms is not None and ms > limit_s * 1000.0
-        out.append({**row, "verdict": "TLE"} if over and row["verdict"] != "TLE" else dict(row))
+        if over and row["verdict"] != "TLE":
+            said = f"CPU {ms:.0f} ms > limit {limit_s * 1000.0:.0f} ms; {row['verdict']} above it"
+            out.append({**row, "verdict": "TLE", "checker_msg": said})
+        else:
+            out.append(dict(row))
     return out
 
 
