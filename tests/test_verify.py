@@ -20,7 +20,8 @@ from pipeline.package.spec import read_package
 from pipeline.package.submissions import FOLDERS, ExpectedSubmission
 from pipeline.program.languages import all_languages
 from pipeline.verify.expect import derive_time_limit, judge_submission
-from pipeline.verify.run import SERIAL_CASES, VerifyOptions, executor, verify_package
+from pipeline.verify.run import verify_package
+from pipeline.verify.runs import SERIAL_CASES, VerifyOptions, executor
 from tests.test_languages_golden import usable
 
 PACKAGES = Path(__file__).resolve().parent / "packages"
@@ -65,8 +66,9 @@ def test_a_submission_in_the_wrong_folder_fails_by_name(tmp_path: Path) -> None:
     code, output = verify(str(package), "--junit", str(junit), *SERIAL)
     assert code == 1, output
     failed = lines(output, "FAIL")
-    assert len(failed) == 1 and failed[0].startswith("FAIL  accepted/far.py: WA 3: WA on ")
-    assert "not permitted (permitted: AC)" in failed[0]
+    # as problemtools reads it: the first rejected case decides, and grading stops there
+    assert len(failed) == 1 and failed[0].startswith("FAIL  accepted/far.py: WA 1: verdict WA on ")
+    assert failed[0].endswith(", expected AC; 2 not run after its first rejected case")
     assert "PASS  accepted/close.py: AC 3" in output
     assert "1 of 6 expectations failed" in output
     root = ET.parse(junit).getroot()
@@ -133,7 +135,7 @@ def test_a_wrong_answer_that_is_right_fails(tmp_path: Path) -> None:
     )
     code, output = verify(str(package), *SERIAL)
     assert code == 1, output
-    assert "FAIL  wrong_answer/right.py: AC 2: no case got WA" in output
+    assert "FAIL  wrong_answer/right.py: AC 2: verdict AC, expected WA" in output
 
 
 def test_each_rejected_input_is_reported_and_the_rest_still_graded(tmp_path: Path) -> None:
@@ -184,16 +186,19 @@ def test_time_limit_is_derived_and_a_tle_submission_must_exceed_the_margin(
     assert code == 1, output
     assert "PASS  time limit: 1 s derived: slowest accepted case " in output
     assert "x 5, rounded up to a multiple of 1 s" in output
-    # graded up to its first TLE, as problemtools grades it: the other case is not run
-    assert "PASS  time_limit_exceeded/spin.py: TLE 1; 1 not run after a TLE" in output
+    # graded up to its first rejected case, as problemtools grades it: the other case is
+    # not run
+    spin = "PASS  time_limit_exceeded/spin.py: TLE 1: verdict TLE on sample/1"
+    assert spin in output and "; 1 not run after its first rejected case" in output
     assert "PASS  margin time_limit_exceeded/spin.py: over limit x 2 = 2 s on 1 case" in output
-    assert "FAIL  time_limit_exceeded/fast.py: AC 2: no case got TLE" in output
-    assert "FAIL  margin time_limit_exceeded/fast.py: no case over limit x 2 = 2 s" in output
+    assert "FAIL  time_limit_exceeded/fast.py: AC 2: verdict AC, expected TLE" in output
+    # legacy: under limit x margin is problemtools' warning ("sensitive to time limit")
+    assert "WARN  margin time_limit_exceeded/fast.py: no case over limit x 2 = 2 s" in output
     # one run folder per submission, in the order graded, under each step's folder;
     # its cases far from any time that matters (milliseconds): run once, not repeated
     rows = [r for d in sorted((work / "accepted").iterdir()) for r in results(d)]
     assert rows and all(len(r["cpu_ms_runs"]) == 1 for r in rows)
-    spun = [r for d in sorted((work / "time_limit_exceeded").iterdir()) for r in results(d)]
+    spun = [r for d in sorted((work / "margin").iterdir()) for r in results(d)]
     spin = [r for r in spun if "spin" in r["submission"]]
     assert {r["verdict"] for r in spin} == {"TLE"}
     # the TLE ran once, not once per repeat (engine._rounds); the case after it not at all
@@ -273,10 +278,12 @@ def test_progress_tells_each_submission_and_the_derived_limit(tmp_path: Path) ->
     code, output = verify(str(package), *SERIAL)
     assert code == 0, output
     told = [line for line in output.splitlines() if line.startswith("... ")]
-    # the limit is given: every submission is graded at it, nothing is measured
+    # the limit is given: nothing is measured; the accepted submission is graded at it,
+    # the wrong answer at limit x margin (read at both, as problemtools reads it)
     assert told[0].startswith("... accepted/close.py: AC 3 (at 1 s; 1 of 2 submissions graded")
-    assert told[1].startswith("... wrong_answer/far.py: WA 3 (at 1 s; 2 of 2 submissions")
-    assert told[2:] == ["... time limit: 1 s, given by the package"]
+    assert told[1] == "... time limit: 1 s, given by the package"
+    assert told[2].startswith("... wrong_answer/far.py: WA 1 (at 2 s; 2 of 2 submissions")
+    assert len(told) == 3
     pairsum = copy("pairsum_py", tmp_path)  # no time limit given: measured, then derived
     (pairsum / "problem.yaml").write_text("name: Pair sum\nvalidation: custom\n")
     code, output = verify(str(pairsum), *SERIAL)
@@ -328,6 +335,7 @@ def test_only_cases_whose_time_may_matter_are_repeated(tmp_path: Path) -> None:
         (r["submission"], r["case_id"]): len(r["cpu_ms_runs"])
         for d in sorted((work / "accepted").iterdir())
         for r in results(d)
+        if r["tle_kind"] != "not-run"  # far.py's cases after its first WA
     }
     slow = {case: n for (sub, case), n in runs.items() if sub == "accepted/slow.py"}
     assert slow.pop("secret/1") == 3 and set(slow.values()) == {1}, runs

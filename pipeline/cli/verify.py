@@ -9,7 +9,8 @@ import typer
 
 from pipeline.cli.common import ALLOW_UNSANDBOXED_HELP, EXIT_GATE, say, user_errors, warn_isolation
 from pipeline.verify.junit import write_junit
-from pipeline.verify.run import SERIAL_CASES, VerifyOptions, verify_package
+from pipeline.verify.run import verify_package
+from pipeline.verify.runs import SERIAL_CASES, VerifyOptions
 
 
 @user_errors
@@ -59,15 +60,28 @@ def verify(
             "installed, as problemtools runs them, else `py3`).",
         ),
     ] = VerifyOptions.python,
+    strict: Annotated[
+        bool,
+        typer.Option(
+            "--strict",
+            help="Fail on gridjudge's stricter findings too (WARN lines: a rejected "
+            "submission that also crashes or times out on a later case, a TLE submission "
+            "under limit x margin, a derived limit near a rounding boundary); every case of "
+            "a rejected submission is then graded.",
+        ),
+    ] = VerifyOptions.strict,
     allow_unsandboxed: Annotated[
         bool, typer.Option("--allow-unsandboxed", help=ALLOW_UNSANDBOXED_HELP)
     ] = False,
 ) -> None:
-    """Check PACKAGE as a problem setter would: every input validates, every submission
-    under submissions/ gets the verdicts (and score) its folder promises, and the time
+    """Check PACKAGE as a problem setter would: every input validates, the output
+    validator survives junk output, every submission under submissions/ gets the verdict
+    (and score) its folder promises, as the format's own tool reads it (legacy and
+    2023-07: problemtools, the first rejected case; 2025-09: every case), and the time
     limit (given, or derived from the slowest accepted submission) keeps its margins.
-    Exit 1 when any expectation fails. Progress goes out as each submission is graded
-    (`... ` lines: its verdicts so far, the time limit derived)."""
+    Exit 1 when any expectation fails; WARN lines (gridjudge's stricter findings) fail
+    only with --strict. Progress goes out as each submission is graded (`... ` lines:
+    its verdicts so far, the time limit derived)."""
     warn_isolation(allow_unsandboxed)
     options = VerifyOptions(
         package,
@@ -78,6 +92,7 @@ def verify(
         budget_s=budget,
         python=python,
         progress=say,
+        strict=strict,
     )
     result = verify_package(options)
     for check in result.checks:
@@ -87,7 +102,9 @@ def verify(
     failed = len(result.failures)
     total = sum(not c.skipped for c in result.checks)
     unchecked = len(result.checks) - total
-    aside = f"; {unchecked} not checked" if unchecked else ""
+    warned = len(result.warnings)
+    aside = f"; {warned} warning{'' if warned == 1 else 's'}" if warned else ""
+    aside += f"; {unchecked} not checked" if unchecked else ""
     if failed:
         typer.echo(f"{failed} of {total} expectations failed{aside}")
         raise typer.Exit(EXIT_GATE)

@@ -16,7 +16,8 @@ benches. What it does:
   with `repeat_from_ms`, neither is one that failed in any way or whose first run took
   less CPU time than that (`verify`: far from any time that matters);
 - a TLE killed by the wall clock under the CPU limit is run again alone, and with
-  `max_tle` a submission stops after that many TLEs (grade.time_verdicts).
+  `max_tle` a submission stops after that many TLEs (with `cap_rejected`, rejected
+  cases: grade.time_verdicts).
 """
 
 from __future__ import annotations
@@ -141,7 +142,8 @@ def _graded(
 
     if settings.max_tle is None or len(cases) == 0:
         return grade_group(runners, cases)
-    return capped(runners, cases.slices(unit), budgets, settings.max_tle, grade_group)
+    groups, cap = cases.slices(unit), settings.max_tle
+    return capped(runners, groups, budgets, cap, grade_group, settings.cap_rejected)
 
 
 def grade_cases(

@@ -50,6 +50,9 @@ class GradeSettings(BaseModel):
     time_multipliers: dict[str, float] | None = None
     # after this many TLEs of one submission its remaining cases are not run
     max_tle: int | None = Field(default=None, ge=1)
+    # with max_tle, every rejected case (any verdict but AC) counts toward it, not only a
+    # TLE: `verify` stops a submission at its first rejected case, as problemtools does
+    cap_rejected: bool = False
     # grade where no isolation is possible (no namespaces: the program runs as you, with
     # your files and the network); refused otherwise (pipeline/program/isolation.py)
     allow_unsandboxed: bool = False

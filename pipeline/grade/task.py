@@ -67,7 +67,12 @@ def grade_and_stage(chunk: GradeChunk) -> ChunkResult:
     table = grade_chunk(chunk)
     summary = SummaryParts()
     summary.add(table)
-    result = ChunkResult(table.num_rows, verdict_counts(table), summary, tles=tle_counts(table))
+    result = ChunkResult(
+        table.num_rows,
+        verdict_counts(table),
+        summary,
+        tles=tle_counts(table, chunk.settings.cap_rejected),
+    )
     if chunk.stage_dir is not None and current_node_id() == chunk.stage_node:
         result.staged = run_folder.stage_results_part(Path(chunk.stage_dir), table)
     else:
@@ -93,9 +98,11 @@ def grade_chunk(chunk: GradeChunk) -> pa.Table:
     ).table
 
 
-def tle_counts(table: pa.Table) -> Counter[str]:
-    """TLE rows by submission label."""
-    tle = table.filter(pc.equal(table.column("verdict"), "TLE")).column("submission")
+def tle_counts(table: pa.Table, rejected: bool = False) -> Counter[str]:
+    """TLE rows (with `rejected`: rows of any verdict but AC) by submission label."""
+    verdicts = table.column("verdict")
+    hit = pc.not_equal(verdicts, "AC") if rejected else pc.equal(verdicts, "TLE")
+    tle = table.filter(hit).column("submission")
     return Counter({c["values"]: c["counts"] for c in pc.value_counts(tle).to_pylist()})
 
 

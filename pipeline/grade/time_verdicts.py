@@ -7,7 +7,8 @@ rerun's verdict counts. One still wall-killed under the CPU limit keeps its TLE,
 `tle_kind` "wall" (a CPU-limit TLE is "cpu"). An interactive case ended as idle (both
 sides waiting to read: grade.verdict.IDLE_MARK) is "idle", and not run again: the load
 does not make a deadlock. With `max_tle` N, once a submission has N
-TLEs its remaining cases are not run: TLE rows marked "not-run".
+TLEs (with `cap_rejected`, N rejected cases of any verdict) its remaining cases are not
+run: TLE rows marked "not-run".
 """
 
 from __future__ import annotations
@@ -75,15 +76,20 @@ def confirm_wall_tles(runner: Runner, cases: Cases, graded: Graded, cpu_limit_ms
     return Graded(_marked(table, kinds), outputs)
 
 
-def not_run(n: int, max_tle: int) -> Graded:
-    """The rows of cases a submission does not run: it has max_tle TLEs already."""
-    why = f"not run: {max_tle} TLEs already (--max-tle {max_tle})"
+def not_run(n: int, max_tle: int, rejected: bool = False) -> Graded:
+    """The rows of cases a submission does not run: it has max_tle TLEs (rejected
+    cases) already."""
+    what = "rejected cases" if rejected else "TLEs"
+    why = f"not run: {max_tle} {what} already (--max-tle {max_tle})"
     table = rows.from_verdicts(["TLE"] * n, [why] * n)
     return Graded(_marked(table, [NOT_RUN] * n), [b""] * n)
 
 
-def tle_count(graded: Graded) -> int:
-    return int(pc.sum(pc.equal(graded.table.column("verdict"), "TLE")).as_py() or 0)
+def tle_count(graded: Graded, rejected: bool = False) -> int:
+    """The TLE rows (with `rejected`: the rows of any verdict but AC)."""
+    verdicts = graded.table.column("verdict")
+    hit = pc.not_equal(verdicts, "AC") if rejected else pc.equal(verdicts, "TLE")
+    return int(pc.sum(hit).as_py() or 0)
 
 
 def capped(
@@ -92,18 +98,20 @@ def capped(
     budgets: Sequence[int | None],
     max_tle: int,
     grade_group: Callable[[Sequence[Runner], Cases], list[Graded]],
+    rejected: bool = False,
 ) -> list[Graded]:
-    """Each runner's rows over the groups in turn; a runner whose budget of TLEs is
-    spent gets not-run rows for the groups left. `grade_group(runners, cases)` grades
-    one group with several runners (interleaved repeats) and confirms wall TLEs."""
+    """Each runner's rows over the groups in turn; a runner whose budget of TLEs (with
+    `rejected`, of rejected cases) is spent gets not-run rows for the groups left.
+    `grade_group(runners, cases)` grades one group with several runners (interleaved
+    repeats) and confirms wall TLEs."""
     left = [max_tle if b is None else b for b in budgets]
     parts: list[list[Graded]] = [[] for _ in runners]
     for group in groups:
         active = [i for i in range(len(runners)) if left[i] > 0]
         done = dict(zip(active, grade_group([runners[i] for i in active], group), strict=True))
         for i in range(len(runners)):
-            got = done.get(i) or not_run(len(group), max_tle)
-            left[i] -= tle_count(got) if i in done else 0
+            got = done.get(i) or not_run(len(group), max_tle, rejected)
+            left[i] -= tle_count(got, rejected) if i in done else 0
             parts[i].append(got)
     return [_joined(p) for p in parts]
 

@@ -40,6 +40,7 @@ class ExpectedSubmission:
     required: frozenset[str]
     score: tuple[float, float] | None = None  # (low, high), where an expectation gives one
     message: str = ""
+    listed: bool = False  # submissions.yaml names it (its expectations are that file's)
 
 
 def _verdicts(value: Any, where: str) -> frozenset[str]:
@@ -70,6 +71,7 @@ def _apply(sub: ExpectedSubmission, rules: dict[str, Any], where: str) -> Expect
             continue
         if not isinstance(rule, dict):
             raise PackageError(f"{where}: {pattern}: expected a mapping")
+        sub = replace(sub, listed=True)
         if "permitted" in rule:
             sub = replace(sub, permitted=_verdicts(rule["permitted"], where))
         if "required" in rule:

@@ -1,66 +1,60 @@
-"""`verify` as a library: a package's inputs validated, its author submissions graded
-through the grading pipeline (plan_grade / run_grade, the result cache off) and judged
-against their expectations, the time limit derived and its margins reported (expect.py).
+"""`verify` as a library: a package's inputs validated, its output validator fed junk
+(verify.junk), its author submissions graded (verify.runs) and judged against their
+expectations, the time limit derived and its margins reported (expect.py).
 
 1. Every input of data/sample and data/secret goes through every input validator; each
    rejected input is a failed check and is left out of grading.
 2. The accepted submissions are graded at problem.yaml's time limit where it gives one,
-   else at MEASURE_LIMIT_S: the slowest case of any of them x ac_to_time_limit
-   (time_multiplier), rounded up to a multiple of time_resolution, is the time limit.
-3. Every other submission is graded at that limit, except those required to get TLE
-   (and only TLE: time_limit_exceeded), graded at limit x time_limit_to_tle
-   (time_safety_margin): they must exceed even that.
+   else at MEASURE_LIMIT_S: the slowest case of any of them (the least of its runs) x
+   ac_to_time_limit (time_multiplier), rounded up to a multiple of time_resolution, is
+   the time limit; one within NEAR_BOUNDARY of a rounding boundary is warned about.
+3. The submissions required to get TLE (time_limit_exceeded), and in the legacy and
+   2023-07 formats every rejected one judged by its folder, are graded at limit x
+   time_limit_to_tle (time_safety_margin) and judged at the limit from the same runs, as
+   problemtools judges them (a verdict the folder expects only at the higher limit holds
+   with a warning: "OK with extra time"); a TLE submission not exceeding even the higher
+   limit is a failure of the 2025-09 text's margin, a warning in the legacy and 2023-07
+   formats ("sensitive to time limit"). Every other submission is graded at the limit.
 
-With `repeat` R > 1 a case is run R times (grade --repeat: the time is their median) only
-where its time can matter (REPEAT_NEAR): its first run was AC and within a factor 2 of the
-limit it is graded at or of the time that sets the derived limit; every other case is
-run once, as problemtools runs each. A package of at most SERIAL_CASES cases is graded
-in this process, without Ray (whose start costs seconds that such a package never wins
-back: each submission's cases would be one Ray task).
+Warnings are gridjudge's findings beyond the format's own tool's; with `strict` they
+are failures.
 """
 
 from __future__ import annotations
 
-import os
 import tempfile
-import time
-from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from pipeline.corpus.store import read_manifest
-from pipeline.distribute.cluster import SERIAL, Cluster
-from pipeline.grade.chunk_sizes import SUBPROCESS_CHUNK
-from pipeline.grade.job import run_grade
-from pipeline.grade.plan import GradeOptions, plan_grade
-from pipeline.grade.settings import DEFAULT, GradeSettings
-from pipeline.grade.time_verdicts import NOT_RUN
+from pipeline.distribute.cluster import Cluster
 from pipeline.ids import natural_key
 from pipeline.package.spec import Package, is_package, read_package
 from pipeline.package.submissions import FOLDERS, SUBMISSIONS, ExpectedSubmission, read_submissions
 from pipeline.problem.contract import Problem
 from pipeline.problem.registry import get_problem
-from pipeline.program.submission import SubmissionSpec
-from pipeline.results.store import load_results
-from pipeline.results.summary import last_attempts
-from pipeline.schemas import RESULTS_SCHEMA
 from pipeline.scoring.gradebook import gradebook
 from pipeline.scoring.run import package_policy
 from pipeline.verify.expect import (
+    FIRST_REJECTED,
+    NEAR_BOUNDARY,
     SUBMISSION,
     TIMING,
     Check,
     accepted_margin,
+    at_limit,
     derive_time_limit,
     judge_submission,
+    least_ms,
+    near_boundary,
     slowest,
     tle_margin,
 )
+from pipeline.verify.junk import junk_check
 from pipeline.verify.prepare import (
     PYTHON,
     VerifyError,
@@ -69,38 +63,11 @@ from pipeline.verify.prepare import (
     specs_of,
     validate_inputs,
 )
+from pipeline.verify.runs import REJECTED, Runs, VerifyOptions, executor, no_rows, stop_rule
+from pipeline.verify.verdicts import FolderRules, folder_rules
 
 MEASURE_LIMIT_S = 60.0  # the accepted submissions' limit while the time limit is unknown
-RESULT_COLUMNS = [
-    "submission", "problem", "family", "case_id", "verdict", "cpu_ms", "checker_msg", "attempt",
-    "score", "tle_kind",
-]  # fmt: skip
 UPPER = frozenset({"TLE"})  # the `required` of a submission that bounds the limit above
-# a case is run `repeat` times only when its first run was AC and took at least this
-# fraction of a time that matters (the limit it is graded at; for an accepted
-# submission, the limit / ac_to_time_limit, or the slowest accepted case so far when the
-# limit is derived): a factor 2, far beyond the noise of CPU times on a loaded machine
-REPEAT_NEAR = 0.5
-# a package of at most this many cases is graded in this process: each submission's
-# cases would be one Ray task (grade.chunk_sizes), so Ray would add its start only
-SERIAL_CASES = SUBPROCESS_CHUNK
-
-
-@dataclass
-class VerifyOptions:
-    package: Path
-    repeat: int = 3  # runs of each case: the times are their medians
-    address: str | None = None  # as grade's --address
-    fork_server: bool = DEFAULT.fork_server
-    work: Path | None = None  # the corpus and run folders; None: a temporary folder
-    budget_s: float | None = None  # stop grading after this many seconds; None: no limit
-    # the language version of `.py` author submissions; None: what the package says
-    # (problem.yaml's gridjudge.python), else `pypy3` where it is installed, as
-    # problemtools and Kattis run them (a package's Python was written and timed for
-    # PyPy there, often 10x faster than CPython), else CPython
-    python: str | None = None
-    progress: Callable[[str], None] | None = None  # told a line as each submission is graded
-    clock: Callable[[], float] = time.monotonic  # what the budget is measured with
 
 
 @dataclass
@@ -113,64 +80,9 @@ class Verification:
     def failures(self) -> list[Check]:
         return [c for c in self.checks if not c.ok]
 
-
-def executor(address: str | None, cases: int) -> str | None:
-    """Where to grade: the address asked for (or RAY_ADDRESS's), else in this process for
-    a package of at most SERIAL_CASES cases, else the embedded Ray."""
-    if address is not None or os.environ.get("RAY_ADDRESS"):
-        return address
-    return SERIAL if cases <= SERIAL_CASES else None
-
-
-def _no_rows() -> pa.Table:
-    return pa.schema([RESULTS_SCHEMA.field(c) for c in RESULT_COLUMNS]).empty_table()
-
-
-def grade(
-    corpus: Path,
-    specs: list[SubmissionSpec],
-    limit_s: float,
-    options: VerifyOptions,
-    out: Path,
-    max_tle: int | None = None,
-    repeat_from_ms: float | None = None,
-    address: str | None = None,
-) -> pa.Table:
-    """The last attempt of every results row of grading `specs` at `limit_s` (with
-    `max_tle`, a submission's cases after that many TLEs are not run: rows marked
-    `tle_kind` not-run; with `repeat_from_ms`, only cases that took that much CPU time
-    are repeated: GradeSettings). `address`: the cluster's (default: options')."""
-    if not specs:
-        return _no_rows()
-    grade_options = GradeOptions(
-        corpora=[corpus],
-        submissions=[],
-        submission_sets=specs,
-        out=out,
-        address=options.address if address is None else address,
-        settings=GradeSettings(
-            repeat=options.repeat,
-            repeat_from_ms=repeat_from_ms,
-            fork_server=options.fork_server,
-            time_limit=limit_s,
-            max_tle=max_tle,
-            transcripts=False,  # verify shows none: the pipes joined, as problemtools does
-        ),
-        cache=False,
-    )
-    run_grade(plan_grade(grade_options))
-    return last_attempts(load_results(out, columns=RESULT_COLUMNS))
-
-
-def stops_at_first_tle(package: Package, sub: ExpectedSubmission) -> bool:
-    """Whether grading `sub` may stop at its first TLE, as problemtools stops a
-    submission at its first rejected case: where that TLE settles its expectation (TLE
-    required, or not permitted: one more case cannot make it hold), on a pass-fail
-    package (a score needs every case) with no judge message to look for. The cases
-    after it would each wait out the limit: the bulk of a verify of a slow submission."""
-    if package.scoring or sub.message:
-        return False
-    return "TLE" in sub.required or "TLE" not in sub.permitted
+    @property
+    def warnings(self) -> list[Check]:
+        return [c for c in self.checks if c.status == "WARN"]
 
 
 def by_submission(table: pa.Table) -> dict[str, list[dict[str, Any]]]:
@@ -199,13 +111,18 @@ def verify_package(options: VerifyOptions) -> Verification:
         raise VerifyError(f"{root / SUBMISSIONS}: no submission in a verdict folder ({folders})")
     problem = get_problem(str(root))
     if options.work is not None:
-        return _verify(package, problem, subs, options, Path(options.work))
-    with tempfile.TemporaryDirectory(prefix="gridjudge-verify-") as tmp:
-        return _verify(package, problem, subs, options, Path(tmp))
+        result = _verify(package, problem, subs, options, Path(options.work))
+    else:
+        with tempfile.TemporaryDirectory(prefix="gridjudge-verify-") as tmp:
+            result = _verify(package, problem, subs, options, Path(tmp))
+    if options.strict:
+        result.checks = [c.strict() for c in result.checks]
+    return result
 
 
 def _time_limit(package: Package, accepted: pa.Table) -> tuple[float, Check]:
-    """The time limit (s): problem.yaml's, else derived from the slowest accepted case."""
+    """The time limit (s): problem.yaml's, else derived from the slowest accepted case
+    (the least of its runs: load only adds time), warned about near a rounding boundary."""
     given = package.limits.time_s
     if package.time_limit_given:
         return given, Check(TIMING, "time limit", True, f"{given:g} s, given by the package")
@@ -213,88 +130,37 @@ def _time_limit(package: Package, accepted: pa.Table) -> tuple[float, Check]:
     if row is None:
         detail = f"no accepted submission was timed: {given:g} s assumed"
         return given, Check(TIMING, "time limit", False, detail)
-    t, m = row["cpu_ms"] / 1000.0, package.time_multiplier
-    limit = derive_time_limit(row["cpu_ms"], m, package.time_resolution)
+    ms, m, res = least_ms(row) or 0.0, package.time_multiplier, package.time_resolution
+    limit = derive_time_limit(ms, m, res)
     detail = (
-        f"{limit:g} s derived: slowest accepted case {t:.3f} s ({row['submission']}, "
-        f"{row['case_id']}) x {m:g}, rounded up to a multiple of {package.time_resolution:g} s"
+        f"{limit:g} s derived: slowest accepted case {ms / 1000.0:.3f} s ({row['submission']}, "
+        f"{row['case_id']}; the least of its runs) x {m:g}, rounded up to a multiple of {res:g} s"
     )
-    return limit, Check(TIMING, "time limit", True, detail)
+    boundary = near_boundary(ms, m, res)
+    if boundary is None:
+        return limit, Check(TIMING, "time limit", True, detail)
+    detail += (
+        f"; {ms / 1000.0 * m:.3f} s is within {NEAR_BOUNDARY:.0%} of the {boundary:g} s "
+        "rounding boundary: a machine a little faster or slower derives another limit"
+    )
+    return limit, Check(TIMING, "time limit", True, detail, warning=True)
 
 
-@dataclass
-class _Runs:
-    """The grading runs of one verify: each submission graded on its own, in its own run
-    folder under `work`, so that progress is told as each finishes and the budget is
-    looked at between submissions."""
-
-    corpus: Path
-    specs: dict[str, SubmissionSpec]
-    options: VerifyOptions
-    work: Path
-    first_tle: set[str] = field(default_factory=set)  # labels graded up to their first TLE
-    not_run: dict[str, int] = field(default_factory=dict)  # label -> cases left after it
-    tables: list[pa.Table] = field(default_factory=list)
-    unchecked: list[str] = field(default_factory=list)  # not graded: the budget ran out
-    address: str | None = None  # where every grading run goes (executor())
-    slowest_ms: float = 0.0  # the slowest accepted case so far (CPU ms)
-    started: float = 0.0
-    done: int = 0
-
-    def __post_init__(self) -> None:
-        self.started = self.options.clock()
-
-    def out_of_budget(self) -> bool:
-        budget = self.options.budget_s
-        return budget is not None and self.options.clock() - self.started >= budget
-
-    def tell(self, line: str) -> None:
-        if self.options.progress is not None:
-            self.options.progress(f"... {line}")
-
-    def run(
-        self,
-        labels: list[str],
-        limit_s: float,
-        name: str,
-        matters_s: Callable[[str], float],
-    ) -> pa.Table:
-        """Grade each of `labels` at `limit_s`, repeating only the cases within
-        REPEAT_NEAR of `matters_s(label)`, the time that matters for it."""
-        tables = []
-        for label in (n for n in labels if n in self.specs):
-            if self.out_of_budget():
-                self.unchecked.append(label)
-                continue
-            out = self.work / name / f"{self.done:03d}"
-            cap = 1 if label in self.first_tle else None
-            from_ms = REPEAT_NEAR * matters_s(label) * 1000.0
-            spec = [self.specs[label]]
-            table = grade(self.corpus, spec, limit_s, self.options, out, cap, from_ms, self.address)
-            run = pc.fill_null(pc.not_equal(table.column("tle_kind"), NOT_RUN), True)
-            self.not_run[label] = table.num_rows - int(pc.sum(run).as_py() or 0)
-            table = table.filter(run)
-            if name == "accepted":
-                ac = table.filter(pc.equal(table.column("verdict"), "AC")).column("cpu_ms")
-                self.slowest_ms = max(self.slowest_ms, pc.max(ac).as_py() or 0.0)
-            self.done += 1
-            counts = Counter(table.column("verdict").to_pylist())
-            verdicts = " ".join(f"{v} {counts[v]}" for v in sorted(counts)) or "no cases"
-            elapsed = self.options.clock() - self.started
-            self.tell(
-                f"{label}: {verdicts} (at {limit_s:g} s; {self.done} of {len(self.specs)} "
-                f"submissions graded, {elapsed:.1f} s)"
-            )
-            tables.append(table)
-        self.tables += tables
-        return pa.concat_tables(tables) if tables else _no_rows()
+def _at_both(
+    package: Package, sub: ExpectedSubmission, rules: Mapping[str, FolderRules] | None
+) -> bool:
+    """Whether `sub` is judged as problemtools judges a rejected submission: at the limit
+    and, failing that, at limit x margin ("OK with extra time"), from one run at the
+    higher limit (the legacy and 2023-07 formats, a folder's own expectation)."""
+    own = rules is not None and not sub.listed and not package.scoring
+    return own and sub.folder in FIRST_REJECTED and sub.folder != "accepted"
 
 
-def _grade_all(package: Package, runs: _Runs, labels: dict[str, list[str]]) -> tuple[float, Check]:
+def _grade_all(package: Package, runs: Runs, labels: dict[str, list[str]]) -> tuple[float, Check]:
     """Grade every submission (accepted first: they give the time limit); the time limit
     and its check."""
     given = package.time_limit_given
-    accepted, rest, upper = labels["accepted"], labels["rest"], labels["upper"]
+    accepted, rest, high = labels["accepted"], labels["rest"], labels["high"]
     m = package.time_multiplier
     # the time an accepted case's time matters against: the limit / ac_to_time_limit
     # (its margin; the limit's floor, time_resolution, when derived), and when derived
@@ -321,7 +187,7 @@ def _grade_all(package: Package, runs: _Runs, labels: dict[str, list[str]]) -> t
     if not given:
         runs.run(rest, limit_s, "others", lambda _: limit_s)
     tle_s = limit_s * package.time_safety_margin
-    runs.run(upper, tle_s, "time_limit_exceeded", lambda _: tle_s)
+    runs.run(high, tle_s, "margin", lambda _: limit_s)
     return limit_s, limit_check
 
 
@@ -336,40 +202,79 @@ def _verify(
     work: Path,
 ) -> Verification:
     checks = validate_inputs(package, problem, work / "corpus")
+    checks += junk_check(package, problem)
     python = python_for(package, options.python)
-    runs = _Runs(work / "corpus", specs_of(package, subs, checks, python), options, work)
+    runs = Runs(work / "corpus", specs_of(package, subs, checks, python), options, work)
     runs.address = executor(options.address, read_manifest(work / "corpus").count)
+    rules = folder_rules(package)
     labels = {id(s): label_of(package, s) for s in subs}
-    runs.first_tle = {labels[id(s)] for s in subs if stops_at_first_tle(package, s)}
+    runs.stops = {
+        labels[id(s)]: rule
+        for s in subs
+        if (rule := stop_rule(package, s, rules, options.strict)) is not None
+    }
     accepted = [labels[id(s)] for s in subs if s.folder == "accepted"]
-    upper = [labels[id(s)] for s in subs if s.required == UPPER]
-    rest = [labels[id(s)] for s in subs if labels[id(s)] not in accepted + upper]
+    runs.ordered = {n for n, rule in runs.stops.items() if rule == REJECTED} - set(accepted)
+    high = [labels[id(s)] for s in subs if s.required == UPPER or _at_both(package, s, rules)]
+    rest = [labels[id(s)] for s in subs if labels[id(s)] not in accepted + high]
     with Cluster(runs.address):  # one cluster for every grading run
         limit_s, limit_check = _grade_all(
-            package, runs, {"accepted": accepted, "rest": rest, "upper": upper}
+            package, runs, {"accepted": accepted, "rest": rest, "high": high}
         )
-    results = pa.concat_tables(runs.tables) if runs.tables else _no_rows()
-    rows, scores = by_submission(results), _scores(package, results)
-    skip = set(runs.unchecked)
+    results = pa.concat_tables(runs.tables) if runs.tables else no_rows()
+    judged = _Judged(package, runs, by_submission(results), _scores(package, results), rules)
     for sub in subs:
         label = labels[id(sub)]
-        if label in skip:
-            checks.append(Check(SUBMISSION, label, True, _NOT_CHECKED, skipped=True))
-        elif label in runs.specs:
-            check = judge_submission(sub, label, rows.get(label, []), scores.get(label))
-            left = runs.not_run.get(label, 0)
-            if left:  # graded up to its first TLE, as problemtools does
-                check = replace(check, detail=f"{check.detail}; {left} not run after a TLE")
-            checks.append(check)
+        checks += judged.submission(sub, label, limit_s, label in high, sub.required == UPPER)
     checks.append(limit_check)
-    mine = [(n, accepted_margin, package.time_multiplier) for n in accepted]
-    mine += [(n, tle_margin, package.time_safety_margin) for n in upper]
-    for label, margin, factor in mine:
-        if label in skip:
-            checks.append(Check(TIMING, f"margin {label}", True, _NOT_CHECKED, skipped=True))
-        elif label in runs.specs:
-            checks.append(margin(label, rows.get(label, []), limit_s, factor))
-    return Verification(package, limit_s, checks)
+    return Verification(package, limit_s, checks + judged.margins(limit_s))
+
+
+@dataclass
+class _Judged:
+    """Each submission's checks from its rows (verify's last step)."""
+
+    package: Package
+    runs: Runs
+    rows: dict[str, list[dict[str, Any]]]
+    scores: dict[str, tuple[float, float]]
+    rules: Mapping[str, FolderRules] | None
+    margins_of: list[tuple[str, Callable[[list[dict[str, Any]], float], Check]]] = field(
+        default_factory=list
+    )
+
+    def submission(
+        self, sub: ExpectedSubmission, label: str, limit_s: float, high: bool, upper: bool
+    ) -> list[Check]:
+        """Its check (graded at limit x margin when `high`: judged at the limit, and at
+        limit x margin where the format's tool looks there too); `upper`: it must get
+        TLE, and its margin is checked."""
+        own = self.rules is not None and not sub.listed
+        if sub.folder == "accepted":
+            m = self.package.time_multiplier
+            self.margins_of.append((label, lambda r, s: accepted_margin(label, r, s, m)))
+        if upper:
+            k = self.package.time_safety_margin
+            self.margins_of.append((label, lambda r, s: tle_margin(label, r, s, k, own)))
+        if label in self.runs.unchecked:
+            return [Check(SUBMISSION, label, True, _NOT_CHECKED, skipped=True)]
+        if label not in self.runs.specs:
+            return []
+        rows = self.rows.get(label, [])
+        seen = at_limit(rows, limit_s) if high else rows
+        score = self.scores.get(label)
+        check = judge_submission(sub, label, seen, score, self.rules, rows if high else None)
+        note = self.runs.left_note(label)
+        return [replace(check, detail=f"{check.detail}{note}") if note else check]
+
+    def margins(self, limit_s: float) -> list[Check]:
+        out = []
+        for label, margin in self.margins_of:
+            if label in self.runs.unchecked:
+                out.append(Check(TIMING, f"margin {label}", True, _NOT_CHECKED, skipped=True))
+            elif label in self.runs.specs:
+                out.append(margin(self.rows.get(label, []), limit_s))
+        return out
 
 
 def _scores(package: Package, results: pa.Table) -> dict[str, tuple[float, float]]:
