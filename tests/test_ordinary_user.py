@@ -41,8 +41,6 @@ def _as(user: str, *argv: str) -> subprocess.CompletedProcess[str]:
 def ordinary_user() -> pwd.struct_passwd:
     """An unprivileged user with a home holding a secret; skips where user namespaces are
     off (a machine may lack them; CI=true makes that a failure)."""
-    if os.geteuid() != 0:
-        pytest.skip("making a test user and running as it needs root (CI runs as root)")
     for tool in ("useradd", "runuser", "unshare"):
         if shutil.which(tool) is None:
             pytest.skip(f"{tool} not found")
@@ -90,6 +88,7 @@ def host_folders(ordinary_user: pwd.struct_passwd) -> Iterator[int]:
             shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.mark.needs_root(reason="making a test user and running as it (CI's root run does)")
 def test_hostile_battery_and_fork_server_attacks_as_an_ordinary_user(
     ordinary_user: pwd.struct_passwd, host_folders: int
 ) -> None:
