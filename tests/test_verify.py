@@ -21,6 +21,7 @@ from pipeline.package.submissions import FOLDERS, ExpectedSubmission
 from pipeline.program.languages import all_languages
 from pipeline.verify.expect import derive_time_limit, judge_submission
 from pipeline.verify.run import SERIAL_CASES, VerifyOptions, executor, verify_package
+from tests.cli_output import without_isolation_line
 from tests.test_languages_golden import usable
 
 PACKAGES = Path(__file__).resolve().parent / "packages"
@@ -30,7 +31,7 @@ SPIN = "while True:\n    pass\n"
 
 def verify(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(app, ["verify", *args])
-    return result.exit_code, result.output
+    return result.exit_code, without_isolation_line(result.output)
 
 
 def copy(name: str, tmp_path: Path) -> Path:
