@@ -116,4 +116,7 @@ def test_hostile_battery_and_fork_server_attacks_as_an_ordinary_user(
         shutil.rmtree(at, ignore_errors=True)
     tail = (done.stdout + done.stderr)[-4000:]
     assert done.returncode == 0, tail
-    assert " passed" in tail and "skipped" not in tail, tail
+    assert " passed" in tail, tail
+    # CI=true failed any other skip; a test needing root says so (tests/conftest.py)
+    skips = [line for line in tail.splitlines() if line.startswith("SKIPPED")]
+    assert all(": needs root: " in line for line in skips), tail
