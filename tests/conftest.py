@@ -83,11 +83,15 @@ def _root_only(item: pytest.Item) -> str | None:
     return NEEDS_ROOT + reason
 
 
-@pytest.hookimpl(tryfirst=True)  # before the test's fixtures are set up
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # a skip mark: skipped before its fixtures are set up, reported at the test's line
+    for item in items:
+        root_only = _root_only(item)
+        if root_only is not None:
+            item.add_marker(pytest.mark.skip(reason=root_only))
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    root_only = _root_only(item)
-    if root_only is not None:
-        pytest.skip(root_only)
     if item.get_closest_marker("ray") and "ray_cluster" not in getattr(item, "fixturenames", ()):
         _SHARED_RAY.close()
 
