@@ -4,6 +4,7 @@ have everything a test needs. Checked by running pytest on tiny test files with 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -83,3 +84,30 @@ def test_a_skip_stays_a_skip_outside_ci(tmp_path: Path, ci: str | None) -> None:
     run = run_pytest(tmp_path, MODULE_SKIP, ci)
     assert run.returncode == 5, run.stdout  # nothing ran: the module was skipped
     assert "1 skipped" in run.stdout, run.stdout
+
+
+ROOT_ONLY = """
+import pytest
+
+@pytest.mark.needs_root(reason="writes /opt")
+def test_root_only():
+    pass
+
+def test_unmarked_says_it_needs_root():
+    pytest.skip("needs root: writes /opt")
+"""
+
+
+def test_only_a_needs_root_skip_of_an_ordinary_user_passes_under_ci(tmp_path: Path) -> None:
+    """CI runs the suite as root and as an ordinary user: a test marked needs_root runs
+    as root and, as anyone else, skips saying why without failing; a skip that only says
+    the same words fails under CI as any other."""
+    run = run_pytest(tmp_path, ROOT_ONLY, "true")
+    out = run.stdout
+    assert run.returncode == 1, out
+    assert "FAILED test_tiny.py::test_unmarked_says_it_needs_root - skipped under CI" in out, out
+    if os.geteuid() == 0:
+        assert "1 failed, 1 passed" in out, out
+    else:
+        assert "1 failed, 1 skipped" in out, out
+        assert re.search(r"^SKIPPED \[1\] \S+: needs root: writes /opt$", out, re.M), out

@@ -19,6 +19,7 @@ from pipeline.corpus.generate import generate_corpus
 from pipeline.corpus.store import read_table
 from pipeline.problem.registry import get_problem
 from pipeline.scoring.policy import ScoringError, default_policy, policy_from
+from tests.cli_output import without_isolation_line
 
 CLOCKS = Path(__file__).parent / "submissions" / "clocks"
 IDS = [f"s{i}" for i in range(1, 31)]
@@ -95,7 +96,7 @@ def _write_submissions(folder: Path) -> dict[str, str]:
 
 def _cli(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(app, [*args])
-    return result.exit_code, result.output
+    return result.exit_code, without_isolation_line(result.output)
 
 
 @pytest.fixture(scope="module")

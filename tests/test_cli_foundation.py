@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 from pipeline.cli.app import app
 from pipeline.corpus.store import read_table
 from pipeline.problem.registry import all_problems
+from tests.cli_output import without_isolation_line
 
 runner = CliRunner()
 
@@ -56,7 +57,8 @@ def _one_line_error(args: list[str]) -> str:
     result = runner.invoke(app, args)
     assert result.exit_code != 0
     assert result.exception is None or isinstance(result.exception, SystemExit)
-    lines = [line for line in result.output.splitlines() if line.strip()]
+    output = without_isolation_line(result.output)
+    lines = [line for line in output.splitlines() if line.strip()]
     assert len(lines) == 1, result.output
     assert lines[0].startswith("error: ")
     return lines[0]

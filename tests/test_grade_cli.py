@@ -14,6 +14,7 @@ from pipeline.corpus.generate import generate_corpus
 from pipeline.distribute.cluster import ChunkFailed, Cluster
 from pipeline.problem.registry import get_problem
 from pipeline.results import store as report
+from tests.cli_output import without_isolation_line
 from tests.fork_server_probe import require_fork_server
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
@@ -28,7 +29,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def grade(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(app, ["grade", *args, "--address", "local-serial"])
-    return result.exit_code, result.output
+    return result.exit_code, without_isolation_line(result.output)
 
 
 @pytest.mark.parametrize(

@@ -49,6 +49,7 @@ def under_opt() -> Iterator[Path]:
     shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.mark.needs_root(reason="a folder under /opt, which the view shows and only root writes")
 def test_a_readable_corpus_under_opt_is_not_in_the_view(under_opt: Path, tmp_path: Path) -> None:
     if not getattr(make("rlimit"), "namespaces", False):
         pytest.skip("no namespaces here: the view that hides folders needs them")

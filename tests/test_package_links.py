@@ -17,6 +17,7 @@ from pipeline.cli.app import app
 from pipeline.corpus.store import read_table
 from pipeline.package import problem as package_problem
 from pipeline.package.spec import PackageError, read_package
+from tests.cli_output import without_isolation_line
 
 PACKAGES = Path(__file__).resolve().parent / "packages"
 SECRET = "4 6\n"  # a valid input of the package: the validator would let it through
@@ -25,7 +26,7 @@ MARK = "host-only-7f3a"
 
 def _cli(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(app, list(args))
-    return result.exit_code, result.output
+    return result.exit_code, without_isolation_line(result.output)
 
 
 def _host_files(tmp_path: Path) -> Path:

@@ -19,13 +19,14 @@ from pipeline.package.submissions import read_submissions
 from pipeline.problem.contract import ValidatorUnavailable
 from pipeline.problem.registry import RegistryError, get_problem
 from pipeline.program.languages import get_language, missing
+from tests.cli_output import without_isolation_line
 
 PACKAGES = Path(__file__).resolve().parent / "packages"
 
 
 def cli(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(app, list(args))
-    return result.exit_code, result.output
+    return result.exit_code, without_isolation_line(result.output)
 
 
 def imported(package: Path, out: Path) -> Path:

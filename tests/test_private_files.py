@@ -91,7 +91,7 @@ def test_every_file_and_folder_written_is_private(written: Path) -> None:
     assert not loose
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="programs run as another user only for root")
+@pytest.mark.needs_root(reason="programs run as another user only for root")
 def test_a_sandboxed_program_cannot_read_judge_files(written: Path) -> None:
     targets = [
         *sorted((written / "data" / "clocks").glob("part-*.parquet")),

@@ -24,6 +24,7 @@ from pipeline.corpus.generate import generate_corpus
 from pipeline.distribute.cluster import Cluster
 from pipeline.problem.registry import get_problem
 from pipeline.results import store as report
+from tests.cli_output import without_isolation_line
 
 GRIDJUDGE = Path(sys.executable).with_name("gridjudge")
 REPO = Path(__file__).resolve().parents[1]
@@ -38,7 +39,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def grade(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(app, ["grade", *args, "--address", "local-serial"])
-    return result.exit_code, result.output
+    return result.exit_code, without_isolation_line(result.output)
 
 
 def test_a_second_writer_is_refused_while_the_first_holds_the_folder(

@@ -96,6 +96,7 @@ def test_a_program_that_cannot_start_is_a_judge_error(box: Sandbox) -> None:
     assert result.judge_error
 
 
+@pytest.mark.needs_root(reason="a writable cgroup v1, as the sandbox makes its slots")
 @pytest.mark.parametrize("name", [b for b in BACKENDS if b != "none"])
 def test_memory_is_limited_by_use_not_by_reservation(name: str, tmp_path: Path) -> None:
     """By the memory cgroup, or without one by the launcher's watchdog (resident memory):
@@ -149,6 +150,7 @@ def test_a_runtime_reserve_does_not_lift_the_memory_limit(
 CHILD_BURNS = b"import os, time\nif os.fork() == 0:\n    while True: pass\ntime.sleep(60)\n"
 
 
+@pytest.mark.needs_root(reason="a writable cgroup v1, as the sandbox makes its slots")
 @pytest.mark.parametrize("name", [b for b in BACKENDS if b != "none"])
 def test_the_cpu_watchdog_counts_a_child_the_program_does_not_wait_for(name: str) -> None:
     """The program sleeps while its child burns CPU: the watchdog reads the run's cgroup
@@ -187,6 +189,7 @@ def test_fake_sandbox_sees_the_problem_io_mode() -> None:
     assert call.output_file == "clocks.out" and call.argv == ["/bin/sh", "-c", "x"]
 
 
+@pytest.mark.needs_root(reason="a writable cgroup v1, as the sandbox makes its slots")
 def test_slots_are_removed_when_the_pool_closes() -> None:
     if not cgroups.available():
         pytest.skip("cgroup v1 is not writable here")
@@ -199,6 +202,7 @@ def test_slots_are_removed_when_the_pool_closes() -> None:
     assert not any(path.exists() for path in slot.dirs.values())
 
 
+@pytest.mark.needs_root(reason="a writable cgroup v1, as the sandbox makes its slots")
 @pytest.mark.parametrize("name", [b for b in BACKENDS if b != "none"])
 def test_runs_leave_nothing_charged_in_their_slot(name: str) -> None:
     """Processes of a run are reaped within the run (a zombie left to the host's init
@@ -248,13 +252,14 @@ def test_backends_that_cannot_serve_say_why(name: str) -> None:
 
 
 def test_the_full_sandbox_starts_a_fork_server(tmp_path: Path) -> None:
-    if os.geteuid() != 0:
-        pytest.skip("the fork server needs the full sandbox (root: namespaces)")
+    box = make("rlimit")
+    if not getattr(box, "namespaces", False):  # root's or a user namespace's
+        pytest.skip("no namespaces here: the fork server needs them")
     source = tmp_path / "echo.c"
     source.write_text('#include <stdio.h>\nint main(){int n;scanf("%d",&n);printf("%d\\n",n);}\n')
     program = tmp_path / "echo"
     subprocess.run(["gcc", "-O2", "-o", str(program), str(source)], check=True)
-    server = make("rlimit").start_server(["./echo"], {"echo": program}, LIMITS)
+    server = box.start_server(["./echo"], {"echo": program}, LIMITS)
     try:
         got = [server.run(f"{n}\n".encode(), LIMITS).output for n in (4, 5)]
         assert got == [b"4\n", b"5\n"] and server.alive

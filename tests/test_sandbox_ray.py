@@ -138,6 +138,7 @@ def test_two_workers_run_concurrently_without_collisions(
     assert list(runs.iterdir()) == []  # every scratch dir was removed
 
 
+@pytest.mark.needs_root(reason="a writable cgroup v1, as the sandbox makes its slots")
 def test_slots_of_finished_workers_are_swept(cluster: None) -> None:
     """Ray kills its workers without running atexit: their cgroup slots are removed by
     the next sandbox that starts (or an explicit sweep) once their owners are gone."""

@@ -26,6 +26,7 @@ from pipeline.grade.select import SelectError, make_selection
 from pipeline.jobs.config import JobSpec
 from pipeline.problem.registry import get_problem
 from pipeline.results import store as report
+from tests.cli_output import without_isolation_line
 
 REPO = Path(__file__).resolve().parents[1]
 WRONG = REPO / "tests" / "submissions" / "spot" / "wa_counts_empty_board.py"
@@ -65,7 +66,7 @@ def runs(monkeypatch: pytest.MonkeyPatch) -> Counter[tuple[str, str]]:
 
 def grade(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(app, ["grade", *args, "--address", "local-serial"])
-    return result.exit_code, result.output
+    return result.exit_code, without_isolation_line(result.output)
 
 
 def pairs(run: Path, **where: str) -> set[tuple[str, str]]:

@@ -22,6 +22,7 @@ from pipeline.program.languages import all_languages
 from pipeline.verify.expect import derive_time_limit, judge_submission
 from pipeline.verify.run import verify_package
 from pipeline.verify.runs import SERIAL_CASES, VerifyOptions, executor
+from tests.cli_output import without_isolation_line
 from tests.test_languages_golden import usable
 
 PACKAGES = Path(__file__).resolve().parent / "packages"
@@ -31,7 +32,7 @@ SPIN = "while True:\n    pass\n"
 
 def verify(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(app, ["verify", *args])
-    return result.exit_code, result.output
+    return result.exit_code, without_isolation_line(result.output)
 
 
 def copy(name: str, tmp_path: Path) -> Path:

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
+from pipeline.distribute.private_session import private_token, ray_temp_dir
 from pipeline.errors import GridjudgeError
 
 T = TypeVar("T")
@@ -202,6 +203,9 @@ class Cluster:
                 kwargs["num_cpus"] = self.num_cpus or os.cpu_count() or 1
                 # an explicit "local" must not be redirected by RAY_ADDRESS
                 kwargs["address"] = "local"
+                # its files and token its user's alone (private_session.py)
+                kwargs["_temp_dir"] = str(ray_temp_dir())
+                private_token()
             else:
                 kwargs["address"] = self.address
             try:
