@@ -138,7 +138,7 @@ class PackageJudge:
     ) -> Interactive:
         """One case of an interactive or multi-pass package (the Problem's `interact`)."""
         assert self.checker is not None  # such a package has its own validator (spec.py)
-        flags, unit = self._case_flags(input_text, expected or "")
+        flags, unit = self.case_flags(input_text, expected or "")
         case = Case(input_text, expected or "", "", flags, unit)
         for program in (self.checker, self.testlib_checker):
             why = None if program is None else program.failure()
@@ -154,7 +154,9 @@ class PackageJudge:
         )
         return run.run(submission, case, limits, servers, judge, transcript)
 
-    def _case_flags(self, input_text: str, expected: str) -> tuple[tuple[str, ...], float]:
+    def case_flags(self, input_text: str, expected: str) -> tuple[tuple[str, ...], float]:
+        """The output validator's flags and the accept score of the case with these texts
+        (its folder's, where folders differ)."""
         flags, unit = self.default_output, self.default_unit
         if self.output_flags or self.score_units:  # folders differ: this case's, by its texts
             digest = _digest(input_text, expected)
@@ -163,11 +165,7 @@ class PackageJudge:
         return flags, unit
 
     def check(self, input_text: str, expected: str, actual: str) -> CheckResult:
-        flags, unit = self.default_output, self.default_unit
-        if self.output_flags or self.score_units:  # folders differ: this case's, by its texts
-            digest = _digest(input_text, expected)
-            flags = self.output_flags.get(digest, flags)
-            unit = self.score_units.get(digest, unit)
+        flags, unit = self.case_flags(input_text, expected)
         if self.checker is None:
             return compare(expected, actual, self.options[flags])
         why = self.checker.failure()
@@ -241,6 +239,13 @@ def _per_case_flags(judge: PackageJudge) -> None:
             judge.output_flags[_digest(text, answer)] = folders[family].output_flags
             if len(units) > 1:
                 judge.score_units[_digest(text, answer)] = folders[family].accept_score
+
+
+def judge_of(problem: Problem) -> PackageJudge | None:
+    """The judge of a problem package_problem made (its `check` is the judge's bound
+    method), else None: verify feeds that judge's output validator directly."""
+    judge = getattr(problem.check, "__self__", None)
+    return judge if isinstance(judge, PackageJudge) else None
 
 
 def package_problem(root: Path) -> Problem:

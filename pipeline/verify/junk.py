@@ -19,7 +19,7 @@ import string
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from pipeline.package.problem import PackageJudge, test_files
+from pipeline.package.problem import PackageJudge, judge_of, test_files
 from pipeline.package.programs import run_checker
 from pipeline.package.protocols.contract import Case, Invocation
 from pipeline.package.protocols.kattis import SCORE, KattisValidator
@@ -83,8 +83,8 @@ class _Watched:
 
 def _judge_of(package: Package, problem: Problem) -> PackageJudge | None:
     """The package's judge where its checker is a Kattis output validator to feed."""
-    judge = getattr(problem.check, "__self__", None)  # package_problem binds its judge
-    if not isinstance(judge, PackageJudge) or judge.checker is None:
+    judge = judge_of(problem)
+    if judge is None or judge.checker is None:
         return None
     if package.interactive or package.passes > 1:
         return None
@@ -105,7 +105,7 @@ def junk_check(package: Package, problem: Problem, fork: bool = True) -> list[Ch
         if ans is not None:
             text, answer = path.read_text(errors="replace"), ans.read_text(errors="replace")
             case_id = path.relative_to(package.data).with_suffix("").as_posix()
-            cases.append(_Case(case_id, text, answer, *judge._case_flags(text, answer)))
+            cases.append(_Case(case_id, text, answer, *judge.case_flags(text, answer)))
     servers = execute.Servers(fork=fork)
     try:
         with execute.judging_with(servers):
