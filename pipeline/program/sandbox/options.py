@@ -12,6 +12,7 @@ from pathlib import Path
 
 from pipeline.limits import Limits
 from pipeline.program.execution import ExecutionResult
+from pipeline.program.sandbox import views
 from pipeline.program.sandbox.base import SANDBOX_PATH
 from pipeline.program.sandbox.processes import decode_status
 
@@ -52,10 +53,16 @@ def memory_args(memory: int) -> list[str]:
     return ["--mem-kb", str(memory // 1024)]
 
 
-def view_args(memory: int, keep: Sequence[str], concealed: Sequence[str]) -> list[str]:
+def view_args(
+    memory: int,
+    keep: Sequence[str],
+    concealed: Sequence[str],
+    view: Sequence[str] | None = None,
+) -> list[str]:
     """The launcher's filesystem view (with --ns): the private scratch dir (a copy of the
     staged files, the `keep` ones copied back) and writable folders, tmpfs mounts as large
-    as the memory limit, in whose memory they count; the `concealed` folders hidden."""
+    as the memory limit, in whose memory they count; the `concealed` folders hidden; a
+    compiler's `view` (views.py), where None is a program's."""
     args = ["--hide-all", "--tmpfs-size", str(memory)]
     for name in keep:
         args += ["--keep", name]
@@ -65,7 +72,7 @@ def view_args(memory: int, keep: Sequence[str], concealed: Sequence[str]) -> lis
     for path in concealed:
         if os.path.isdir(path):
             args += ["--conceal", path]
-    return args
+    return args + (views.launcher_args(view) if view is not None else [])
 
 
 def parse_report(text: str) -> dict[str, str]:

@@ -29,7 +29,7 @@ from pipeline.limits import Limits
 from pipeline.program import isolation
 from pipeline.program.execution import WATCHED, ExecutionResult, Handle
 from pipeline.program.isolation import ALLOW_UNSANDBOXED_ENV
-from pipeline.program.sandbox import cgroups, cgroups_v2, slots, views
+from pipeline.program.sandbox import cgroups, cgroups_v2, slots
 from pipeline.program.sandbox.base import (
     FileSpec,
     Workspace,
@@ -228,8 +228,7 @@ class RlimitSandbox:
         if self.namespaces:
             args.append("--ns")
             if self.hide_fs:
-                args += view_args(memory, keep, self.concealed)
-                args += views.launcher_args(view) if view is not None else []
+                args += view_args(memory, keep, self.concealed, view)
         if args_file is not None:
             args += ["--args-file", str(args_file)]
         args += ["--handover", str(handover)] if handover is not None else []
