@@ -1,0 +1,257 @@
+"""A generators.yaml plan (generators.py) made into the package's `data/`, as `bt
+generate` writes it: each case's files, each folder's test_group.yaml.
+
+Generators and solutions are package programs: built by the build cache and run in the
+sandbox under GENERATOR_LIMITS (execute.run, as every program runs). A generator runs in
+its scratch dir with `{name}` as `testcase`: the `testcase.in` (and `.ans`) it writes
+there are the case's, else its stdout is the input. Each step's result is kept in the
+generation cache under a hash of all it depends on (the program's source files, the
+arguments with the seed filled in, the input a solution reads), so generating an
+unchanged package again runs nothing, and writes only files that differ.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from pipeline.limits import Limits
+from pipeline.package.generators import GENERATORS_YAML, Case, GeneratorsError, Plan, read_plan
+from pipeline.package.programs import Program
+from pipeline.package.spec import read_package
+from pipeline.package.submissions import read_submissions
+from pipeline.program import execute
+from pipeline.program.build import default_cache_dir
+from pipeline.program.execution import ExecutionResult
+
+# of every generator and solution run: the judge's time, not a submission's
+GENERATOR_LIMITS = Limits(cpu_ms=60_000, memory_mb=2048, output_kb=256 * 1024)
+CAUGHT = ("testcase.in", "testcase.ans")  # what a generator may write beside its stdout
+INVALID_WITHOUT_ANSWER = "invalid_input"  # its cases have no answer to make
+
+
+def cache_dir() -> Path:
+    """The generation cache: beside the build cache."""
+    return default_cache_dir().parent / "generated"
+
+
+def default_solution(root: Path) -> str | None:
+    """The first accepted submission (by path), package-rooted: what answers the cases
+    where generators.yaml names no solution, as `bt generate` picks one."""
+    accepted = sorted(s.path for s in read_submissions(root) if s.folder == "accepted")
+    return "/" + accepted[0].relative_to(root).as_posix() if accepted else None
+
+
+def _digest(*parts: bytes | str) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part.encode() if isinstance(part, str) else part)
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _source_digest(path: Path) -> str:
+    files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
+    return _digest(*(p.relative_to(path.parent).as_posix() for p in files),
+                   *(p.read_bytes() for p in files))  # fmt: skip
+
+
+@dataclass
+class Generated:
+    """What one generation did."""
+
+    cases: int = 0
+    ran: int = 0  # programs run (0: everything came from the cache)
+    written: list[str] = field(default_factory=list)  # data/ files written, package-rooted
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Generator:
+    """The plan's programs and the runs of its cases."""
+
+    root: Path
+    plan: Plan
+    servers: execute.Servers
+    done: Generated
+    interactive: bool = False
+    programs: dict[Path, tuple[Program, str]] = field(default_factory=dict)
+
+    def program(self, path: Path) -> tuple[Program, str]:
+        """The program at `path` and the digest of its sources."""
+        if path not in self.programs:
+            if not path.exists():
+                raise GeneratorsError(f"{path}: no such program")
+            program = Program(path)
+            program.check_spec()
+            self.programs[path] = (program, _source_digest(path))
+        return self.programs[path]
+
+    def generator_path(self, name: str) -> Path:
+        """A name of the `generators:` list (its files staged as one program folder), else
+        a file or folder in generators/."""
+        base = self.root / GENERATORS_YAML.parent
+        files = self.plan.generators.get(name)
+        if files is None:
+            return base / name
+        digest = _digest(*files, *((base / f).read_bytes() for f in files if (base / f).is_file()))
+        staged = cache_dir() / "programs" / digest / name
+        if not staged.is_dir():
+            staged.mkdir(parents=True)
+            for file in files:
+                if not (base / file).is_file():
+                    raise GeneratorsError(f"{base / GENERATORS_YAML.name}: {name}: no file {file}")
+                shutil.copyfile(base / file, staged / Path(file).name)
+        return staged
+
+    def run(self, path: Path, stdin: bytes, args: list[str], what: str) -> ExecutionResult:
+        program, _ = self.program(path)
+        failed = program.failure()
+        if failed is not None:
+            raise GeneratorsError(f"{what}: {failed}")
+        self.done.ran += 1
+        return execute.run(
+            program.prepared(),
+            stdin,
+            limits=GENERATOR_LIMITS,
+            args=args,
+            read_back=CAUGHT,
+            servers=self.servers,
+        )
+
+    def cached(self, key: str, make: Callable[[], dict[str, bytes]]) -> dict[str, bytes]:
+        """`make()`'s files, kept under `key` (a run that failed raises, and is not kept)."""
+        folder = cache_dir() / "results" / key[:2] / key
+        index = folder / "files.json"
+        if index.is_file():
+            names = json.loads(index.read_text())
+            return {n: (folder / n).read_bytes() for n in names}
+        files = make()
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, data in files.items():
+            (folder / name).write_bytes(data)
+        index.write_text(json.dumps(sorted(files)))  # last: a half-kept entry is no entry
+        return files
+
+    def generate(self, case: Case) -> dict[str, bytes]:
+        """in (and ans) of `case`'s generator command."""
+        argv = case.argv()
+        path = self.generator_path(argv[0])
+        _, digest = self.program(path)
+        where = f"data/{case.path}: {case.command}"
+
+        def make() -> dict[str, bytes]:
+            result = None
+            for retry in range(case.retries):
+                args = case.argv() if retry == 0 else _reseeded(case, retry)
+                result = self.run(path, b"", args[1:], where)
+                if _succeeded(result):
+                    break
+            assert result is not None
+            if not _succeeded(result):
+                raise GeneratorsError(f"{where}: the generator failed: {_why(result)}")
+            files = {"ans": result.files["testcase.ans"]} if "testcase.ans" in result.files else {}
+            files["in"] = result.files.get("testcase.in", result.output)
+            return files
+
+        return self.cached(_digest("generate", digest, json.dumps(argv[1:])), make)
+
+    def answer(self, case: Case, text: bytes) -> bytes:
+        assert case.solution is not None
+        path = self.root / case.solution.lstrip("/")
+        _, digest = self.program(path)
+        where = f"data/{case.path}: solution {case.solution}"
+
+        def make() -> dict[str, bytes]:
+            result = self.run(path, text, [], where)
+            if not _succeeded(result):
+                raise GeneratorsError(f"{where} failed: {_why(result)}")
+            return {"ans": result.output}
+
+        return self.cached(_digest("solve", digest, text), make)["ans"]
+
+    def files_of(self, case: Case) -> dict[str, bytes]:
+        """Every file of `case`: ext -> content."""
+        files: dict[str, bytes] = {}
+        if case.copy is not None:
+            base = self.root / GENERATORS_YAML.parent / case.copy
+            for ext in ("in", "ans", "out", "yaml"):
+                source = base.parent / f"{base.name}.{ext}"
+                if source.is_file():
+                    files[ext] = source.read_bytes()
+            if "in" not in files:
+                raise GeneratorsError(f"data/{case.path}: copy: no file {base}.in")
+        if case.command is not None:
+            files.update(self.generate(case))
+        files.update({ext: text.encode() for ext, text in case.files})
+        if "ans" not in files and not case.path.startswith(INVALID_WITHOUT_ANSWER):
+            if self.interactive:
+                files["ans"] = b""  # an interactive case's answer is the interactor's
+            elif case.solution is not None:
+                files["ans"] = self.answer(case, files["in"])
+        return files
+
+
+def _reseeded(case: Case, retry: int) -> list[str]:
+    """The command of a retry: the seed plus the retry's number, as the format retries."""
+    again = Case(case.path, case.key, case.command, (case.seed + retry) % 2**31)
+    return again.argv()
+
+
+def _succeeded(result: ExecutionResult) -> bool:
+    return not (result.judge_error or result.exit_code != 0 or result.signal)
+
+
+def _why(result: ExecutionResult) -> str:
+    if result.judge_error:
+        return f"judge error: {result.judge_error}"
+    if result.cpu_exceeded or result.wall_exceeded:
+        return "out of time"
+    if result.memory_exceeded:
+        return "out of memory"
+    said = (result.stderr_head or "").strip().splitlines()
+    how = f"killed by signal {result.signal}" if result.signal else f"exit code {result.exit_code}"
+    return how + (f": {said[-1][:200]}" if said else "")
+
+
+def _write(path: Path, data: bytes, done: Generated, root: Path) -> None:
+    if path.is_file() and path.read_bytes() == data:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    done.written.append(path.relative_to(root).as_posix())
+
+
+def generate_package(root: Path, *, fork: bool = True) -> Generated:
+    """The package at `root`'s data/ made from its generators.yaml (raises GeneratorsError,
+    one line, when it cannot be)."""
+    root = Path(root).resolve()
+    package = read_package(root)
+    interactive = package.interactive or package.passes > 1  # the answer is no output
+    plan = read_plan(root, default_solution(root))
+    done = Generated(cases=len(plan.cases), notes=list(plan.notes))
+    servers = execute.Servers(fork=fork)
+    gen = _Generator(root, plan, servers, done, interactive)
+    data = root / "data"
+    try:
+        for case in plan.cases:
+            for ext, content in gen.files_of(case).items():
+                _write(data / f"{case.path}.{ext}", content, done, root)
+    finally:
+        servers.close()
+    for folder, (name, content) in plan.groups.items():
+        text = "" if content is None else yaml.safe_dump(content, sort_keys=False)
+        _write(data / folder / name, text.encode(), done, root)
+    return done
+
+
+def missing_files(root: Path) -> list[str]:
+    """The `.in` files of the plan not in data/ yet (what `verify` generates first)."""
+    plan = read_plan(root, None)
+    return [c.path for c in plan.cases if not (Path(root) / "data" / f"{c.path}.in").is_file()]
