@@ -215,7 +215,7 @@ def _why(result: ExecutionResult) -> str:
         return "out of time"
     if result.memory_exceeded:
         return "out of memory"
-    said = (result.stderr_head or "").strip().splitlines()
+    said = result.stderr_head.decode(errors="replace").strip().splitlines()
     how = f"killed by signal {result.signal}" if result.signal else f"exit code {result.exit_code}"
     return how + (f": {said[-1][:200]}" if said else "")
 

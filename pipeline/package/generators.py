@@ -235,7 +235,8 @@ class _Reader:
         up = _inherit(node, up, where)
         values = counts(node, where)
         made = []
-        for count in values or [None]:
+        every: list[int | None] = list(values) if values is not None else [None]
+        for count in every:
             made.append(self.case(path, key, node, up, count, values))
         self.keys.setdefault(key, made)
         self.plan.cases.extend(made)

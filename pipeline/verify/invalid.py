@@ -26,7 +26,7 @@ def invalid_input_checks(package: Package, problem: Problem) -> list[Check]:
         why = f"{len(cases)} invalid inputs not checked: the package has no input validator"
         return [Check(INPUTS, "invalid inputs", True, why, skipped=True)]
     settings = folder_settings(package, (INVALID_INPUT,))
-    checks = []
+    checks: list[Check] = []
     for path in cases:
         rel = path.relative_to(package.root).as_posix()
         family = path.parent.relative_to(package.data).as_posix()
