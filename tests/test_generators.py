@@ -92,6 +92,7 @@ def test_the_plan_names_each_case_as_the_format_does() -> None:
         "secret/listed--4", "secret/listed-12",  # a list: not padded
         "secret/ranged-09", "secret/ranged-10",  # a range: padded
         "secret/solved", "secret/small/3-tiny", "secret/small/4-random",
+        "secret/small/5-more-1", "secret/small/6-more-2",  # each counted case numbered
         "secret/again/2-manual",  # included
         "invalid_input/negative", "invalid_input/bounded/big",
     }  # fmt: skip
@@ -110,7 +111,7 @@ def test_generate_writes_the_data_and_a_second_run_does_no_work(tmp_path: Path, 
     root = package_copy(tmp_path)
     code, output = cli("generate", str(root), runner_flag(fork))
     assert code == 0, output
-    assert "19 cases" in output and "0 program runs" not in output, output
+    assert "21 cases" in output and "0 program runs" not in output, output
     data = root / "data"
     assert (data / "sample/1.in").read_text() == "1 2\n"
     assert (data / "sample/2-manual.ans").read_text() == "9\n"  # copied
@@ -154,7 +155,7 @@ def test_verify_generates_what_is_missing_and_checks_it(tmp_path: Path, fork: bo
     root = package_copy(tmp_path)
     code, output = cli("verify", str(root), *SERIAL, "--repeat", "1", runner_flag(fork))
     assert code == 0, output
-    assert "19 missing cases generated" in output, output
+    assert "21 missing cases generated" in output, output
     assert "each of 2 invalid inputs is rejected" in output, output
     assert "FAIL" not in output and "expectations hold" in output, output
 

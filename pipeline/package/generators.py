@@ -214,13 +214,9 @@ class _Reader:
         groups: tuple[int, Iterator[int]],
     ) -> None:
         if is_case(value):
-            name = key
-            if numbered:
-                number = f"{next(self.numbers):0{self.width}}"
-                name = f"{number}-{key}" if key else number
-            if not name:
+            if not key and not numbered:
                 raise GeneratorsError(f"{self.where(path)}: a case needs a name")
-            self.cases(f"{path}/{name}" if path else name, key, value, up)
+            self.cases(path, key, value, up, numbered)
             return
         if not key:
             raise GeneratorsError(f"{self.where(path)}: a folder needs a name")
@@ -229,14 +225,20 @@ class _Reader:
         self.keys.setdefault(key, sub)
         self.folder(sub, value, _inherit(value, up, self.where(sub)))
 
-    def cases(self, path: str, key: str, value: Any, up: _Inherited) -> None:
+    def cases(self, folder: str, key: str, value: Any, up: _Inherited, numbered: bool) -> None:
+        """The case(s) of `key`: each counted one numbered on its own, as the format does."""
         node: dict[str, Any] = {"generate": value} if isinstance(value, str) else value or {}
-        where = self.where(path)
+        where = self.where(f"{folder}/{key}" if folder else key)
         up = _inherit(node, up, where)
         values = counts(node, where)
         made = []
         every: list[int | None] = list(values) if values is not None else [None]
         for count in every:
+            name = key
+            if numbered:
+                number = f"{next(self.numbers):0{self.width}}"
+                name = f"{number}-{key}" if key else number
+            path = f"{folder}/{name}" if folder else name
             made.append(self.case(path, key, node, up, count, values))
         self.keys.setdefault(key, made)
         self.plan.cases.extend(made)
