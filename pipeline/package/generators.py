@@ -278,20 +278,17 @@ class _Reader:
         return Case(path, key, command, seed, up.retries, copy, tuple(files), up.solution)
 
     def resolve_includes(self) -> None:
-        """Each `include` as copies of the cases it names, under the including folder."""
+        """Each `include` as copies of the cases it names (a folder's: all of them, from
+        every folder under it) directly in the including folder, by their names."""
         for folder, key in self.includes:
             named = self.keys.get(key)
             if named is None:
                 raise GeneratorsError(f"{self.where(folder)}: include {key}: no such case or group")
-            if isinstance(named, str):
-                found = [c for c in self.plan.cases if c.path.startswith(f"{named}/")]
-                base = named.rsplit("/", 1)[0] + "/" if "/" in named else ""
-                moved = [(c, c.path[len(base) :]) for c in found]
-                moved = [(c, rest.split("/", 1)[1]) for c, rest in moved]
-            else:
-                moved = [(c, c.path.rsplit("/", 1)[-1]) for c in named]
-            for case, rest in moved:
-                self.plan.cases.append(replace(case, path=f"{folder}/{rest}"))
+            if isinstance(named, str):  # a folder: every case under it, side by side
+                named = [c for c in self.plan.cases if c.path.startswith(f"{named}/")]
+            for case in named:
+                name = case.path.rsplit("/", 1)[-1]
+                self.plan.cases.append(replace(case, path=f"{folder}/{name}"))
 
 
 def read_plan(root: Path, default_solution: str | None) -> Plan:
