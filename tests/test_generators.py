@@ -93,7 +93,8 @@ def test_the_plan_names_each_case_as_the_format_does() -> None:
         "secret/ranged-09", "secret/ranged-10",  # a range: padded
         "secret/solved", "secret/small/3-tiny", "secret/small/4-random",
         "secret/small/5-more-1", "secret/small/6-more-2",  # each counted case numbered
-        "secret/again/2-manual",  # included
+        "secret/again/2-manual", "secret/again/3-tiny", "secret/again/4-random",  # included
+        "secret/again/5-more-1", "secret/again/6-more-2",
         "invalid_input/negative", "invalid_input/bounded/big",
     }  # fmt: skip
     by_path = {c.path: c for c in plan.cases}
@@ -111,11 +112,12 @@ def test_generate_writes_the_data_and_a_second_run_does_no_work(tmp_path: Path, 
     root = package_copy(tmp_path)
     code, output = cli("generate", str(root), runner_flag(fork))
     assert code == 0, output
-    assert "21 cases" in output and "0 program runs" not in output, output
+    assert "25 cases" in output and "0 program runs" not in output, output
     data = root / "data"
     assert (data / "sample/1.in").read_text() == "1 2\n"
     assert (data / "sample/2-manual.ans").read_text() == "9\n"  # copied
     assert (data / "secret/again/2-manual.in").read_text() == "4 5\n"
+    assert (data / "secret/again/3-tiny.in").read_text() == "1 1\n"
     seed = seed_of("pepper", "gen.py {seed}", None)
     made = (data / "secret/seeded.in").read_text(), (data / "secret/seeded.ans").read_text()
     assert made == made_by_gen([seed])
@@ -155,7 +157,7 @@ def test_verify_generates_what_is_missing_and_checks_it(tmp_path: Path, fork: bo
     root = package_copy(tmp_path)
     code, output = cli("verify", str(root), *SERIAL, "--repeat", "1", runner_flag(fork))
     assert code == 0, output
-    assert "21 missing cases generated" in output, output
+    assert "25 missing cases generated" in output, output
     assert "each of 2 invalid inputs is rejected" in output, output
     assert "FAIL" not in output and "expectations hold" in output, output
 
