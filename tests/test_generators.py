@@ -87,7 +87,7 @@ def test_the_plan_names_each_case_as_the_format_does() -> None:
     paths = {c.path for c in plan.cases}
     assert paths == {
         "sample/1", "sample/2-manual",  # numbered across the file, width of their count
-        "secret/seeded", "secret/seeded-other", "secret/salted", "secret/written",
+        "secret/seeded", "secret/seeded-other", "secret/salted", "secret/written", "secret/quoted",
         "secret/counted-1", "secret/counted-2", "secret/counted-3",
         "secret/listed--4", "secret/listed-12",  # a list: not padded
         "secret/ranged-09", "secret/ranged-10",  # a range: padded
@@ -103,6 +103,7 @@ def test_the_plan_names_each_case_as_the_format_does() -> None:
     assert by_path["secret/counted-2"].command == "gen.py {seed} 2"
     assert by_path["secret/counted-2"].seed == seed_of("pepper", "gen.py {seed} 2", 2)
     assert by_path["secret/written"].argv() == ["gen.py", "--file", "testcase", "21"]
+    assert by_path["secret/quoted"].argv() == ["pair", "7", "8"]
     assert all(c.solution == SUM for c in plan.cases)  # the default where none is named
     assert plan.groups["secret/small"] == ("test_group.yaml", {"input_validator_args": ["--small"]})
     assert [n.split(": ", 1)[1] for n in plan.notes] == ["visualizer not run (gridjudge skips it)"]
@@ -112,7 +113,7 @@ def test_generate_writes_the_data_and_a_second_run_does_no_work(tmp_path: Path, 
     root = package_copy(tmp_path)
     code, output = cli("generate", str(root), runner_flag(fork))
     assert code == 0, output
-    assert "25 cases" in output and "0 program runs" not in output, output
+    assert "26 cases" in output and "0 program runs" not in output, output
     data = root / "data"
     assert (data / "sample/1.in").read_text() == "1 2\n"
     assert (data / "sample/2-manual.ans").read_text() == "9\n"  # copied
@@ -125,6 +126,7 @@ def test_generate_writes_the_data_and_a_second_run_does_no_work(tmp_path: Path, 
     assert (data / "secret/counted-3.in").read_text() == made_by_gen([counted, 3])[0]
     assert (data / "secret/listed--4.in").read_text() == made_by_gen([-4])[0]
     assert (data / "secret/ranged-09.in").read_text() == made_by_gen([9, 1])[0]
+    assert (data / "secret/quoted.in").read_text() == made_by_gen([7, 8])[0]
     # the generator wrote testcase.in and .ans itself: its .ans is kept, no solution ran
     assert (data / "secret/written.in").read_text() == "21 21\n"
     assert (data / "secret/written.ans").read_text() == "42\n"
@@ -157,7 +159,7 @@ def test_verify_generates_what_is_missing_and_checks_it(tmp_path: Path, fork: bo
     root = package_copy(tmp_path)
     code, output = cli("verify", str(root), *SERIAL, "--repeat", "1", runner_flag(fork))
     assert code == 0, output
-    assert "25 missing cases generated" in output, output
+    assert "26 missing cases generated" in output, output
     assert "each of 2 invalid inputs is rejected" in output, output
     assert "FAIL" not in output and "expectations hold" in output, output
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import re
+import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -68,10 +69,15 @@ class Case:
         return self.path.split("/", 1)[0] in INVALID
 
     def argv(self) -> list[str]:
-        """The generator and its arguments: split at white space (the format has no
-        quoting), {seed} the seed, {name} the case's file name in its scratch dir."""
+        """The generator and its arguments: split as a shell splits words (BAPCtools
+        takes quotes off too), {seed} the seed, {name} the case's file name in its
+        scratch dir."""
         assert self.command is not None
-        return [SEED.sub(str(self.seed), a).replace(NAME, "testcase") for a in self.command.split()]
+        try:
+            words = shlex.split(self.command)
+        except ValueError as exc:
+            raise GeneratorsError(f"data/{self.path}: {self.command}: {exc}") from None
+        return [SEED.sub(str(self.seed), a).replace(NAME, "testcase") for a in words]
 
 
 @dataclass
