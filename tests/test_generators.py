@@ -182,6 +182,41 @@ def test_verify_fails_an_invalid_input_the_validators_accept(tmp_path: Path) -> 
 @pytest.mark.parametrize(
     ("edit", "said"),
     [
+        ({"data": {"secret": {"data": {"../../escaped": {"in": "1 2"}}}}}, "not a name"),
+        ({"data": {"secret": {"data": {"x": {"copy": "../../outside"}}}}}, "outside"),
+        ({"data": {"secret": {"data": {"x": "../../outside.py"}}}}, "outside"),
+        (
+            {"solution": "/../outside.py", "data": {"secret": {"data": {"x": {"in": "1 2"}}}}},
+            "outside",
+        ),
+        ({"generators": {"../x": ["gen.py"]}}, "not a name"),
+        (
+            {"generators": {"x": ["../../outside.py"]}, "data": {"secret": {"data": {"y": "x"}}}},
+            "outside",
+        ),
+    ],
+)
+def test_nothing_outside_the_package_is_read_or_written(
+    tmp_path: Path, edit: dict[str, object], said: str
+) -> None:
+    """A name or path of generators.yaml that leads out of the package is refused in one
+    line: nothing from outside is copied in, run, or written."""
+    (tmp_path / "outside.in").write_text("1 2\n")
+    (tmp_path / "outside.py").write_text("print('1 2')\n")
+    root = package_copy(tmp_path, edit)
+    code, output = cli("generate", str(root), "--no-fork-server")
+    lines = without_isolation_line(output).strip().splitlines()
+    assert code == 2, output
+    assert len(lines) == 1 and said in lines[0] and "refused" in lines[0] or "not a name" in said, (
+        output
+    )
+    assert not (tmp_path / "escaped.in").exists() and not (root / "escaped.in").exists()
+    assert not (root / "data" / "secret").exists(), output
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
         ({"data": {"secret": {"data": {"x": "nosuch.py 1"}}}}, "nosuch.py: no such program"),
         ({"data": {"secret": {"data": {"x": {"generate": "gen.py", "count": 0}}}}}, "count 0"),
         ({"data": {"secret": {"data": {"x": {"yaml": {}}}}}}, "a case needs generate, copy or in"),

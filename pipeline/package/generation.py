@@ -48,6 +48,15 @@ def default_solution(root: Path) -> str | None:
     return "/" + accepted[0].relative_to(root).as_posix() if accepted else None
 
 
+def within(base: Path, relative: str, what: str) -> Path:
+    """`base / relative`, which must stay inside `base` (a `copy: ../../etc/shadow`, a
+    `solution: /../x` would read the host's files into the package's data)."""
+    path = (base / relative.lstrip("/")).resolve()
+    if not path.is_relative_to(base.resolve()):
+        raise GeneratorsError(f"{what} {relative}: outside {base}: refused")
+    return path
+
+
 def _digest(*parts: bytes | str) -> str:
     h = hashlib.sha256()
     for part in parts:
@@ -99,15 +108,16 @@ class _Generator:
         base = self.root / GENERATORS_YAML.parent
         files = self.plan.generators.get(name)
         if files is None:
-            return base / name
-        digest = _digest(*files, *((base / f).read_bytes() for f in files if (base / f).is_file()))
+            return within(base, name, "generator")
+        paths = [within(base, f, f"generator {name}:") for f in files]
+        digest = _digest(*files, *(p.read_bytes() for p in paths if p.is_file()))
         staged = cache_dir() / "programs" / digest / name
         if not staged.is_dir():
             staged.mkdir(parents=True)
-            for file in files:
-                if not (base / file).is_file():
+            for file, path in zip(files, paths, strict=True):
+                if not path.is_file():
                     raise GeneratorsError(f"{base / GENERATORS_YAML.name}: {name}: no file {file}")
-                shutil.copyfile(base / file, staged / Path(file).name)
+                shutil.copyfile(path, staged / Path(file).name)
         return staged
 
     def run(self, path: Path, stdin: bytes, args: list[str], what: str) -> ExecutionResult:
@@ -164,7 +174,7 @@ class _Generator:
 
     def answer(self, case: Case, text: bytes) -> bytes:
         assert case.solution is not None
-        path = self.root / case.solution.lstrip("/")
+        path = within(self.root, case.solution, f"data/{case.path}: solution")
         _, digest = self.program(path)
         where = f"data/{case.path}: solution {case.solution}"
 
@@ -180,7 +190,7 @@ class _Generator:
         """Every file of `case`: ext -> content."""
         files: dict[str, bytes] = {}
         if case.copy is not None:
-            base = self.root / GENERATORS_YAML.parent / case.copy
+            base = within(self.root / GENERATORS_YAML.parent, case.copy, f"data/{case.path}: copy")
             for ext in ("in", "ans", "out", "yaml"):
                 source = base.parent / f"{base.name}.{ext}"
                 if source.is_file():

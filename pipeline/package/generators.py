@@ -41,6 +41,9 @@ NAME = "{name}"
 COUNT = "{count}"
 MAX_COUNT = 100  # cases one `count: N` makes, as the format bounds it
 RANGE = re.compile(r"^(-?\d+)\.\.=(-?\d+)$")
+# a case's or folder's name: a file name in data/, never a path (`../x` would write
+# outside the package)
+NAME_OF_CASE = re.compile(r"^[A-Za-z0-9_+-][A-Za-z0-9_.+-]*$")
 
 
 class GeneratorsError(PackageError):
@@ -219,6 +222,10 @@ class _Reader:
         numbered: bool,
         groups: tuple[int, Iterator[int]],
     ) -> None:
+        if key and not NAME_OF_CASE.match(key):
+            raise GeneratorsError(
+                f"{self.where(path)}: {key!r}: not a name (letters, digits, _.+-)"
+            )
         if is_case(value):
             if not key and not numbered:
                 raise GeneratorsError(f"{self.where(path)}: a case needs a name")
@@ -312,6 +319,11 @@ def read_plan(root: Path, default_solution: str | None) -> Plan:
         for v in generators.values()
     ):
         raise GeneratorsError(f"{path}: generators: each name a list of files in generators/")
+    for name in generators:
+        if not NAME_OF_CASE.match(str(name)):
+            raise GeneratorsError(
+                f"{path}: generators: {name!r}: not a name (letters, digits, _.+-)"
+            )
     reader = _Reader(path, content, default_solution)
     reader.resolve_includes()
     reader.plan.generators = {str(k): list(v) for k, v in generators.items()}
