@@ -218,6 +218,7 @@ def test_nothing_outside_the_package_is_read_or_written(
     ("edit", "said"),
     [
         ({"data": {"secret": {"data": {"x": "nosuch.py 1"}}}}, "nosuch.py: no such program"),
+        ({"data": {"secret": {"data": {"x": "gen.py"}}}}, "the generator failed: exit code 1"),
         ({"data": {"secret": {"data": {"x": {"generate": "gen.py", "count": 0}}}}}, "count 0"),
         ({"data": {"secret": {"data": {"x": {"yaml": {}}}}}}, "a case needs generate, copy or in"),
         ({"data": {"secret": {"data": {"x": "gen.py {seed} {seed:1}"}}}}, "{seed} may appear once"),
