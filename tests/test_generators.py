@@ -113,7 +113,7 @@ def test_generate_writes_the_data_and_a_second_run_does_no_work(tmp_path: Path, 
     root = package_copy(tmp_path)
     code, output = cli("generate", str(root), runner_flag(fork))
     assert code == 0, output
-    assert "26 cases" in output and "0 program runs" not in output, output
+    assert "26 cases" in output and ": 0 program runs" not in output, output
     data = root / "data"
     assert (data / "sample/1.in").read_text() == "1 2\n"
     assert (data / "sample/2-manual.ans").read_text() == "9\n"  # copied
@@ -138,8 +138,33 @@ def test_generate_writes_the_data_and_a_second_run_does_no_work(tmp_path: Path, 
     before = {p: p.stat().st_mtime_ns for p in data.rglob("*")}
     code, output = cli("generate", str(root), runner_flag(fork))
     assert code == 0, output
-    assert "0 program runs, 0 files written" in output, output
+    assert ": 0 program runs, 0 files written" in output, output
     assert {p: p.stat().st_mtime_ns for p in data.rglob("*")} == before
+
+
+def test_on_ray_the_data_is_the_same_as_in_this_process(tmp_path: Path, fork: bool) -> None:
+    """More cases than SERIAL_CASES fan out on the embedded Ray, in chunks, to the same
+    bytes."""
+    content = yaml.safe_load((PACKAGE / "generators" / "generators.yaml").read_text())
+    content["data"]["secret"]["data"]["many"] = {"generate": "gen.py {seed} {count}", "count": 40}
+    data = {"data": content["data"]}
+    serial, ray = package_copy(tmp_path / "serial", data), package_copy(tmp_path / "ray", data)
+    code, output = cli("generate", str(serial), "--address", "local-serial", runner_flag(fork))
+    assert code == 0, output
+    shutil.rmtree(tmp_path / "cache")  # the Ray run makes every case again
+    code, output = cli("generate", str(ray), runner_flag(fork))
+    assert code == 0, output
+    assert "66 cases" in output and ": 0 program runs" not in output, output
+
+    def files(root: Path) -> dict[str, bytes]:
+        return {
+            p.relative_to(root).as_posix(): p.read_bytes()
+            for p in (root / "data").rglob("*")
+            if p.is_file()
+        }
+
+    assert files(ray) == files(serial)
+    assert len(files(ray)) > 100
 
 
 def test_solution_answers_and_an_empty_one_answers_nothing(tmp_path: Path, fork: bool) -> None:

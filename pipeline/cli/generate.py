@@ -47,7 +47,8 @@ def generate(
         str | None,
         typer.Option(
             help="Ray cluster to join (default: RAY_ADDRESS, else an embedded local "
-            "cluster; `local-serial` runs in this process without Ray)."
+            "cluster, else for a package of at most 32 cases this process; "
+            "`local-serial` runs in this process without Ray)."
         ),
     ] = None,
     chunk_size: Annotated[
@@ -83,7 +84,7 @@ def generate(
             raise GeneratorsError(
                 f"{problem}: its generators.yaml gives the cases: no --out, --count"
             )
-        _generate_package(Path(problem), fork_server)
+        _generate_package(Path(problem), fork_server, address)
         return
     if out is None or count is None:
         raise GenerateError("--out and --count are needed (or a package with generators.yaml)")
@@ -111,8 +112,8 @@ def generate(
     )
 
 
-def _generate_package(root: Path, fork_server: bool) -> None:
-    done = generate_package(root, fork=fork_server)
+def _generate_package(root: Path, fork_server: bool, address: str | None) -> None:
+    done = generate_package(root, fork=fork_server, address=address)
     for note in done.notes:
         typer.echo(note, err=True)
     typer.echo(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from pathlib import Path
 
 import yaml
 
+from pipeline.distribute.cluster import SERIAL, Cluster
 from pipeline.limits import Limits
 from pipeline.package.generators import GENERATORS_YAML, Case, GeneratorsError, Plan, read_plan
 from pipeline.package.programs import Program
@@ -34,6 +36,8 @@ from pipeline.program.execution import ExecutionResult
 GENERATOR_LIMITS = Limits(cpu_ms=60_000, memory_mb=2048, output_kb=256 * 1024)
 CAUGHT = ("testcase.in", "testcase.ans")  # what a generator may write beside its stdout
 INVALID_WITHOUT_ANSWER = "invalid_input"  # its cases have no answer to make
+CHUNK_CASES = 8  # cases per Ray task
+SERIAL_CASES = 32  # at most this many cases: generated in this process, no Ray started
 
 
 def cache_dir() -> Path:
@@ -238,26 +242,72 @@ def _write(path: Path, data: bytes, done: Generated, root: Path) -> None:
     done.written.append(path.relative_to(root).as_posix())
 
 
-def generate_package(root: Path, *, fork: bool = True) -> Generated:
-    """The package at `root`'s data/ made from its generators.yaml (raises GeneratorsError,
-    one line, when it cannot be)."""
+@dataclass(frozen=True)
+class Chunk:
+    """Cases one Ray task (or this process) makes: all it needs, by value."""
+
+    root: str
+    generators: dict[str, list[str]]
+    interactive: bool
+    fork: bool
+    cases: list[Case]
+
+
+def make_chunk(chunk: Chunk) -> tuple[list[tuple[str, dict[str, bytes]]], int, str | None]:
+    """The files of each case of `chunk` (data/-relative path, ext -> content), the
+    programs run, and the one line that stopped it (the cases made before it are kept)."""
+    plan = Plan(cases=chunk.cases, generators=chunk.generators)
+    done = Generated()
+    servers = execute.Servers(fork=chunk.fork)
+    gen = _Generator(Path(chunk.root), plan, servers, done, chunk.interactive)
+    made: list[tuple[str, dict[str, bytes]]] = []
+    try:
+        for case in chunk.cases:
+            made.append((case.path, gen.files_of(case)))
+    except GeneratorsError as exc:
+        return made, done.ran, str(exc)
+    finally:
+        servers.close()
+    return made, done.ran, None
+
+
+def executor(address: str | None, cases: int) -> str | None:
+    """Where to generate: the address asked for (or RAY_ADDRESS's), else in this process
+    for at most SERIAL_CASES cases (a Ray start costs more than they take), else the
+    embedded Ray."""
+    if address is not None or os.environ.get("RAY_ADDRESS"):
+        return address
+    return SERIAL if cases <= SERIAL_CASES else None
+
+
+def generate_package(root: Path, *, fork: bool = True, address: str | None = None) -> Generated:
+    """The package at `root`'s data/ made from its generators.yaml, its cases fanned out
+    in chunks over `address` (executor); raises GeneratorsError, one line, when a case
+    cannot be made (every case made by then is written)."""
     root = Path(root).resolve()
     package = read_package(root)
     interactive = package.interactive or package.passes > 1  # the answer is no output
     plan = read_plan(root, default_solution(root))
     done = Generated(cases=len(plan.cases), notes=list(plan.notes))
-    servers = execute.Servers(fork=fork)
-    gen = _Generator(root, plan, servers, done, interactive)
-    data = root / "data"
-    try:
-        for case in plan.cases:
-            for ext, content in gen.files_of(case).items():
-                _write(data / f"{case.path}.{ext}", content, done, root)
-    finally:
-        servers.close()
+    cases = plan.cases
+    chunks = [
+        Chunk(str(root), plan.generators, interactive, fork, cases[i : i + CHUNK_CASES])
+        for i in range(0, len(cases), CHUNK_CASES)
+    ]
+    data, errors = root / "data", []
+    with Cluster(executor(address, len(cases))) as cluster:
+        for _, (made, ran, error) in cluster.map_unordered(make_chunk, chunks):
+            done.ran += ran
+            errors += [error] if error is not None else []
+            for path, files in made:
+                for ext, content in files.items():
+                    _write(data / f"{path}.{ext}", content, done, root)
+    if errors:
+        raise GeneratorsError(min(errors))  # the same line whatever the chunks' order
     for folder, (name, content) in plan.groups.items():
         text = "" if content is None else yaml.safe_dump(content, sort_keys=False)
         _write(data / folder / name, text.encode(), done, root)
+    done.written.sort()
     return done
 
 
