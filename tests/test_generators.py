@@ -232,9 +232,7 @@ def test_nothing_outside_the_package_is_read_or_written(
     code, output = cli("generate", str(root), "--no-fork-server")
     lines = without_isolation_line(output).strip().splitlines()
     assert code == 2, output
-    assert len(lines) == 1 and said in lines[0] and "refused" in lines[0] or "not a name" in said, (
-        output
-    )
+    assert len(lines) == 1 and said in lines[0], output
     assert not (tmp_path / "escaped.in").exists() and not (root / "escaped.in").exists()
     assert not (root / "data" / "secret").exists(), output
 
