@@ -189,6 +189,19 @@ def test_verify_generates_what_is_missing_and_checks_it(tmp_path: Path, fork: bo
     assert "FAIL" not in output and "expectations hold" in output, output
 
 
+def test_verify_adds_what_is_missing_and_rewrites_no_file(tmp_path: Path) -> None:
+    root = package_copy(tmp_path)
+    code, output = cli("generate", str(root), "--no-fork-server")
+    assert code == 0, output
+    kept = root / "data" / "sample" / "1.in"
+    kept.write_text("2 3\n")  # the author's own, valid: verify keeps it
+    (root / "data" / "secret" / "seeded.in").unlink()
+    code, output = cli("verify", str(root), *SERIAL, "--repeat", "1", "--no-fork-server")
+    assert "1 missing cases generated" in output, output
+    assert kept.read_text() == "2 3\n"
+    assert (root / "data" / "secret" / "seeded.in").is_file()
+
+
 def test_verify_fails_an_invalid_input_the_validators_accept(tmp_path: Path) -> None:
     # 11 1 is invalid only under its folder's --small; 5 5 is valid everywhere
     invalid = {"data": {"fine": {"in": "5 5"}, "bounded": {

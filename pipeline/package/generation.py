@@ -234,8 +234,9 @@ def _why(result: ExecutionResult) -> str:
     return how + (f": {said[-1][:200]}" if said else "")
 
 
-def _write(path: Path, data: bytes, done: Generated, root: Path) -> None:
-    if path.is_file() and path.read_bytes() == data:
+def _write(path: Path, data: bytes, done: Generated, root: Path, keep: bool) -> None:
+    """`data` into `path` where it differs (`keep`: only where there is no file yet)."""
+    if path.is_file() and (keep or path.read_bytes() == data):
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
@@ -280,10 +281,13 @@ def executor(address: str | None, cases: int) -> str | None:
     return SERIAL if cases <= SERIAL_CASES else None
 
 
-def generate_package(root: Path, *, fork: bool = True, address: str | None = None) -> Generated:
+def generate_package(
+    root: Path, *, fork: bool = True, address: str | None = None, keep: bool = False
+) -> Generated:
     """The package at `root`'s data/ made from its generators.yaml, its cases fanned out
     in chunks over `address` (executor); raises GeneratorsError, one line, when a case
-    cannot be made (every case made by then is written)."""
+    cannot be made (every case made by then is written). `keep`: files already in data/
+    are left as they are (verify adds what is missing, never rewrites an author's file)."""
     root = Path(root).resolve()
     package = read_package(root)
     interactive = package.interactive or package.passes > 1  # the answer is no output
@@ -301,12 +305,12 @@ def generate_package(root: Path, *, fork: bool = True, address: str | None = Non
             errors += [error] if error is not None else []
             for path, files in made:
                 for ext, content in files.items():
-                    _write(data / f"{path}.{ext}", content, done, root)
+                    _write(data / f"{path}.{ext}", content, done, root, keep)
     if errors:
         raise GeneratorsError(min(errors))  # the same line whatever the chunks' order
     for folder, (name, content) in plan.groups.items():
         text = "" if content is None else yaml.safe_dump(content, sort_keys=False)
-        _write(data / folder / name, text.encode(), done, root)
+        _write(data / folder / name, text.encode(), done, root, keep)
     done.written.sort()
     return done
 

@@ -136,7 +136,7 @@ def _generate_missing(root: Path, options: VerifyOptions) -> list[Check]:
         return [Check(INPUTS, GENERATORS_YAML.as_posix(), True, "every case is in data/")]
     if options.progress is not None:
         options.progress(f"generating {len(missing)} missing cases from {GENERATORS_YAML}")
-    done = generate_package(root, fork=options.fork_server, address=options.address)
+    done = generate_package(root, fork=options.fork_server, address=options.address, keep=True)
     detail = f"{len(missing)} missing cases generated ({len(done.written)} files written)"
     return [Check(INPUTS, GENERATORS_YAML.as_posix(), True, "; ".join([detail, *done.notes]))]
 
