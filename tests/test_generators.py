@@ -109,6 +109,19 @@ def test_the_plan_names_each_case_as_the_format_does() -> None:
     assert [n.split(": ", 1)[1] for n in plan.notes] == ["visualizer not run (gridjudge skips it)"]
 
 
+def test_a_statement_only_sample_and_a_link(tmp_path: Path) -> None:
+    """A sample may give only the statement's files (no .in: nothing to answer); `{link:
+    EXT}` is the text of the case's other file."""
+    sample = {"in.statement": "6", "in.download": {"link": "in.statement"}}
+    root = package_copy(tmp_path, {"data": {"sample": {"data": {"six": sample}}}})
+    (case,) = read_plan(root, SUM).cases
+    assert case.files == (("in.statement", "6\n"), ("in.download", "6\n"))
+    code, output = cli("generate", str(root), "--no-fork-server")
+    assert code == 0, output
+    assert (root / "data/sample/six.in.download").read_text() == "6\n"
+    assert not (root / "data/sample/six.ans").exists()
+
+
 def test_generate_writes_the_data_and_a_second_run_does_no_work(tmp_path: Path, fork: bool) -> None:
     root = package_copy(tmp_path)
     code, output = cli("generate", str(root), runner_flag(fork))

@@ -35,7 +35,6 @@ from pipeline.program.execution import ExecutionResult
 # of every generator and solution run: the judge's time, not a submission's
 GENERATOR_LIMITS = Limits(cpu_ms=60_000, memory_mb=2048, output_kb=256 * 1024)
 CAUGHT = ("testcase.in", "testcase.ans")  # what a generator may write beside its stdout
-INVALID_WITHOUT_ANSWER = "invalid_input"  # its cases have no answer to make
 CHUNK_CASES = 8  # cases per Ray task
 SERIAL_CASES = 32  # at most this many cases: generated in this process, no Ray started
 
@@ -204,7 +203,7 @@ class _Generator:
         if case.command is not None:
             files.update(self.generate(case))
         files.update({ext: text.encode() for ext, text in case.files})
-        if "ans" not in files and not case.path.startswith(INVALID_WITHOUT_ANSWER):
+        if "in" in files and "ans" not in files and not case.invalid_input:
             if self.interactive:
                 files["ans"] = b""  # an interactive case's answer is the interactor's
             elif case.solution is not None:

@@ -35,7 +35,6 @@ CASE_KEYS = ("generate", "copy", "count", "match", *INLINE)  # what makes a valu
 GROUP_FILES = ("test_group.yaml", "testdata.yaml")  # a folder's settings, written as given
 # the top folders in the order the format generates them (others follow, by name)
 ROOT_ORDER = ("sample", "secret", "invalid_output", "invalid_answer", "invalid_input")
-INVALID = ("invalid_input", "invalid_answer", "invalid_output")
 SEED = re.compile(r"\{seed(:[0-9]+)?\}")
 NAME = "{name}"
 COUNT = "{count}"
@@ -68,8 +67,9 @@ class Case:
         return self.path.rsplit("/", 1)[0] if "/" in self.path else ""
 
     @property
-    def invalid(self) -> bool:
-        return self.path.split("/", 1)[0] in INVALID
+    def invalid_input(self) -> bool:
+        """An invalid input has no answer to make."""
+        return self.path.split("/", 1)[0] == "invalid_input"
 
     def argv(self) -> list[str]:
         """The generator and its arguments: split as a shell splits words (BAPCtools
@@ -167,6 +167,26 @@ def _inherit(node: dict[str, Any], up: _Inherited, where: str) -> _Inherited:
         if not isinstance(retries, int) or isinstance(retries, bool) or retries < 1:
             raise GeneratorsError(f"{where}: retries {retries!r}: a positive int")
     return _Inherited(salt, solution, retries)
+
+
+def _inline(node: dict[str, Any], where: str) -> tuple[tuple[str, str], ...]:
+    """The files a case gives inline, a newline added where the text has none; a
+    `{link: EXT}` value is the text of that other file of the case."""
+    given: dict[str, str] = {}
+    for ext in INLINE:
+        text = node.get(ext)
+        if text is None or (isinstance(text, dict) and set(text) == {"link"}):
+            continue
+        if ext == "yaml" and not isinstance(text, str):  # YAML, written back as YAML
+            text = yaml.safe_dump(text, sort_keys=False)
+        given[ext] = str(text) if str(text).endswith("\n") else f"{text}\n"
+    for ext in INLINE:
+        text = node.get(ext)
+        if isinstance(text, dict) and set(text) == {"link"}:
+            if text["link"] not in given:
+                raise GeneratorsError(f"{where}: {ext}: link to {text['link']}: not given inline")
+            given[ext] = given[text["link"]]
+    return tuple((ext, given[ext]) for ext in INLINE if ext in given)
 
 
 class _Reader:
@@ -270,13 +290,7 @@ class _Reader:
             consecutive = max(values) - min(values) == len(values) - 1
             pad = max(len(str(v)) for v in values) if consecutive else 0
             path = f"{path}-{count:0{pad}}"
-        files = []
-        for ext in INLINE:
-            if node.get(ext) is not None:
-                text = node[ext]
-                if ext == "yaml" and not isinstance(text, str):  # YAML, written back as YAML
-                    text = yaml.safe_dump(text, sort_keys=False)
-                files.append((ext, str(text) if str(text).endswith("\n") else f"{text}\n"))
+        files = _inline(node, where)
         command = node.get("generate")
         if command is not None and (not isinstance(command, str) or not command.strip()):
             raise GeneratorsError(f"{where}: generate: a command line")
@@ -285,7 +299,7 @@ class _Reader:
         if command is not None and len(SEED.findall(command)) > 1:
             raise GeneratorsError(f"{where}: {{seed}} may appear once in a command")
         copy = node.get("copy")
-        if command is None and copy is None and "in" not in dict(files):
+        if command is None and copy is None and not {"in", "in.statement"} & dict(files).keys():
             raise GeneratorsError(f"{where}: a case needs generate, copy or in")
         seed = seed_of(up.salt, command, count) if command is not None else 0
         return Case(path, key, command, seed, up.retries, copy, tuple(files), up.solution)
