@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import shutil
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -116,11 +117,12 @@ class _Generator:
         digest = _digest(*files, *(p.read_bytes() for p in paths if p.is_file()))
         staged = cache_dir() / "programs" / digest / name
         if not staged.is_dir():
-            staged.mkdir(parents=True)
             for file, path in zip(files, paths, strict=True):
                 if not path.is_file():
                     raise GeneratorsError(f"{base / GENERATORS_YAML.name}: {name}: no file {file}")
-                shutil.copyfile(path, staged / Path(file).name)
+            _publish(
+                staged, {Path(f).name: p.read_bytes() for f, p in zip(files, paths, strict=True)}
+            )
         return staged
 
     def run(self, path: Path, stdin: bytes, args: list[str], what: str) -> ExecutionResult:
@@ -146,10 +148,7 @@ class _Generator:
             names = json.loads(index.read_text())
             return {n: (folder / n).read_bytes() for n in names}
         files = make()
-        folder.mkdir(parents=True, exist_ok=True)
-        for name, data in files.items():
-            (folder / name).write_bytes(data)
-        index.write_text(json.dumps(sorted(files)))  # last: a half-kept entry is no entry
+        _publish(folder, {**files, "files.json": json.dumps(sorted(files)).encode()})
         return files
 
     def generate(self, case: Case) -> dict[str, bytes]:
@@ -209,6 +208,19 @@ class _Generator:
             elif case.solution is not None:
                 files["ans"] = self.answer(case, files["in"])
         return files
+
+
+def _publish(folder: Path, files: dict[str, bytes]) -> None:
+    """`files` as `folder`, whole or not at all: written beside it, then renamed into
+    place (Ray workers making the same case at once: the first one's stays)."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    draft = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    for name, data in files.items():
+        (draft / name).write_bytes(data)
+    try:
+        draft.rename(folder)
+    except OSError:  # kept by another process first: the same bytes
+        shutil.rmtree(draft, ignore_errors=True)
 
 
 def _reseeded(case: Case, retry: int) -> list[str]:
