@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -351,15 +351,17 @@ def _infer_points(package: Package, out: dict[str, FolderSettings], direct: int)
     out["secret"] = replace(secret, score=share * direct)
 
 
-def folder_settings(package: Package) -> dict[str, FolderSettings]:
-    """family (a folder of data/, e.g. secret/group1) -> its settings."""
+def folder_settings(
+    package: Package, tops: Sequence[str] = GRADED_FOLDERS
+) -> dict[str, FolderSettings]:
+    """family (a folder of data/ under `tops`, e.g. secret/group1) -> its settings."""
     try:
-        return _folder_settings(package)
+        return _folder_settings(package, tops)
     except VersionError as exc:
         raise PackageError(str(exc)) from None
 
 
-def _folder_settings(package: Package) -> dict[str, FolderSettings]:
+def _folder_settings(package: Package, tops: Sequence[str]) -> dict[str, FolderSettings]:
     ours = package.validator_flags
     top = FolderSettings(output_flags=ours)
     data = package.data
@@ -379,7 +381,7 @@ def _folder_settings(package: Package) -> dict[str, FolderSettings]:
         for sub in sorted(p for p in folder.iterdir() if p.is_dir() and not p.is_symlink()):
             walk(sub, f"{family}/{sub.name}", settings)
 
-    for name in GRADED_FOLDERS:
+    for name in tops:
         if (data / name).is_dir():
             walk(data / name, name, top)
     direct = len(list((data / "secret").glob("*.in"))) if (data / "secret").is_dir() else 0

@@ -33,6 +33,8 @@ import pyarrow as pa
 from pipeline.corpus.store import read_manifest
 from pipeline.distribute.cluster import Cluster
 from pipeline.ids import natural_key
+from pipeline.package.generation import generate_package, missing_files
+from pipeline.package.generators import GENERATORS_YAML, has_generators
 from pipeline.package.spec import Package, is_package, read_package
 from pipeline.package.submissions import FOLDERS, SUBMISSIONS, ExpectedSubmission, read_submissions
 from pipeline.problem.contract import Problem
@@ -41,6 +43,7 @@ from pipeline.scoring.gradebook import gradebook
 from pipeline.scoring.run import package_policy
 from pipeline.verify.expect import (
     FIRST_REJECTED,
+    INPUTS,
     NEAR_BOUNDARY,
     SUBMISSION,
     TIMING,
@@ -54,6 +57,7 @@ from pipeline.verify.expect import (
     slowest,
     tle_margin,
 )
+from pipeline.verify.invalid import invalid_input_checks
 from pipeline.verify.junk import junk_check
 from pipeline.verify.prepare import (
     PYTHON,
@@ -104,6 +108,7 @@ def verify_package(options: VerifyOptions) -> Verification:
         raise VerifyError(f"--python {options.python}: one of {', '.join(sorted(PYTHON))}")
     if options.budget_s is not None and options.budget_s <= 0:
         raise VerifyError("--budget must be a positive number of seconds")
+    made = _generate_missing(root, options)
     package = read_package(root)
     subs = read_submissions(root)
     if not subs:
@@ -115,9 +120,25 @@ def verify_package(options: VerifyOptions) -> Verification:
     else:
         with tempfile.TemporaryDirectory(prefix="gridjudge-verify-") as tmp:
             result = _verify(package, problem, subs, options, Path(tmp))
+    result.checks[:0] = made
     if options.strict:
         result.checks = [c.strict() for c in result.checks]
     return result
+
+
+def _generate_missing(root: Path, options: VerifyOptions) -> list[Check]:
+    """The cases of generators/generators.yaml not in data/ yet, generated first (a
+    package whose secret data only that file makes can be verified), as one check."""
+    if not has_generators(root):
+        return []
+    missing = missing_files(root)
+    if not missing:
+        return [Check(INPUTS, GENERATORS_YAML.as_posix(), True, "every case is in data/")]
+    if options.progress is not None:
+        options.progress(f"generating {len(missing)} missing cases from {GENERATORS_YAML}")
+    done = generate_package(root, fork=options.fork_server, address=options.address, keep=True)
+    detail = f"{len(missing)} missing cases generated ({len(done.written)} files written)"
+    return [Check(INPUTS, GENERATORS_YAML.as_posix(), True, "; ".join([detail, *done.notes]))]
 
 
 def _time_limit(package: Package, accepted: pa.Table) -> tuple[float, Check]:
@@ -202,6 +223,7 @@ def _verify(
     work: Path,
 ) -> Verification:
     checks = validate_inputs(package, problem, work / "corpus")
+    checks += invalid_input_checks(package, problem)
     checks += junk_check(package, problem)
     python = python_for(package, options.python)
     runs = Runs(work / "corpus", specs_of(package, subs, checks, python), options, work)
