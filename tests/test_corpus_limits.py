@@ -29,6 +29,7 @@ from pipeline.corpus.store import (
     iter_batches,
 )
 from pipeline.schemas import CORPUS_SCHEMA
+from tests.cli_output import without_isolation_line
 
 GRIDJUDGE = Path(sys.executable).with_name("gridjudge")
 REPO = Path(__file__).resolve().parents[1]
@@ -79,7 +80,7 @@ def _cli(*args: str) -> tuple[int, str]:
 
 
 def _refused(code: int, output: str, limit_mb: int) -> None:
-    lines = output.strip().splitlines()
+    lines = without_isolation_line(output).strip().splitlines()
     assert code == 2 and len(lines) == 1, output
     assert lines[0].startswith("error: ") and f"over the limit of {limit_mb} MB" in lines[0]
     assert "row group 0" in lines[0] and "of input" in lines[0], output

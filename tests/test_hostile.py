@@ -316,11 +316,14 @@ def test_a_compile_error_quotes_no_host_file(backend: str, port: int, tmp_path: 
     the file is not there and quotes nothing of it (before, gcc quoted its first line:
     /etc/passwd's, an answer under /opt, a file under /var, another build's)."""
     marker = f"SECRET-{port}-"
-    planted = {
-        Path(f"/var/gj_sessions_{port}/secret.txt"): f"{marker}var",
-        hidden_corpus(port) / "answer.ans": None,  # the battery's own, "SECRET"
-        default_cache_dir() / f"gj_secret_{port}.txt": f"{marker}cache",
+    planted: dict[Path, str | None] = {
+        default_cache_dir() / f"gj_secret_{port}.txt": f"{marker}cache"
     }
+    # the battery's host folders, where this user could plant them (_plant)
+    if Path(f"/var/gj_sessions_{port}").is_dir():
+        planted[Path(f"/var/gj_sessions_{port}/secret.txt")] = f"{marker}var"
+    if (hidden_corpus(port) / "answer.ans").exists():
+        planted[hidden_corpus(port) / "answer.ans"] = None  # the battery's own, "SECRET"
     targets = [Path("/etc/passwd"), Path(__file__).resolve(), *planted]
     from pipeline.program import sandbox as sandbox_module
 

@@ -199,8 +199,6 @@ def test_feedback_folder_planted_as_a_link_is_refused(finished: Path, tmp_path: 
 @pytest.fixture
 def users_folder() -> Iterator[tuple[Path, pwd.struct_passwd]]:
     """A folder the user `nobody` owns, reachable by it (a fresh 0755 folder above)."""
-    if os.geteuid() != 0:
-        pytest.skip("the two-user attack needs root to be the judge (CI runs as root)")
     user = pwd.getpwnam("nobody")
     top = Path(tempfile.mkdtemp(prefix="gridjudge-two-users-"))
     top.chmod(0o755)
@@ -217,6 +215,7 @@ def _as_user(user: pwd.struct_passwd, *argv: str) -> None:
     subprocess.run(["runuser", "-u", user.pw_name, "--", *argv], check=True)
 
 
+@pytest.mark.needs_root(reason="the judge of the two-user attack is root, the planter nobody")
 @pytest.mark.parametrize("runner", RUNNERS)
 def test_roots_grade_into_a_users_folder_never_writes_roots_file(
     corpus: Path, tmp_path: Path, users_folder: tuple[Path, pwd.struct_passwd], runner: str
