@@ -13,7 +13,7 @@ HOST_CPU=$2  # the CPU seconds of calibrate.py's work on the host (vm.sh)
 # nons (the user without user namespaces: doctor if asked for, then the refusal test).
 # They run in that order whatever the order given.
 SUBSET=${3:-full}
-FULL=root:sandbox,root:hostile,root:forkserver,user:sandbox,user:hostile,user:forkserver,doctor,nons
+FULL=root:sandbox,root:hostile,root:forkserver,user:sandbox,user:hostile,user:forkserver,plain:hostile,plain:forkserver,doctor,nons
 # ci: the v2 slots as root and as the delegated user, the battery and the fork-server
 # attacks served as that user, the refusal; 461 s with the boot on 2026-12-05 (the
 # rest, root's battery spawned and served and the user's spawned, adds about 6 minutes)
@@ -39,7 +39,7 @@ step() {  # step PART RUNNER...: one part through RUNNER (nothing, or as_user CG
       -k "fork-server or test_forkserver.py or spot" ;;
   esac
 }
-steps() {  # steps WHO RUNNER...: the parts asked for WHO (root or user), 1 if any failed
+steps() {  # steps WHO RUNNER...: the parts asked for WHO (root, user or plain), 1 if any failed
   who=$1
   shift
   failed=0
@@ -144,7 +144,8 @@ steps root
 root_rc=$?
 
 user_rc=0
-if has user:sandbox || has user:hostile || has user:forkserver || has doctor || has nons; then
+if has user:sandbox || has user:hostile || has user:forkserver || has plain:hostile ||
+  has plain:forkserver || has doctor || has nons; then
   open_for_user_or_fail || user_rc=1
 fi
 if has user:sandbox || has user:hostile || has user:forkserver; then
@@ -159,6 +160,19 @@ if has user:sandbox || has user:hostile || has user:forkserver; then
   done
   steps user as_user $CG/user-$USER_ID
   user_rc=$?
+fi
+plain_rc=0
+if has plain:hostile || has plain:forkserver; then
+  say "uid $USER_ID without a delegated subtree (a cgroup of root's): the launcher's watchdog"
+  mkdir $CG/user-plain
+  GRIDJUDGE_TEST_PORT=$($PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  export GRIDJUDGE_TEST_PORT
+  for folder in /var/gj_sessions_$GRIDJUDGE_TEST_PORT /opt/gj_corpus_$GRIDJUDGE_TEST_PORT; do
+    mkdir "$folder" && chown $USER_ID:$USER_ID "$folder"
+  done
+  as_user $CG/user-plain sh -c "$DOCTOR" | grep -i -e isolation -e cgroup -e memory
+  steps plain as_user $CG/user-plain
+  plain_rc=$?
 fi
 
 if has doctor; then  # the tables of docs/sandbox.md
@@ -179,6 +193,6 @@ if has nons; then
   nons_rc=$?
 fi
 
-say "pytest exit codes: root $root_rc, user $user_rc, no namespaces $nons_rc"
-[ $root_rc -eq 0 ] && [ $user_rc -eq 0 ] && [ $nons_rc -eq 0 ]
+say "pytest exit codes: root $root_rc, user $user_rc, user without a subtree $plain_rc, no namespaces $nons_rc"
+[ $root_rc -eq 0 ] && [ $user_rc -eq 0 ] && [ $plain_rc -eq 0 ] && [ $nons_rc -eq 0 ]
 echo $? >"$OUT/rc"
