@@ -226,7 +226,7 @@ def test_a_served_program_writes_its_own_staged_folder_and_nothing_else(name: st
             got = run(
                 program,
                 f"{n}\n".encode(),
-                limits=LIMITS,
+                limits=scaled(LIMITS, "AC"),
                 files={"input": f"staged {n}\n".encode()},
                 read_back=["judgemessage.txt"],
                 servers=servers,
@@ -245,10 +245,11 @@ def test_a_served_program_sees_the_environment_a_spawned_run_sees(name: str) -> 
     """Nothing the judge set to start the server (LD_PRELOAD, LD_BIND_NOW, the control
     variables) is left in the environment the program's main sees."""
     program = prepare(parse_spec(str(HOSTILE / name)), PROBLEM)
-    spawned = run(program, b"41\n", limits=LIMITS)
+    limits = scaled(LIMITS, "AC")  # each run must finish
+    spawned = run(program, b"41\n", limits=limits)
     servers = Servers()
     try:
-        served = [run(program, f"{n}\n".encode(), limits=LIMITS, servers=servers) for n in (41, 42)]
+        served = [run(program, f"{n}\n".encode(), limits=limits, servers=servers) for n in (41, 42)]
     finally:
         servers.close()
     assert spawned.extra["runner"] != RUNNER and spawned.output == b"41\n", vars(spawned)
