@@ -4,7 +4,7 @@ own; all namespaces unshared, network included).
 
 The launcher joins the cgroup slot, sets the rlimits and drops to nobody, then execs
 bwrap, which builds the sandbox in an unprivileged user namespace. bwrap's pid namespace
-hides the program's CPU time and RSS from wait4 (DESIGN §5), so both come from the
+hides the program's CPU time and RSS from wait4, so both come from the
 cgroup (cpuacct and memory max usage: they include bwrap's own small share). bwrap
 reports a program killed by signal N as exit status 128+N, read back as that signal.
 """

@@ -1,4 +1,4 @@
-"""The default `rlimit` backend: full isolation of DESIGN §5 through the exec launcher.
+"""The default `rlimit` backend: full isolation, through the exec launcher.
 
 Per run: a new session; the CPU limit enforced by the launcher's watchdog (not
 RLIMIT_CPU, which coarsens the program's own CPU clock); rlimits FSIZE (output cap),
