@@ -73,7 +73,6 @@ class BwrapSandbox(RlimitSandbox):
         *,
         serve: Serve | None = None,
         args_file: Path | None = None,
-        reserve_mb: int = 0,
         handover: int | None = None,
         view: Sequence[str] | None = None,
         keep: Sequence[str] = (),
@@ -102,9 +101,8 @@ class BwrapSandbox(RlimitSandbox):
         inner = [self.bwrap, "--args", "3", "--", *taker, *argv]
         # with a slot, the watchdog reads the cgroup (bwrap hides the program's clock)
         args = super().command(
-            ws, inner, limits, slot, args_file=ws.root / ARGS_FILE, reserve_mb=reserve_mb,
-            handover=HANDOVER_FD,
-        )  # fmt: skip
+            ws, inner, limits, slot, args_file=ws.root / ARGS_FILE, handover=HANDOVER_FD
+        )
         # the scratch dir bwrap binds: a private tmpfs in the launcher's own mount
         # namespace, as large as the memory limit, the files to read back copied out
         private = ["--private-box", "--tmpfs-size", str(limits.memory_bytes)]
