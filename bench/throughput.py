@@ -1,4 +1,4 @@
-"""Throughput of the grading pipeline (DESIGN §6, §7), in one run:
+"""Throughput of the grading pipeline, in one run:
 
 1. in-process: the bare single-process loop of a reference solver (parse, solve, format)
    over N cases, then `grade` with `solver:<problem>` on the embedded Ray over the same

@@ -69,8 +69,8 @@ RESULTS_SCHEMA = pa.schema(
         pa.field("attempt", pa.int32(), nullable=False),
         pa.field("node", pa.string(), nullable=True),
         pa.field("batch_size", pa.int32(), nullable=False),
-        # Extension beyond DESIGN §3: every timing of a `grade --repeat R` run, so that
-        # `compare` can test repeated timings; cpu_ms/wall_ms hold their medians.
+        # Every timing of a `grade --repeat R` run, so that `compare` can test repeated
+        # timings; cpu_ms/wall_ms hold their medians.
         pa.field("cpu_ms_runs", pa.list_(pa.float64()), nullable=True),
         pa.field("wall_ms_runs", pa.list_(pa.float64()), nullable=True),
         # with --repeat: the reference workload timed in the same rounds (pipeline/reference.py)

@@ -27,6 +27,7 @@ from pipeline.grade.plan import GradeOptions, GradeOutcome, GradeSettings, plan_
 from pipeline.limits import Limits
 from pipeline.problem.registry import get_problem
 from pipeline.results import store as report
+from tests.run_summary import read_summary
 
 SUBMISSIONS = Path(__file__).resolve().parent / "submissions" / "spot"
 GRIDJUDGE = Path(sys.executable).parent / "gridjudge"
@@ -117,7 +118,7 @@ def test_the_same_grade_into_a_new_folder_runs_nothing_and_gives_the_same_rows(
     same += ["cpu_ms", "checker_msg", "output_head", "cpu_ms_runs"]
     assert a.select(same).equals(b.select(same))
     assert set(b.column("run_id").to_pylist()) == {report.read_run_json(tmp_path / "r2")["run_id"]}
-    assert report.read_summary(tmp_path / "r1").equals(report.read_summary(tmp_path / "r2"))
+    assert read_summary(tmp_path / "r1").equals(read_summary(tmp_path / "r2"))
 
 
 def test_no_cache_grades_everything_again(

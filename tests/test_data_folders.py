@@ -21,6 +21,7 @@ from pipeline.jobs.config import CorpusSpec
 from pipeline.jobs.run import ensure_corpus
 from pipeline.results import store as report
 from pipeline.schemas import CORPUS_SCHEMA, RESULTS_SCHEMA
+from tests.run_summary import read_summary
 
 COUNT = 30
 
@@ -105,7 +106,7 @@ def test_the_run_folder_with_a_staged_part_still_resumes_and_reports(run_dir: Pa
     assert len(report.done_keys(run_dir)) == 2 * COUNT
     output = CliRunner().invoke(app, ["report", str(run_dir)])
     assert output.exit_code == 0, output.output
-    assert report.read_summary(run_dir).column("cases").to_pylist()[0] == COUNT
+    assert read_summary(run_dir).column("cases").to_pylist()[0] == COUNT
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from pipeline.problem.registry import get_problem
 from pipeline.results import store as report
 from tests.cli_output import without_isolation_line
 from tests.fork_server_probe import require_fork_server
+from tests.run_summary import read_summary
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
@@ -81,7 +82,7 @@ def test_serial_grade_writes_run_folder_and_resume_does_nothing_twice(
     assert "graded 24 pairs" in output
     info = report.read_run_json(out)
     assert info["status"] == "done" and info["verdicts"] == {"AC": 24}
-    assert report.read_summary(out).num_rows > 0
+    assert read_summary(out).num_rows > 0
     parts = sorted(report.results_dir(out).glob("part-*.parquet"))
 
     code, output = grade(str(corpus), "-s", "solver:spot", "--out", str(out))

@@ -29,6 +29,7 @@ from pipeline.grade.plan import GradeOptions, plan_grade
 from pipeline.problem.registry import get_problem
 from pipeline.results import store as report
 from pipeline.results.summary import summarize
+from tests.run_summary import read_summary
 
 pytestmark = pytest.mark.ray
 
@@ -95,7 +96,7 @@ def assert_one_row_per_pair(run_dir: Path, corpus: Path, subs: list[str]) -> Non
 
 def assert_summary_of_every_row(run_dir: Path) -> None:
     """The summary grade built chunk by chunk == the summary of all rows read back."""
-    assert report.read_summary(run_dir).equals(summarize(report.load_results(run_dir)))
+    assert read_summary(run_dir).equals(summarize(report.load_results(run_dir)))
 
 
 def test_grading_writes_one_row_per_pair_and_a_summary(
@@ -108,7 +109,7 @@ def test_grading_writes_one_row_per_pair_and_a_summary(
     assert outcome.verdicts == Counter({"AC": 2 * 48})
     info = report.read_run_json(tmp_path / "run")
     assert info["status"] == "done" and info["rows_written"] == 96
-    summary = report.read_summary(tmp_path / "run").to_pylist()
+    summary = read_summary(tmp_path / "run").to_pylist()
     assert {(r["submission"], r["cases"]) for r in summary if r["family"] is None} == {
         ("solver:spot", 48),
         ("solver:spot@1", 48),
@@ -242,7 +243,7 @@ def test_killed_driver_then_resume_runs_only_the_missing_pairs(
     info = report.read_run_json(out)
     assert info["status"] == "done" and info["rows_resumed"] == done_before
     assert_summary_of_every_row(out)
-    assert report.read_summary(out).to_pylist()[0]["cases"] == 48
+    assert read_summary(out).to_pylist()[0]["cases"] == 48
 
 
 def wait_until_stable(path: Path, quiet_s: float = 1.0, timeout_s: float = 20.0) -> None:

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 from pipeline.cli.app import app
 from pipeline.corpus.generate import generate_corpus
-from pipeline.corpus.store import read_table, write_rows
+from pipeline.corpus.store import CorpusWriter, read_table
 from pipeline.package.scoring import scoring_policy
 from pipeline.package.spec import read_package
 from pipeline.problem.registry import get_problem
@@ -59,7 +59,11 @@ def _corpus(root: Path, family: str) -> Path:
     for number, row in enumerate(rows):
         row["family"] = family if number % 2 else "plain"
         row["case_id"] = f"{CASE}{number}"
-    write_rows(root / "hostile", "spot", rows)
+    with CorpusWriter(root / "hostile", "spot") as writer:
+        for row in rows:
+            writer.add(
+                *(row[k] for k in ("case_id", "family", "input", "expected", "seed", "params"))
+            )
     return root / "hostile"
 
 

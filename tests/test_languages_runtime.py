@@ -1,10 +1,10 @@
 """Runtimes that reserve much address space (JVM, Go, CLR, Node) under both memory paths:
-the memory cgroup, and the rlimit-only fallback (RLIMIT_AS; forced by pointing the
-cgroup root at an empty folder). A correct program runs (no "could not reserve heap");
-an endless loop is TLE; allocating past the limit is MLE (or RE naming the runtime's
-out-of-memory error); starting threads without end leaves no process behind. Also: a
-Java program with a package and a non-Main class, a folder of sources, a missing
-toolchain (JE, not CE) and a toolchain upgrade (rebuilt)."""
+the memory cgroup, and the launcher's watchdog where no memory cgroup is writable
+("rlimit-only": forced by pointing the cgroup root at an empty folder). A correct program
+runs (no "could not reserve heap"); an endless loop is TLE; allocating past the limit is
+MLE (or RE naming the runtime's out-of-memory error); starting threads without end leaves
+no process behind. Also: a Java program with a package and a non-Main class, a folder of
+sources, a missing toolchain (JE, not CE) and a toolchain upgrade (rebuilt)."""
 
 from __future__ import annotations
 

@@ -13,8 +13,9 @@ from pipeline.cli.app import app
 from pipeline.report import gradebook_html
 from pipeline.report.gradebook_html import histogram, score_bins
 from pipeline.report.html import render_report, write_report
-from pipeline.results.store import read_summary, write_results_part, write_run_json
+from pipeline.results.store import write_results_part, write_run_json
 from pipeline.schemas import RESULTS_SCHEMA
+from tests.run_summary import read_summary
 
 VOID = {"meta", "br", "hr", "img", "input", "link", "rect", "line", "circle", "col"}
 EVIL = '<script>alert("x")</script>.py'

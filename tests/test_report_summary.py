@@ -15,14 +15,13 @@ from rich.console import Console
 
 from pipeline.report.terminal import graded_line, print_summary
 from pipeline.results.store import (
-    RunDirError,
-    read_summary,
     summarize,
     write_results_part,
     write_summary,
 )
 from pipeline.results.summary import SummaryError
 from pipeline.schemas import PROGRAM_VERDICTS, RESULTS_SCHEMA, SUMMARY_SCHEMA, VERDICTS
+from tests.run_summary import read_summary
 
 
 def _row(sub: str, case: str, verdict: str, cpu: float | None, **kw: Any) -> dict[str, Any]:
@@ -151,11 +150,6 @@ def test_write_summary_round_trip_and_terminal_table(tmp_path: Path) -> None:
     text = buf.getvalue()
     assert "a.cpp" in text and "b.py" in text and "50.0%" in text and "big/0000002" in text
     assert "TLE" in text and "MLE" not in text  # all-zero verdict columns are left out
-
-
-def test_read_summary_missing(tmp_path: Path) -> None:
-    with pytest.raises(RunDirError, match=r"no summary\.parquet"):
-        read_summary(tmp_path)
 
 
 _verdicts = st.sampled_from(VERDICTS)

@@ -27,6 +27,7 @@ from pipeline.jobs.config import JobSpec
 from pipeline.problem.registry import get_problem
 from pipeline.results import store as report
 from tests.cli_output import without_isolation_line
+from tests.run_summary import read_summary
 
 REPO = Path(__file__).resolve().parents[1]
 WRONG = REPO / "tests" / "submissions" / "spot" / "wa_counts_empty_board.py"
@@ -207,7 +208,7 @@ def test_report_names_an_unreadable_part_and_reports_the_rest(spot: Path, tmp_pa
     result = CliRunner().invoke(app, ["report", str(run)])
     assert result.exit_code == 0, result.output
     assert f"{part.name}: unreadable" in result.output.replace("\n", "")
-    summary = report.read_summary(run)
+    summary = read_summary(run)
     assert summary.filter(pc.is_null(summary["family"]))["cases"].to_pylist() == [12 - lost]
     assert (run / "report.html").is_file()
 

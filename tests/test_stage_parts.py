@@ -16,8 +16,8 @@ from pipeline.corpus.generate import generate_corpus
 from pipeline.corpus.store import iter_batches
 from pipeline.distribute.cluster import Cluster
 from pipeline.grade.chunk_sizes import IN_PROCESS_CHUNK, tapered_size
-from pipeline.grade.job import iter_chunks, run_grade
-from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.grade.job import _Driver, run_grade
+from pipeline.grade.plan import GradeOptions, GradeOutcome, GradePlan, plan_grade
 from pipeline.grade.settings import GradeSettings
 from pipeline.grade.task import GradeChunk, grade_and_stage, grade_chunk
 from pipeline.limits import Limits
@@ -110,6 +110,13 @@ def test_a_run_commits_each_part_once_and_removes_parts_never_committed(
 # ------------------------------------------------------------- chunk sizes of a run
 
 
+def _chunks(plan: GradePlan, cpus: int) -> list[GradeChunk]:
+    """The chunks a run of `plan` on a cluster of `cpus` CPUs is cut into, in order."""
+    driver = _Driver(plan, GradeOutcome(), None, None)
+    driver.cpus = cpus
+    return list(driver.chunks())
+
+
 @pytest.mark.slow
 def test_in_process_chunks_halve_over_the_tail_and_cover_every_case_once(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
@@ -117,7 +124,7 @@ def test_in_process_chunks_halve_over_the_tail_and_cover_every_case_once(tmp_pat
     plan = plan_grade(
         GradeOptions(corpora=[corpus], submissions=["solver:clocks"], out=tmp_path / "run")
     )
-    chunks = list(iter_chunks(plan, cpus=2))
+    chunks = _chunks(plan, cpus=2)
     sizes = [c.cases.num_rows for c in chunks if isinstance(c.cases, pa.RecordBatch)]
     assert len(sizes) == len(chunks)
     # 20,000 cases on 2 CPUs: CHUNKS_PER_CPU chunks per CPU, then the last 2 x 2,500 halve
@@ -146,5 +153,5 @@ def test_an_explicit_chunk_size_is_kept_to_the_end(tmp_path: Path) -> None:
     options = GradeOptions(
         corpora=[corpus], submissions=["solver:clocks"], out=tmp_path / "run", chunk_size=30
     )
-    sizes = [len(c.cases) for c in iter_chunks(plan_grade(options), cpus=2)]
+    sizes = [len(c.cases) for c in _chunks(plan_grade(options), cpus=2)]
     assert sizes == [30, 30, 30, 10]

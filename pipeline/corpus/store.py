@@ -20,7 +20,7 @@ import inspect
 import json
 import os
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -364,20 +364,3 @@ def read_table(corpus_dir: Path) -> pa.Table:
 
 def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())[:200]
-
-
-def write_rows(
-    out_dir: Path, problem: str, rows: Iterable[dict[str, Any]], source: str = ""
-) -> Manifest:
-    """Write an iterable of corpus rows (dicts with CORPUS_SCHEMA keys)."""
-    with CorpusWriter(out_dir, problem, source=source) as writer:
-        for row in rows:
-            writer.add(
-                row["case_id"],
-                row["family"],
-                row["input"],
-                row.get("expected"),
-                row.get("seed"),
-                row.get("params"),
-            )
-    return read_manifest(out_dir)

@@ -50,33 +50,7 @@ from pipeline.schemas import RESULTS_SCHEMA
 READ_CASES = 4096  # cases read from a corpus at a time, at least (a whole number of chunks)
 
 
-def case_dicts(batch: pa.RecordBatch) -> list[dict[str, Any]]:
-    """The CASE_COLUMNS of a record batch as one dict per case (column by column: several
-    times cheaper than RecordBatch.to_pylist)."""
-    case_id, family, text, expected = (batch.column(c).to_pylist() for c in CASE_COLUMNS)
-    return [
-        {"case_id": a, "family": b, "input": c, "expected": d}
-        for a, b, c, d in zip(case_id, family, text, expected, strict=True)
-    ]
-
-
 # ------------------------------------------------------------------------ running
-
-
-def iter_chunks(
-    plan: GradePlan,
-    cpus: int = 1,
-    stage_node: str | None = None,
-    cache: ResultCache | None = None,
-) -> Iterator[GradeChunk]:
-    """Chunks of consecutive cases needing the same submissions (all of them, except on
-    resume, with a selection or where the cache has rows), streamed from the corpora:
-    memory is bounded by the chunk size. `cpus`: of the cluster the chunks go to;
-    `stage_node`: the driver's node, whose workers stage their results parts in RUN_DIR
-    (None: none does). Rows the cache gives are written as the chunks are made."""
-    driver = _Driver(plan, GradeOutcome(), None, cache)
-    driver.cpus, driver.stage_node = cpus, stage_node
-    return driver.chunks()
 
 
 class _Driver:

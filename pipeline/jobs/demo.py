@@ -1,4 +1,4 @@
-"""`gridjudge demo`: the main job end to end on the embedded local Ray (DESIGN §4).
+"""`gridjudge demo`: the main job end to end on the embedded local Ray.
 
 For each installed problem (or those asked for): generate a small corpus, grade the
 in-process reference solver (`solver:P`) and the bundled example submissions of that
@@ -44,7 +44,8 @@ DEMO_SEED = 2026
 # Cases per generator family of each problem, unless asked otherwise: every family shows
 # up, and the whole demo stays a short wait on a small machine.
 DEMO_CASES_PER_FAMILY = 20
-# Cases per process for problems whose format holds several (DESIGN §5).
+# Cases per process for problems whose format holds several: one process start serves
+# several cases, as `grade --batch` does.
 DEMO_BATCH = 8
 EXAMPLE_SUFFIXES = (".c", ".cpp", ".cc", ".cxx", ".py")
 MARKER = "demo.json"

@@ -228,11 +228,6 @@ def _io(ours: Mapping[str, Any], where: str) -> IOMode:
     return IOMode(**names)
 
 
-def is_legacy(data: Mapping[str, Any]) -> bool:
-    """A package without `problem_format_version` (or `legacy`, `legacy-icpc`) is legacy."""
-    return str(data.get("problem_format_version", "legacy")).startswith("legacy")
-
-
 def read_package(root: Path) -> Package:
     """The package at `root` (a folder holding problem.yaml)."""
     root = Path(root)

@@ -1,4 +1,4 @@
-"""The Problem plugin contract (DESIGN §2).
+"""The Problem plugin contract.
 
 A problem is data plus pure functions: no I/O, no global randomness. Randomness arrives
 as a `random.Random`; a generator that wants numpy derives a Generator from it.
@@ -159,7 +159,7 @@ class Problem:
 
 
 def self_test(problem: Problem, seed: int = 0, per_family: int = 3) -> list[str]:
-    """DESIGN §2 self-test: generated inputs validate, every solver version agrees with the
+    """The plugin's self-test: generated inputs validate, every solver version agrees with the
     default, and the default's output passes the problem's own checker. Returns failures."""
     failures: list[str] = []
     rng = random.Random(seed)

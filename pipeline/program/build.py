@@ -202,7 +202,6 @@ def _sandboxed(
         limits=COMPILE_LIMITS,
         files=placed,
         output_file=output_file,
-        reserve_mb=lang.compile_reserve_mb,
         view=compile_view(lang),
     )
     if result.judge_error:  # e.g. no compiler here: the judge's failure, for the caller

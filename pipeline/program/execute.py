@@ -84,7 +84,6 @@ def run_command(
     files: Mapping[str, FileSpec] | None = None,
     output_file: str | None = None,
     read_back: Sequence[str] = (),
-    reserve_mb: int = 0,
     stdio: tuple[int, int] | None = None,
     handle: Handle | None = None,
     view: Sequence[str] | None = None,
@@ -101,7 +100,6 @@ def run_command(
         files=files,
         output_file=output_file,
         read_back=read_back,
-        reserve_mb=reserve_mb,
         view=view,
     )
     if stdio is not None:
@@ -117,10 +115,6 @@ def conceal(paths: Iterable[Path | str]) -> None:
     """Folders of judge data this process works with (corpora, a package, the run
     folder): hidden from the view of every program run from now on."""
     get_sandbox().conceal(paths)
-
-
-def _reserve_mb(program: Program) -> int:
-    return get_language(program.language).reserve_mb if program.language else 0
 
 
 def _server_command(
@@ -277,7 +271,6 @@ def run(
             files={**paths, **(files or {})},
             output_file=output_file,
             read_back=read_back,
-            reserve_mb=_reserve_mb(program),
             stdio=given,
             handle=handle,
         )

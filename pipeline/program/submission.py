@@ -1,4 +1,4 @@
-"""What a submission is (DESIGN §4): a source file or a folder of sources of one language
+"""What a submission is: a source file or a folder of sources of one language
 (languages are plugins: pipeline.program.languages), an executable, `cmd:<shell command>`
 or `solver:<problem>[@<version>]` (the in-process reference). `parse_spec` reads the
 user's string; `prepare` builds it once per content hash and returns a picklable

@@ -34,7 +34,7 @@ from pipeline.private import (
     write_private,
 )
 from pipeline.results.summary import SUMMARY_INPUT, summarize
-from pipeline.schemas import RESULTS_SCHEMA, SCHEMA_VERSION, SUMMARY_SCHEMA
+from pipeline.schemas import RESULTS_SCHEMA, SCHEMA_VERSION
 
 RUN_JSON = "run.json"
 LOCK_FILE = ".lock"
@@ -331,16 +331,6 @@ def write_summary(
         pq.write_table(summary, sink)
     replace_private(tmp, run_dir / SUMMARY_FILE)
     return summary
-
-
-def read_summary(run_dir: Path) -> pa.Table:
-    path = Path(run_dir) / SUMMARY_FILE
-    if not path.is_file():
-        raise RunDirError(f"{run_dir} has no {SUMMARY_FILE} (run `gridjudge report {run_dir}`)")
-    try:
-        return pq.read_table(path).cast(SUMMARY_SCHEMA)
-    except (pa.ArrowException, OSError) as exc:
-        raise RunDirError(f"{path}: unreadable ({' '.join(str(exc).split())})") from None
 
 
 def write_table(path: Path, table: pa.Table) -> Path:

@@ -1,4 +1,4 @@
-"""The run summary (DESIGN §3): results rows -> one row per submission x problem, and per
+"""The run summary: results rows -> one row per submission x problem, and per
 family.
 
 `SummaryParts` holds what the summary is made of in a form that merges (counts, first

@@ -1,4 +1,4 @@
-"""`stress` (DESIGN §4): random cases until the submission fails one, then shrink it.
+"""`stress`: random cases until the submission fails one, then shrink it.
 
 Pure library (no Ray): `shrink` is a greedy loop over a predicate, hypothesis-style;
 `stress` generates seeded cases, runs the submission, judges it against a reference (a

@@ -73,11 +73,6 @@ class Language:
     # default entry point: Python's `__main__.py`), before the main.* rule
     entry_names: tuple[str, ...] = ()
     finish: Finisher | None = None
-    # address space the runtime reserves beyond its memory limit without using it (heap
-    # arenas, thread stacks, mapped modules): added to the limit where only RLIMIT_AS
-    # limits memory (the peak is still judged against the real limit)
-    reserve_mb: int = 0
-    compile_reserve_mb: int = 0
     env: tuple[str, ...] = ()  # NAME=value for every command
     compile_env: tuple[str, ...] = ()  # NAME=value for `compile` and `check` only
     # what `compile` and `check` read under /etc, /var and /opt (glob patterns) besides
@@ -85,8 +80,8 @@ class Language:
     compile_reads: tuple[str, ...] = ()
     noise: tuple[str, ...] = ()  # starts of compiler output lines left out of messages
     # glibc gives every new thread a stack of RLIMIT_STACK, which the sandbox sets to the
-    # memory limit: a runtime that starts threads would reserve that much per thread
-    # where RLIMIT_AS is the limit. Such a runtime runs under this stack limit instead.
+    # memory limit: a runtime that starts threads would reserve that much address space
+    # per thread. Such a runtime runs under this stack limit instead.
     thread_stack_mb: int | None = None
     # How a fork server loads it once and forks per case: "preload" (a native program,
     # the fork-server library preloaded before main), "zygote" (a Python interpreter

@@ -21,8 +21,9 @@ _CP_SIZES = {3: 4, 4: 4, 5: 8, 6: 8, 7: 2, 8: 2, 9: 4, 10: 4, 11: 4, 12: 4,
              15: 3, 16: 2, 17: 4, 18: 4, 19: 2, 20: 2}  # fmt: skip
 
 # The heap is the memory limit (an overflow is OutOfMemoryError, the run then ends at
-# once); thread stacks as deep as a C++ program's; small code and class areas, so that
-# the address space the JVM reserves stays bounded where RLIMIT_AS is the limit.
+# once); thread stacks as deep as a C++ program's; small code and class areas, which
+# bound what the JVM reserves up front (no backend limits the address space now: kept
+# so that runs stay as they were).
 JVM_FLAGS = (
     "-XX:+UseSerialGC",
     "-Xss64m",
@@ -35,7 +36,6 @@ JVM_FLAGS = (
 )
 COMPILER_JVM = "-Xss16m -Xmx1g -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData"
 JVM_ENV = ("MALLOC_ARENA_MAX=2",)
-JVM_RESERVE_MB = 2048
 # a compiler's JVM reads its configuration there (jvm.cfg, security/java.security) through
 # the JDK's conf link
 JVM_READS = ("/etc/java-*",)
@@ -180,8 +180,6 @@ JAVA = Language(
     version=("javac", "-version"),
     env=JVM_ENV,
     compile_reads=JVM_READS,
-    reserve_mb=JVM_RESERVE_MB,
-    compile_reserve_mb=JVM_RESERVE_MB,
     self_test=SelfTest(
         hello='class Hello { public static void main(String[] a) { System.out.println("hello world"); } }\n',  # noqa: E501
         accepted=(
@@ -213,8 +211,6 @@ KOTLIN = Language(
     env=JVM_ENV,
     compile_env=(f"JAVA_OPTS={COMPILER_JVM}",),
     compile_reads=JVM_READS,
-    reserve_mb=JVM_RESERVE_MB,
-    compile_reserve_mb=JVM_RESERVE_MB,
     self_test=SelfTest(
         hello='fun main() {\n    println("hello world")\n}\n',
         accepted=(
@@ -244,8 +240,6 @@ SCALA = Language(
     env=JVM_ENV,
     compile_env=(f"JAVA_OPTS={COMPILER_JVM}",),
     compile_reads=JVM_READS,
-    reserve_mb=JVM_RESERVE_MB,
-    compile_reserve_mb=JVM_RESERVE_MB,
     self_test=SelfTest(
         hello='object Hello {\n  def main(args: Array[String]): Unit = println("hello world")\n}\n',
         accepted=(

@@ -109,8 +109,6 @@ GO = Language(
     run=("env", "GOMEMLIMIT={memory_mb}MiB", "GOMAXPROCS=1", "./prog"),
     fork_server="preload",  # Go links statically: its fork server falls back to spawning
     version=("go", "version"),
-    reserve_mb=1024,
-    compile_reserve_mb=1024,
     self_test=SelfTest(
         hello='package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Println("hello world")\n}\n',
         accepted=(
@@ -138,8 +136,6 @@ HASKELL = Language(
     thread_stack_mb=64,
     version=("ghc", "--numeric-version"),
     compile_reads=("/var/lib/ghc",),  # Debian's global package database
-    reserve_mb=1024,
-    compile_reserve_mb=1024,
     self_test=SelfTest(
         hello='main :: IO ()\nmain = putStrLn "hello world"\n',
         accepted='main :: IO ()\nmain = interact $ \\s -> show (sum (map read (words s) :: [Integer])) ++ "\\n"\n',  # noqa: E501
@@ -200,8 +196,6 @@ CSHARP = Language(
     thread_stack_mb=64,
     version=("mono", "--version"),
     compile_reads=("/etc/mono",),  # the runtime's configuration (machine.config)
-    reserve_mb=1024,
-    compile_reserve_mb=1024,
     self_test=SelfTest(
         hello=('class Hello { static void Main() { System.Console.WriteLine("hello world"); } }\n'),
         accepted=(

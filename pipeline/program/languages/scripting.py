@@ -33,7 +33,6 @@ def _python(name: str, binary: str, package: str, aliases: tuple[str, ...]) -> L
         fork_server="zygote",
         entry_names=("__main__.py",),  # a folder that is a Python package
         version=(binary, "--version"),
-        reserve_mb=512 if name == "pypy3" else 0,
         self_test=PY_TEST,
     )
 
@@ -54,8 +53,6 @@ JAVASCRIPT = Language(
     run=("node", "--max-old-space-size={memory_mb}", "--stack-size=32768", "{main}"),
     thread_stack_mb=64,
     version=("node", "--version"),
-    reserve_mb=2048,
-    compile_reserve_mb=2048,
     self_test=SelfTest(
         hello='console.log("hello world");\n',
         accepted=(

@@ -1,4 +1,4 @@
-"""Running untrusted programs (DESIGN §5): one Sandbox protocol, several backends.
+"""Running untrusted programs: one Sandbox protocol, several backends.
 
 `get_sandbox()` picks the backend once per process: env GRIDJUDGE_SANDBOX=rlimit|bwrap|none
 overrides; the default is the full `rlimit` isolation.

@@ -66,13 +66,11 @@ class Sandbox(Protocol):
     `stdin` and a captured stdout: the call takes them and closes them as soon as the
     program holds them (the result's `output` is then empty). `handle`, when given, is
     armed with the program's processes while it runs (execution.Handle: the judge may
-    end it early). `reserve_mb` is address space the program's runtime reserves without
-    using it (a JVM's heap, Go's arenas): for a backend that limits the address space (no
-    backend here does: the cgroup or the launcher's watchdog holds resident memory, and
-    a reserve costs nothing). `view`: a compiler's view of the host, showing of /etc,
-    /var and /opt only these paths (glob patterns; views.py), where None is a program's.
-    Never raises
-    for anything the program does; failures of the sandbox itself are `judge_error`.
+    end it early). `view`: a compiler's view of the host, showing of /etc, /var and /opt
+    only these paths (glob patterns; views.py), where None is a program's. No backend
+    limits the address space (the cgroup or the launcher's watchdog holds resident
+    memory), so what a runtime reserves unused costs nothing. Never raises for anything
+    the program does; failures of the sandbox itself are `judge_error`.
     """
 
     name: str
@@ -88,7 +86,6 @@ class Sandbox(Protocol):
         read_back: Sequence[str] = (),
         stdio: tuple[int, int] | None = None,
         handle: Handle | None = None,
-        reserve_mb: int = 0,
         view: Sequence[str] | None = None,
     ) -> ExecutionResult: ...
 

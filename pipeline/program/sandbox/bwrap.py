@@ -4,7 +4,7 @@ own; all namespaces unshared, network included).
 
 The launcher joins the cgroup slot, sets the rlimits and drops to nobody, then execs
 bwrap, which builds the sandbox in an unprivileged user namespace. bwrap's pid namespace
-hides the program's CPU time and RSS from wait4 (DESIGN §5), so both come from the
+hides the program's CPU time and RSS from wait4, so both come from the
 cgroup (cpuacct and memory max usage: they include bwrap's own small share). bwrap
 reports a program killed by signal N as exit status 128+N, read back as that signal.
 """
@@ -73,7 +73,6 @@ class BwrapSandbox(RlimitSandbox):
         *,
         serve: Serve | None = None,
         args_file: Path | None = None,
-        reserve_mb: int = 0,
         handover: int | None = None,
         view: Sequence[str] | None = None,
         keep: Sequence[str] = (),
@@ -102,9 +101,8 @@ class BwrapSandbox(RlimitSandbox):
         inner = [self.bwrap, "--args", "3", "--", *taker, *argv]
         # with a slot, the watchdog reads the cgroup (bwrap hides the program's clock)
         args = super().command(
-            ws, inner, limits, slot, args_file=ws.root / ARGS_FILE, reserve_mb=reserve_mb,
-            handover=HANDOVER_FD,
-        )  # fmt: skip
+            ws, inner, limits, slot, args_file=ws.root / ARGS_FILE, handover=HANDOVER_FD
+        )
         # the scratch dir bwrap binds: a private tmpfs in the launcher's own mount
         # namespace, as large as the memory limit, the files to read back copied out
         private = ["--private-box", "--tmpfs-size", str(limits.memory_bytes)]

@@ -47,7 +47,6 @@ class FakeSandbox:
         read_back: Sequence[str] = (),
         stdio: tuple[int, int] | None = None,
         handle: Handle | None = None,
-        reserve_mb: int = 0,
         view: Sequence[str] | None = None,
     ) -> ExecutionResult:
         close_fds(stdio)

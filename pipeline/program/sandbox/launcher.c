@@ -2,7 +2,7 @@
  * judge for every run (no fork of the big judge process: its rusage and page tables
  * never reach the measured program).
  *
- *   launcher --report FILE --box DIR [--cpu S] [--cpu-ms MS] [--cpu-file F]
+ *   launcher --report FILE --box DIR [--cpu-ms MS] [--cpu-file F]
  *            [--as BYTES] [--mem-kb KB] [--stack BYTES] [--fsize BYTES] [--nofile N]
  *            [--tmpfs-size BYTES] [--keep NAME]... [--private-box]
  *            [--uid U --gid G] [--cg DIR]... [--procs F]
@@ -41,9 +41,8 @@
  * or on the run's cgroup with --cpu-file), not RLIMIT_CPU: any process-wide CPU timer,
  * RLIMIT_CPU included, makes the kernel answer the program's own
  * CLOCK_PROCESS_CPUTIME_ID (and clock()) from a cache refreshed only at scheduler ticks,
- * 4 ms apart here (measured:
- * a program that burns 20 ms of its own clock burned 20-24 ms under RLIMIT_CPU, 20.00
- * ms without). --cpu (RLIMIT_CPU) is still accepted, for callers without a watchdog.
+ * 4 ms apart here (measured: a program that burns 20 ms of its own clock burned 20-24 ms
+ * under RLIMIT_CPU, 20.00 ms without).
  *
  * --userns (for a judge that is not root): with --ns, the namespaces are made inside a
  * new user namespace mapping the judge's uid and gid to themselves (an ordinary user may
@@ -230,7 +229,7 @@ int main(int argc, char **argv) {
     int start_ms = 10000;
     int charge_start = 0, use_userns = 0, private_box_only = 0, n_show = 0, handover = -1;
     long uid = -1, gid = -1, nofile = 256;
-    unsigned long long cpu = 0, as = 0, stack = 0, fsize = 0, cpu_ms = 0, nproc = 0, mem_kb = 0;
+    unsigned long long as = 0, stack = 0, fsize = 0, cpu_ms = 0, nproc = 0, mem_kb = 0;
     unsigned long long tmpfs_size = 0;
     int i = 1;
     for (; i < argc; i++) {
@@ -246,7 +245,6 @@ int main(int argc, char **argv) {
         const char *v = argv[++i];
         if (strcmp(a, "--report") == 0) report = v;
         else if (strcmp(a, "--box") == 0) box = v;
-        else if (strcmp(a, "--cpu") == 0) cpu = strtoull(v, NULL, 10);
         else if (strcmp(a, "--cpu-ms") == 0) cpu_ms = strtoull(v, NULL, 10);
         else if (strcmp(a, "--cpu-file") == 0) cpu_file = v;
         else if (strcmp(a, "--procs") == 0) procs_file = v;
@@ -410,7 +408,6 @@ int main(int argc, char **argv) {
         if (args_fd >= 0 && dup2(args_fd, 3) != 3) child_fail(1); /* dup2 clears CLOEXEC */
         if (fchdir(box_fd) != 0) child_fail(2);
         if (handover >= 0) hand_over(pair[1], self_fd, handover); /* box_fd is done with */
-        if (cpu) set_limit(RLIMIT_CPU, cpu, cpu + 1);
         if (set_rlimits(as, stack, fsize, (unsigned long long)nofile) != 0) child_fail(1);
         if (nproc) set_limit(RLIMIT_NPROC, nproc, nproc);
         if (gid >= 0 && (setgroups(0, NULL) != 0 || setgid((gid_t)gid) != 0)) child_fail(3);

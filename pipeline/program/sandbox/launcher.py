@@ -4,7 +4,7 @@
 
 Exec'ing a small launcher instead of forking the judge (preexec_fn) keeps spawns fast
 inside big processes such as Ray workers, and keeps the judge's memory out of the
-program's rusage (DESIGN §5).
+program's rusage.
 """
 
 from __future__ import annotations

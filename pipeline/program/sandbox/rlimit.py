@@ -1,4 +1,4 @@
-"""The default `rlimit` backend: full isolation of DESIGN §5 through the exec launcher.
+"""The default `rlimit` backend: full isolation, through the exec launcher.
 
 Per run: a new session; the CPU limit enforced by the launcher's watchdog (not
 RLIMIT_CPU, which coarsens the program's own CPU clock); rlimits FSIZE (output cap),
@@ -182,7 +182,6 @@ class RlimitSandbox:
         *,
         serve: Serve | None = None,
         args_file: Path | None = None,
-        reserve_mb: int = 0,
         handover: int | None = None,
         view: Sequence[str] | None = None,
         keep: Sequence[str] = (),
@@ -281,7 +280,6 @@ class RlimitSandbox:
         read_back: Sequence[str] = (),
         stdio: tuple[int, int] | None = None,
         handle: Handle | None = None,
-        reserve_mb: int = 0,
         view: Sequence[str] | None = None,
     ) -> ExecutionResult:
         result = ExecutionResult()
@@ -307,7 +305,7 @@ class RlimitSandbox:
                 slot.prepare(limits.processes, limits.memory_bytes)
             given, stdio = stdio, None  # spawn closes them
             keep = [*([output_file] if output_file else []), *read_back]
-            self._execute(ws, argv, limits, slot, result, given, handle, reserve_mb, view, keep)
+            self._execute(ws, argv, limits, slot, result, given, handle, view, keep)
             if not result.judge_error:
                 collect_output(ws, result, limits, output_file, read_back)
         except OSError as exc:
@@ -333,11 +331,10 @@ class RlimitSandbox:
         result: ExecutionResult,
         stdio: tuple[int, int] | None = None,
         handle: Handle | None = None,
-        reserve_mb: int = 0,
         view: Sequence[str] | None = None,
         keep: Sequence[str] = (),
     ) -> None:
-        command = self.command(ws, argv, limits, slot, reserve_mb=reserve_mb, view=view, keep=keep)
+        command = self.command(ws, argv, limits, slot, view=view, keep=keep)
         start = time.monotonic()
         pid = spawn(command, ws, stdio)
         if handle is not None:  # the program's processes: below the launcher's INIT

@@ -54,8 +54,8 @@ int main(void) {
     child = syscall(SYS_clone3, &args, sizeof args);
     if (child == 0) _exit(0);
     ok &= refused("clone3", child, ENOSYS);
-    /* a small stack of its own: the default is RLIMIT_STACK, which RLIMIT_AS (an
-     * ordinary user's memory limit) would not leave room for */
+    /* a small stack of its own: the default, RLIMIT_STACK, is as large as the memory
+     * limit */
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, 1 << 16);
