@@ -66,6 +66,14 @@ def _no_result_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GRIDJUDGE_RESULT_CACHE", "off")
 
 
+@pytest.fixture(autouse=True)
+def _no_inherited_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables are as wide as the tests' own COLUMNS say, not the caller's: a terminal's
+    width, or pytest-xdist's workers, which are given the controller's."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
+
+
 # a test marked `needs_root(reason)` skips with this and its reason for any other user:
 # CI runs the suite as root and as an ordinary user (.ci/run), and only this skip, in
 # the ordinary user's run, is not a failure under CI=true
