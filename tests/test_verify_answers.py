@@ -25,7 +25,7 @@ SERIAL = ("--address", "local-serial", "--repeat", "1")
 
 
 @pytest.fixture(autouse=True)
-def _own_caches(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def own_caches(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("GRIDJUDGE_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("GRIDJUDGE_RESULT_CACHE", "off")
 
