@@ -18,6 +18,7 @@ from pipeline.cli.app import app
 from pipeline.package.problem import judge_of, package_problem
 from pipeline.package.spec import PackageError, read_package
 from pipeline.program.languages import get_language, missing
+from pipeline.verify.invalid import invalid_checks
 from tests.fork_server_probe import require_fork_server
 
 PACKAGE = Path(__file__).resolve().parent / "packages" / "answers"
@@ -201,3 +202,23 @@ def test_an_argument_of_the_wrong_type_is_one_line_naming_the_file(
     result = CliRunner().invoke(app, ["verify", str(root), *SERIAL])
     assert result.exit_code == 2 and result.output.count("\n") == 1, result.output
     assert str(root / file) in result.output and said in result.output, result.output
+
+
+def test_the_default_validator_must_reject_an_invalid_output(tmp_path: Path) -> None:
+    """No program runs: gridjudge's default validator, with the folder's flags."""
+    root = tmp_path / "default"
+    (root / "data" / "secret").mkdir(parents=True)
+    (root / "problem.yaml").write_text("problem_format_version: 2025-09\nname: D\n")
+    (root / "data" / "secret" / "1.in").write_text("1\n")
+    (root / "data" / "secret" / "1.ans").write_text("1.0\n")
+    invalid = root / "data" / "invalid_output"
+    invalid.mkdir()
+    (invalid / "test_group.yaml").write_text("output_validator_args: [float_tolerance, '0.5']\n")
+    for name, out in (("far", "2.0\n"), ("near", "1.4\n")):
+        (invalid / f"{name}.in").write_text("1\n")
+        (invalid / f"{name}.ans").write_text("1.0\n")
+        (invalid / f"{name}.out").write_text(out)
+    package, problem = read_package(root), package_problem(root)
+    assert [(c.status, c.name) for c in invalid_checks(package, problem, fork=False)] == [
+        ("FAIL", "invalid output data/invalid_output/near.in")  # within 0.5 of 1.0
+    ]
