@@ -222,3 +222,26 @@ def test_the_default_validator_must_reject_an_invalid_output(tmp_path: Path) -> 
     assert [(c.status, c.name) for c in invalid_checks(package, problem, fork=False)] == [
         ("FAIL", "invalid output data/invalid_output/near.in")  # within 0.5 of 1.0
     ]
+
+
+def test_a_checktestdata_answer_validator_reads_the_answer_and_viva_is_skipped(
+    tmp_path: Path,
+) -> None:
+    """`03` passes bounded.py (3 <= 1 + 2) but not the script's INT (no leading zero);
+    a viva script is one SKIP line, not a package refused."""
+    root = package_copy(
+        tmp_path,
+        {
+            "answer_validators/number.ctd": "INT(0, 1000) NEWLINE EOF\n",
+            "answer_validators/number.viva": "<viva script>\n",
+            "data/sample/1.ans": "03\n",
+        },
+    )
+    code, lines = verify(root, False)
+    assert code == 1, lines
+    assert [x.split(": 1:1")[0] for x in failed(lines)] == [
+        "FAIL  answer data/sample/1.ans: rejected: answer validator number.ctd exit code 43"
+    ], lines
+    assert (
+        "SKIP  answer validator: number.viva: viva validators are not supported; not run" in lines
+    ), lines

@@ -290,7 +290,7 @@ def package_problem(root: Path) -> Problem:
     package = read_package(root)
     validators = [Program(p) for p in input_validator_paths(root) if unsupported(p) is None]
     checker, after = _checker(package)
-    answers = [Program(p) for p in answer_validator_paths(root)]
+    answers = [Program(p) for p in answer_validator_paths(root) if unsupported(p) is None]
     for program in [*validators, *answers, *(p for p in (checker, after) if p is not None)]:
         program.check_spec()
     if package.passes > 1 and package.protocol == "testlib":

@@ -160,10 +160,13 @@ def run_answer_validator(
     program: PreparedSubmission, input_text: str, answer: str, flags: tuple[str, ...]
 ) -> str | None:
     """As run_input_validator, for an answer validator (BAPCtools' `answer_validators/`):
-    `validator testcase.in [output validator flags] < testcase.ans`."""
-    what = f"answer validator {Path(program.label).name}"
+    `validator testcase.in [output validator flags] < testcase.ans` (a checktestdata
+    script: the answer alone)."""
+    name = Path(program.label).name
+    if name.endswith(CTD_SUFFIX):  # checktestdata reads the answer alone
+        return _validated(program, f"answer validator {name}", answer.encode(), ())
     files: dict[str, bytes | str | Path] = {INPUT: input_text.encode()}
-    return _validated(program, what, answer.encode(), (INPUT, *flags), files)
+    return _validated(program, f"answer validator {name}", answer.encode(), (INPUT, *flags), files)
 
 
 def _validated(

@@ -6,7 +6,8 @@ its file; the case is still graded. A validator that cannot judge is one failed 
 
 from __future__ import annotations
 
-from pipeline.package.problem import judge_of, test_files
+from pipeline.package.checktestdata import unsupported
+from pipeline.package.problem import answer_validator_paths, judge_of, test_files
 from pipeline.package.spec import Package
 from pipeline.problem.contract import Problem, ValidatorUnavailable
 from pipeline.verify.expect import INPUTS, Check
@@ -19,8 +20,10 @@ def answer_checks(package: Package, problem: Problem, fork: bool = True) -> list
     """One failed check per answer an answer validator rejects, else one passing check;
     none where the package has no answer validator."""
     judge = judge_of(problem)
+    skipped = [why for why in map(unsupported, answer_validator_paths(package.root)) if why]
+    notes = [Check(INPUTS, "answer validator", True, why, skipped=True) for why in skipped]
     if judge is None or not judge.answer_validators:
-        return []
+        return notes
     cases = [(path, ans) for _, path, ans in test_files(package) if ans is not None]
     checks: list[Check] = []
     with judging(fork):
@@ -39,4 +42,4 @@ def answer_checks(package: Package, problem: Problem, fork: bool = True) -> list
         n = len(judge.answer_validators)
         detail = f"{len(cases)} answers, {n} answer validator{'' if n == 1 else 's'}"
         checks.append(Check(INPUTS, WHAT, True, f"every answer is valid: {detail}"))
-    return checks
+    return checks + notes
