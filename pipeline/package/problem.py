@@ -20,6 +20,7 @@ from functools import cache
 from pathlib import Path
 
 from pipeline.limits import Limits
+from pipeline.package.case_config import case_settings
 from pipeline.package.case_files import answer_of
 from pipeline.package.checktestdata import unsupported
 from pipeline.package.default_validator import Options, compare, parse_flags
@@ -28,6 +29,7 @@ from pipeline.package.programs import (
     Program,
     is_program_folder,
     program_paths,
+    run_answer_validator,
     run_checker,
     run_input_validator,
 )
@@ -35,11 +37,13 @@ from pipeline.package.protocols import protocol_for
 from pipeline.package.protocols.contract import Case, CheckerProtocol
 from pipeline.package.spec import (
     GRADED_FOLDERS,
+    FolderSettings,
     Package,
     PackageError,
     is_package,
     read_package,
 )
+from pipeline.package.validator_args import NO_INPUT_ARGS, InputArgs
 from pipeline.problem.checkers import CheckResult
 from pipeline.problem.contract import Interactive, Problem, ValidatorUnavailable
 from pipeline.program import execute
@@ -49,12 +53,17 @@ from pipeline.program.transcript import SUMMARY, TranscriptKind
 from pipeline.schemas import Verdict
 
 INPUT_VALIDATOR_DIRS = ("input_validators", "input_format_validators", "input_validator")
+ANSWER_VALIDATORS = "answer_validators"  # BAPCtools': each checks every .ans (verify only)
 NEW_OUTPUT_VALIDATOR = "output_validator"  # 2023-07 and later: the folder is the program
 
 
 def input_validator_paths(root: Path) -> list[Path]:
     """Every input validator of the package at `root`, those gridjudge cannot run too."""
     return [p for d in INPUT_VALIDATOR_DIRS for p in program_paths(root / d)]
+
+
+def answer_validator_paths(root: Path) -> list[Path]:
+    return program_paths(root / ANSWER_VALIDATORS)
 
 
 def test_files(package: Package) -> list[tuple[str, Path, Path | None]]:
@@ -83,8 +92,8 @@ def fingerprint(package: Package) -> str:
     h = hashlib.sha256()
     roots = [package.root / d for d in INPUT_VALIDATOR_DIRS] + package.output_validator_dirs()
     files = [package.root / "problem.yaml", package.root / ".timelimit"]
-    for name in ("testdata.yaml", "test_group.yaml"):
-        files += sorted(package.data.rglob(name)) if package.data.is_dir() else []
+    # the folders' settings files and the cases' own (case_config.py)
+    files += sorted(package.data.rglob("*.yaml")) if package.data.is_dir() else []
     files += [p for r in roots if r.is_dir() for p in sorted(r.rglob("*")) if p.is_file()]
     for path in files:
         if path.is_file():
@@ -102,26 +111,44 @@ class PackageJudge:
     checker: Program | None
     protocol: CheckerProtocol
     options: dict[tuple[str, ...], Options] = field(default_factory=dict)
-    input_flags: dict[bytes, tuple[str, ...]] = field(default_factory=dict)
+    input_flags: dict[bytes, InputArgs] = field(default_factory=dict)
     output_flags: dict[bytes, tuple[str, ...]] = field(default_factory=dict)
     # the flags of a case not in the maps above (every case, where all folders agree)
-    default_input: tuple[str, ...] = ()
+    default_input: InputArgs = NO_INPUT_ARGS
     default_output: tuple[str, ...] = ()
     # legacy scoring: a case's accept_score (what its checker's score.txt is worth)
     score_units: dict[bytes, float] = field(default_factory=dict)
     default_unit: float = 1.0
     # a testlib interactive problem's checker, run on what the interactor wrote
     testlib_checker: Program | None = None
+    answer_validators: list[Program] = field(default_factory=list)
 
     def validate(self, text: str) -> list[str]:
         flags = self.default_input
         if self.input_flags:  # folders' flags differ: this input's
             flags = self.input_flags.get(_digest(text), flags)
+        return self.validate_with(text, flags)
+
+    def validate_with(self, text: str, flags: InputArgs) -> list[str]:
+        """Why the input validators reject `text` given `flags` (the first that does),
+        or nothing."""
         for program in self.validators:
             failure = program.failure()
             if failure is not None:
                 raise ValidatorUnavailable(failure)
-            why = run_input_validator(program.prepared(), text, flags)
+            why = run_input_validator(program.prepared(), text, flags.of(program.path))
+            if why is not None:
+                return [why]
+        return []
+
+    def validate_answer(self, input_text: str, answer: str, flags: tuple[str, ...]) -> list[str]:
+        """Why the answer validators reject `answer` to `input_text` (the first that
+        does; `flags`: the case's output validator flags), or nothing."""
+        for program in self.answer_validators:
+            failure = program.failure()
+            if failure is not None:
+                raise ValidatorUnavailable(failure)
+            why = run_answer_validator(program.prepared(), input_text, answer, flags)
             if why is not None:
                 return [why]
         return []
@@ -166,8 +193,16 @@ class PackageJudge:
 
     def check(self, input_text: str, expected: str, actual: str) -> CheckResult:
         flags, unit = self.case_flags(input_text, expected)
+        return self.check_with(input_text, expected, actual, flags, unit)
+
+    def check_with(
+        self, input_text: str, expected: str, actual: str, flags: tuple[str, ...], unit: float
+    ) -> CheckResult:
+        """`actual` judged by the output validator given `flags` (raises ValueError for
+        a flag the default validator does not know)."""
         if self.checker is None:
-            return compare(expected, actual, self.options[flags])
+            options = self.options[flags] if flags in self.options else parse_flags(flags)
+            return compare(expected, actual, options)
         why = self.checker.failure()
         if why is not None:
             return CheckResult(Verdict.JE, why)
@@ -216,29 +251,31 @@ def _per_case_flags(judge: PackageJudge) -> None:
     every set of default validator flags parsed (an unknown flag fails here)."""
     package = judge.package
     folders = package.folders
-    sets = {s.output_flags for s in folders.values()} | {package.validator_flags}
+    cases = [(p, a, case_settings(package, p, folders[f])) for f, p, a in test_files(package)]
+    settings: list[FolderSettings] = [s for _, _, s in cases] or list(folders.values())
+    sets = {s.output_flags for s in settings} | {package.validator_flags}
     if judge.checker is None:
         for flags in sets:
             try:
                 judge.options[flags] = parse_flags(flags)
             except ValueError as exc:
                 raise PackageError(f"{package.root}: default output validator: {exc}") from None
-    outputs = {s.output_flags for s in folders.values()} or {package.validator_flags}
-    inputs = {s.input_flags for s in folders.values()} or {()}
-    units = {s.accept_score for s in folders.values()} if package.legacy else {1.0}
+    outputs = {s.output_flags for s in settings} or {package.validator_flags}
+    inputs = {s.input_flags for s in settings} or {NO_INPUT_ARGS}
+    units = {s.accept_score for s in settings} if package.legacy else {1.0}
     judge.default_output = next(iter(outputs)) if len(outputs) == 1 else package.validator_flags
-    judge.default_input = next(iter(inputs)) if len(inputs) == 1 else ()
+    judge.default_input = next(iter(inputs)) if len(inputs) == 1 else NO_INPUT_ARGS
     judge.default_unit = next(iter(units)) if len(units) == 1 else 1.0
     if len(outputs) == 1 and len(inputs) == 1 and len(units) <= 1:
         return
-    for family, path, ans in test_files(package):
+    for path, ans, case in cases:
         text = path.read_text(encoding="utf-8", errors="replace")
-        judge.input_flags[_digest(text)] = folders[family].input_flags
+        judge.input_flags[_digest(text)] = case.input_flags
         if ans is not None:
             answer = ans.read_text(encoding="utf-8", errors="replace")
-            judge.output_flags[_digest(text, answer)] = folders[family].output_flags
+            judge.output_flags[_digest(text, answer)] = case.output_flags
             if len(units) > 1:
-                judge.score_units[_digest(text, answer)] = folders[family].accept_score
+                judge.score_units[_digest(text, answer)] = case.accept_score
 
 
 def judge_of(problem: Problem) -> PackageJudge | None:
@@ -253,7 +290,8 @@ def package_problem(root: Path) -> Problem:
     package = read_package(root)
     validators = [Program(p) for p in input_validator_paths(root) if unsupported(p) is None]
     checker, after = _checker(package)
-    for program in [*validators, *(p for p in (checker, after) if p is not None)]:
+    answers = [Program(p) for p in answer_validator_paths(root) if unsupported(p) is None]
+    for program in [*validators, *answers, *(p for p in (checker, after) if p is not None)]:
         program.check_spec()
     if package.passes > 1 and package.protocol == "testlib":
         raise PackageError(f"{root}: a multi-pass problem with a testlib checker is not supported")
@@ -263,7 +301,9 @@ def package_problem(root: Path) -> Problem:
         bounded=not package.legacy,
         interactive=package.interactive,
     )
-    judge = PackageJudge(package, validators, checker, protocol, testlib_checker=after)
+    judge = PackageJudge(
+        package, validators, checker, protocol, testlib_checker=after, answer_validators=answers
+    )
     _per_case_flags(judge)
     special = package.interactive or package.passes > 1
     return Problem(

@@ -15,6 +15,7 @@ from pathlib import Path
 from pipeline.limits import Limits
 from pipeline.package.checktestdata import CTD_SUFFIX, is_checktestdata, standalone
 from pipeline.package.protocols.contract import (
+    INPUT,
     MESSAGE_CHARS,
     Case,
     CheckerProtocol,
@@ -152,17 +153,40 @@ def run_input_validator(
     ValidatorUnavailable when it could not judge: a judge error, out of time or memory."""
     name = Path(program.label).name
     args = () if name.endswith(CTD_SUFFIX) else flags  # checktestdata takes no arguments
+    return _validated(program, f"input validator {name}", input_text.encode(), args)
+
+
+def run_answer_validator(
+    program: PreparedSubmission, input_text: str, answer: str, flags: tuple[str, ...]
+) -> str | None:
+    """As run_input_validator, for an answer validator (BAPCtools' `answer_validators/`):
+    `validator testcase.in [output validator flags] < testcase.ans` (a checktestdata
+    script: the answer alone)."""
+    name = Path(program.label).name
+    if name.endswith(CTD_SUFFIX):  # checktestdata reads the answer alone
+        return _validated(program, f"answer validator {name}", answer.encode(), ())
+    files: dict[str, bytes | str | Path] = {INPUT: input_text.encode()}
+    return _validated(program, f"answer validator {name}", answer.encode(), (INPUT, *flags), files)
+
+
+def _validated(
+    program: PreparedSubmission,
+    what: str,
+    stdin: bytes,
+    args: tuple[str, ...],
+    files: dict[str, bytes | str | Path] | None = None,
+) -> str | None:
     try:
         result = execute.run(
             program,
-            input_text.encode(),
+            stdin,
             limits=CHECKER_LIMITS,
             args=args,
+            files=files,
             servers=execute.current_judge_servers(),
         )
     except Exception as exc:  # the program is missing on this node and cannot be rebuilt
-        raise ValidatorUnavailable(f"input validator {name}: {exc}") from None
-    what = f"input validator {name}"
+        raise ValidatorUnavailable(f"{what}: {exc}") from None
     if result.judge_error or result.cpu_exceeded or result.wall_exceeded or result.memory_exceeded:
         raise ValidatorUnavailable(str(abnormal(result, what)))
     if result.exit_code == ACCEPT_EXIT:

@@ -24,6 +24,7 @@ from typing import Any
 from pipeline.errors import GridjudgeError
 from pipeline.limits import Limits
 from pipeline.package.links import link_out_of
+from pipeline.package.validator_args import NO_INPUT_ARGS, InputArgs, arguments, input_args
 from pipeline.package.versions import (
     LEGACY,
     SETTINGS_FILE,
@@ -63,7 +64,7 @@ class FolderSettings:
     """The testdata.yaml settings that apply to one test data folder (a folder inherits
     its parent's, key by key, and overrides what its own testdata.yaml gives)."""
 
-    input_flags: tuple[str, ...] = ()
+    input_flags: InputArgs = NO_INPUT_ARGS  # each input validator's (validator_args.py)
     output_flags: tuple[str, ...] = ()
     aggregation: str = "sum"  # sum | min | pass-fail: how a scoring group adds up its cases
     score: float | None = None  # a scoring group's points, where given
@@ -300,16 +301,19 @@ def _read_package(root: Path) -> Package:
 
 
 def _settings(
-    parent: FolderSettings, given: Mapping[str, Any], where: str, problem_flags: tuple[str, ...]
+    parent: FolderSettings, given: Mapping[str, Any], where: str, package: Package
 ) -> FolderSettings:
     """A folder's settings: its parent's, with what its settings file gives
     (versions.folder_keys; output validator flags come after problem.yaml's
     `validator_flags`). Points are the folder's own, never inherited."""
     out = replace(parent, score=given.get("score"))
+    kind = "flags" if package.legacy else "args"
     if "input" in given:
-        out = replace(out, input_flags=flags(given["input"], where))
+        key = f"input_validator_{kind}"
+        out = replace(out, input_flags=input_args(given["input"], where, key, package.version))
     if "output" in given:
-        out = replace(out, output_flags=problem_flags + flags(given["output"], where))
+        given_flags = arguments(given["output"], where, f"output_validator_{kind}")
+        out = replace(out, output_flags=package.validator_flags + given_flags)
     if "aggregation" in given:
         out = replace(out, aggregation=given["aggregation"])
     if "accept_score" in given:
@@ -357,19 +361,18 @@ def folder_settings(
 
 
 def _folder_settings(package: Package, tops: Sequence[str]) -> dict[str, FolderSettings]:
-    ours = package.validator_flags
-    top = FolderSettings(output_flags=ours)
+    top = FolderSettings(output_flags=package.validator_flags)
     data = package.data
     where = str(data / SETTINGS_FILE[package.version])
     given = _read_settings(package, data) if data.is_dir() else None
     if given is not None:
-        top = replace(_settings(top, given, where, ours), score=None)
+        top = replace(_settings(top, given, where, package), score=None)
     out: dict[str, FolderSettings] = {}
 
     def walk(folder: Path, family: str, parent: FolderSettings) -> None:
         mine = _read_settings(package, folder)
         where = str(folder / SETTINGS_FILE[package.version])
-        settings = _settings(parent, mine or {}, where, ours)
+        settings = _settings(parent, mine or {}, where, package)
         out[family] = settings
         # a link to a folder is not a group (test_files does not enter one either): one
         # up the tree would make the walk endless (two: exponential), each path deeper

@@ -1,6 +1,8 @@
 """A package's author submissions, `submissions/<expected>/`, with what each is expected
 to get: the verdict folder's defaults, overridden by `submissions.yaml` (2023-07 and
-later) where it names the submission. Read only; `verify` judges them.
+later) where it names the submission, and built as it says (2025-09: `language`, a
+language code of the format's table, and `entrypoint`, the file or class that starts a
+submission of several sources). Read only; `verify` judges them.
 
 A folder's defaults (verdicts as gridjudge names them: RTE is RE): `permitted` are the
 verdicts its cases may get, `required` those at least one case must get (empty: none).
@@ -19,6 +21,7 @@ from pipeline.schemas import VERDICTS
 
 SUBMISSIONS = "submissions"
 SUBMISSIONS_YAML = "submissions.yaml"
+BUILD_KEYS = ("language", "entrypoint")  # how a submission is built, not judged
 SPEC_NAMES = {"RTE": "RE"}  # the format's verdict names that gridjudge spells otherwise
 FOLDERS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # folder: (permitted, required)
@@ -41,6 +44,8 @@ class ExpectedSubmission:
     score: tuple[float, float] | None = None  # (low, high), where an expectation gives one
     message: str = ""
     listed: bool = False  # submissions.yaml names it (its expectations are that file's)
+    language: str | None = None  # submissions.yaml's, else told by the extension
+    entrypoint: str | None = None  # submissions.yaml's, else the language's rule
 
 
 def _verdicts(value: Any, where: str) -> frozenset[str]:
@@ -71,7 +76,8 @@ def _apply(sub: ExpectedSubmission, rules: dict[str, Any], where: str) -> Expect
             continue
         if not isinstance(rule, dict):
             raise PackageError(f"{where}: {pattern}: expected a mapping")
-        sub = replace(sub, listed=True)
+        if set(rule) - set(BUILD_KEYS):  # an expectation, not only how it is built
+            sub = replace(sub, listed=True)
         if "permitted" in rule:
             sub = replace(sub, permitted=_verdicts(rule["permitted"], where))
         if "required" in rule:
@@ -80,6 +86,13 @@ def _apply(sub: ExpectedSubmission, rules: dict[str, Any], where: str) -> Expect
             sub = replace(sub, score=_score(rule["score"], where))
         if "message" in rule:
             sub = replace(sub, message=str(rule["message"]))
+        for key in BUILD_KEYS:
+            if key in rule and not isinstance(rule[key], str):
+                raise PackageError(f"{where}: {pattern}: {key} must be a string")
+        if "language" in rule:
+            sub = replace(sub, language=rule["language"])
+        if "entrypoint" in rule:
+            sub = replace(sub, entrypoint=rule["entrypoint"])
     return sub
 
 

@@ -83,15 +83,32 @@ class Staged:
     display: dict[str, str]
 
 
-def stage(lang: Language, sources: Sequence[Source]) -> Staged:
-    """Raises ValueError for a name that cannot be used (see contract.stage_names)."""
+def stage(lang: Language, sources: Sequence[Source], entry: str | None = None) -> Staged:
+    """Raises ValueError for a name that cannot be used (see contract.stage_names), or
+    an `entry` that names none of several sources."""
     original = [name for name, _ in sources]
     names = stage_names(lang, original)
     texts = [data for _, data in sources]
     main = lang.main_source(names, [t.decode("utf-8", "replace") for t in texts])
+    if entry is not None and len(names) > 1:
+        main = names[original.index(entry_source(original, entry))]
     order = sorted(range(len(names)), key=lambda i: (names[i] == main, names[i]))
     display = {names[i]: original[i] for i in order if names[i] != original[i]}
     return Staged(tuple(names[i] for i in order), tuple(texts[i] for i in order), main, display)
+
+
+def entry_source(names: Sequence[str], entry: str) -> str:
+    """The source a submission's entry point (submissions.yaml `entrypoint`) names: a
+    file (`main.py`), or a class by its file (Java `Main` or `pkg.Main`: Main.java;
+    Kotlin `MainKt`: main.kt or Main.kt). Raises ValueError when it names none."""
+    if entry in names:
+        return entry
+    wanted = entry.rpartition(".")[2]
+    for name in names:
+        stem = name.rpartition(".")[0]
+        if wanted in (stem, f"{stem[:1].upper()}{stem[1:]}Kt"):
+            return name
+    raise ValueError(f"entrypoint {entry!r} names none of its sources ({', '.join(names)})")
 
 
 def compile_view(lang: Language) -> tuple[str, ...]:
@@ -111,12 +128,15 @@ def build_key(lang: Language, staged: Staged) -> str:
     return h.hexdigest()
 
 
-def build(language: str | Language, sources: Sequence[Source], cache_dir: Path) -> Build:
-    """Builds once per key into `cache_dir`; never raises for a bad source (the
-    compiler's message is returned instead). Raises RuntimeError when the judge itself
-    cannot compile (no toolchain, a sandbox failure)."""
+def build(
+    language: str | Language, sources: Sequence[Source], cache_dir: Path, entry: str | None = None
+) -> Build:
+    """Builds once per key into `cache_dir` (`entry`: the entry point given, else the
+    language's rule picks it); never raises for a bad source (the compiler's message is
+    returned instead). Raises RuntimeError when the judge itself cannot compile (no
+    toolchain, a sandbox failure)."""
     lang = get_language(language) if isinstance(language, str) else language
-    staged = stage(lang, sources)
+    staged = stage(lang, sources, entry)
     home = cache_dir / build_key(lang, staged)
     found = _cached(home)
     if found is not None:

@@ -55,6 +55,7 @@ class SubmissionSpec:
     command: str | None = None  # cmd
     problem: str | None = None  # solver
     version: str | None = None  # solver; None = the problem's default
+    entry: str | None = None  # source: the entry point a package names (submissions.yaml)
 
 
 def _languages() -> str:
@@ -169,6 +170,7 @@ class PreparedSubmission:
     time_multiplier: float = 1.0  # see languages.multipliers
     command: str | None = None
     version: str | None = None
+    entrypoint: str | None = None  # the entry point given, for a rebuild on another node
 
     def _program_path(self) -> Path:
         """The built program, rebuilt into the local cache when missing on this node."""
@@ -176,7 +178,7 @@ class PreparedSubmission:
         if path is not None and path.exists():
             return path
         if self.kind == "source" and self.language and self.sources:
-            built = build(self.language, self.sources, default_cache_dir())
+            built = build(self.language, self.sources, default_cache_dir(), self.entrypoint)
             if built.program is None:
                 raise RuntimeError(f"rebuild failed on this node: {built.error}")
             self.program, self.entry = str(built.program), built.entry
@@ -287,8 +289,11 @@ def _source_fields(
     sources = read_sources(spec.label, Path(spec.path), lang)
     # a single file is known by its content alone; a folder's names are part of it
     parts = [sources[0][1]] if len(sources) == 1 else [n.encode() + b"\0" + d for n, d in sources]
+    if spec.entry is not None:  # another entry point is another program
+        parts.append(b"entry\0" + spec.entry.encode())
     fields: dict[str, Any] = {
         "sha": _sha(b"src", lang.name.encode(), *parts),
+        "entrypoint": spec.entry,
         "language": lang.name,
         "sources": tuple(sources),
         "time_multiplier": multiplier(time_multipliers, lang.name),
@@ -298,7 +303,7 @@ def _source_fields(
         return {**fields, "unavailable": reason}
     cache = cache_dir if cache_dir is not None else default_cache_dir()
     try:
-        built = build(lang, sources, cache)
+        built = build(lang, sources, cache, spec.entry)
     except ValueError as exc:
         raise SubmissionError(f"submission {spec.label!r}: {exc}") from None
     program = str(built.program) if built.program else None

@@ -1,55 +1,173 @@
-"""`data/invalid_input`: inputs the package says are wrong, each of which its input
-validators must reject (with the flags of its folder's settings file), or the validators
-let through what they are there to stop. (The answer validators' `invalid_answer` cases
-are not checked yet.)"""
+"""The package's validators tried on what the package says is wrong, as BAPCtools
+validates its `data/invalid_*` (the 2025-09 format defines `invalid_input` and
+`invalid_output`; `invalid_answer` is BAPCtools'). Each case gets the validator
+arguments of its folder's settings file, or of its own `NAME.yaml` (case_config.py).
+
+- `data/invalid_input/NAME.in`: rejected by at least one input validator.
+- `data/invalid_answer/NAME.in` + `.ans`: the input valid, and the answer rejected by
+  an answer validator, or by the output validator reading it as an output in strict
+  mode (flags `case_sensitive space_change_sensitive`; not on an interactive or
+  multi-pass problem, which has no single output).
+- `data/invalid_output/NAME.in` + `.ans` + `.out`: the output rejected by the output
+  validator (a non-interactive, single-pass problem only, as the format says).
+
+A case that gets through is a failed check, named by its file: the validators let
+through what they are there to stop. A validator that cannot judge (it does not
+build, it crashes out of its limits) is one failed check.
+"""
 
 from __future__ import annotations
 
-from pipeline.package.problem import judge_of
-from pipeline.package.programs import Program, run_input_validator
-from pipeline.package.spec import Package, folder_settings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import NamedTuple
+
+from pipeline.package.case_config import case_settings
+from pipeline.package.case_files import case_name
+from pipeline.package.problem import PackageJudge, judge_of
+from pipeline.package.spec import FolderSettings, Package, folder_settings
 from pipeline.problem.contract import Problem, ValidatorUnavailable
+from pipeline.program import execute
+from pipeline.schemas import Verdict
 from pipeline.verify.expect import INPUTS, Check
 
-INVALID_INPUT = "invalid_input"
+INVALID_INPUT, INVALID_ANSWER, INVALID_OUTPUT = "invalid_input", "invalid_answer", "invalid_output"
+STRICT = ("case_sensitive", "space_change_sensitive")  # an answer read as an output
+OUTPUT_SUFFIX = ".out"
 
 
-def invalid_input_checks(package: Package, problem: Problem) -> list[Check]:
-    """One failed check per invalid input that every input validator accepts; else one
-    passing check, or none without data/invalid_input."""
-    folder = package.data / INVALID_INPUT
-    cases = sorted(folder.rglob("*.in")) if folder.is_dir() else []
-    judge = judge_of(problem)
-    if not cases or judge is None:
+class InvalidCase(NamedTuple):
+    rel: str  # the .in file, from the package's root
+    path: Path
+    settings: FolderSettings
+
+    def text(self, suffix: str = ".in") -> str | None:
+        """The case's file with `suffix` (.in, .ans, .out), or None without one."""
+        path = self.path.with_name(case_name(self.path) + suffix)
+        return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
+
+
+# one case -> why it is a failure (None: rejected as it must be); raises ValidatorUnavailable
+Judged = Callable[[PackageJudge, InvalidCase], str | None]
+
+
+@contextmanager
+def judging(fork: bool) -> Iterator[None]:
+    """The judge's programs run from fork servers (`fork`), else spawned."""
+    servers = execute.Servers(fork=fork)
+    try:
+        with execute.judging_with(servers):
+            yield
+    finally:
+        servers.close()
+
+
+def invalid_cases(package: Package, kind: str) -> list[InvalidCase]:
+    """Every case of data/`kind` in name order, with its settings."""
+    folder = package.data / kind
+    if not folder.is_dir():
         return []
-    if not judge.validators:
-        why = f"{len(cases)} invalid inputs not checked: the package has no input validator"
-        return [Check(INPUTS, "invalid inputs", True, why, skipped=True)]
-    settings = folder_settings(package, (INVALID_INPUT,))
-    checks: list[Check] = []
-    for path in cases:
-        rel = path.relative_to(package.root).as_posix()
+    settings = folder_settings(package, (kind,))
+    out = []
+    for path in sorted(p for p in folder.rglob("*.in") if p.is_file()):
         family = path.parent.relative_to(package.data).as_posix()
-        flags = settings[family].input_flags if family in settings else ()
-        text = path.read_text(encoding="utf-8", errors="replace")
+        mine = case_settings(package, path, settings.get(family, FolderSettings()))
+        out.append(InvalidCase(path.relative_to(package.root).as_posix(), path, mine))
+    return out
+
+
+def invalid_checks(package: Package, problem: Problem, fork: bool = True) -> list[Check]:
+    """The checks of data/invalid_input, invalid_answer and invalid_output (none for a
+    folder the package does not have)."""
+    judge = judge_of(problem)
+    if judge is None:
+        return []
+    with judging(fork):
+        return [
+            *_checked(judge, INVALID_INPUT, "invalid inputs", _input_got_through),
+            *_checked(judge, INVALID_ANSWER, "invalid answers", _answer_got_through),
+            *_checked(judge, INVALID_OUTPUT, "invalid outputs", _output_got_through),
+        ]
+
+
+def _checked(judge: PackageJudge, kind: str, what: str, got_through: Judged) -> list[Check]:
+    """One failed check per case of data/`kind` that gets through; else one passing
+    check, or none without the folder."""
+    cases = invalid_cases(judge.package, kind)
+    if not cases:
+        return []
+    skipped = _not_checkable(judge, kind)
+    if skipped is not None:
+        return [Check(INPUTS, what, True, f"{len(cases)} {what} not checked: {skipped}", True)]
+    checks: list[Check] = []
+    for case in cases:
         try:
-            rejected = _rejected(judge.validators, text, flags)
+            why = got_through(judge, case)
         except ValidatorUnavailable as exc:
-            return [*checks, Check(INPUTS, "invalid inputs", False, f"cannot judge: {exc}")]
-        if not rejected:
-            detail = "accepted by every input validator: it must be rejected"
-            checks.append(Check(INPUTS, f"invalid input {rel}", False, detail))
+            return [*checks, Check(INPUTS, what, False, f"cannot judge: {exc}")]
+        if why is not None:
+            checks.append(Check(INPUTS, f"{what[:-1]} {case.rel}", False, why))
     if not checks:
-        detail = f"each of {len(cases)} invalid inputs is rejected"
-        checks.append(Check(INPUTS, "invalid inputs", True, detail))
+        checks.append(Check(INPUTS, what, True, f"each of {len(cases)} {what} is rejected"))
     return checks
 
 
-def _rejected(validators: list[Program], text: str, flags: tuple[str, ...]) -> bool:
-    for program in validators:
-        failure = program.failure()
-        if failure is not None:
-            raise ValidatorUnavailable(failure)
-        if run_input_validator(program.prepared(), text, flags) is not None:
-            return True
-    return False
+def _not_checkable(judge: PackageJudge, kind: str) -> str | None:
+    package = judge.package
+    if kind == INVALID_INPUT and not judge.validators:
+        return "the package has no input validator"
+    if kind == INVALID_OUTPUT and (package.interactive or package.passes > 1):
+        return "an interactive or multi-pass problem has no single output to judge"
+    return None
+
+
+def _input_got_through(judge: PackageJudge, case: InvalidCase) -> str | None:
+    rejected = judge.validate_with(case.text() or "", case.settings.input_flags)
+    return None if rejected else "accepted by every input validator: it must be rejected"
+
+
+def _valid_input(judge: PackageJudge, case: InvalidCase) -> tuple[str, str | None]:
+    """The input, and why it is a failure (no answer, an input the validators reject)."""
+    text, answer = case.text() or "", case.text(".ans")
+    if answer is None:
+        return text, "no .ans beside it"
+    why = judge.validate_with(text, case.settings.input_flags)
+    return text, None if not why else f"its input must be valid: {why[0]}"
+
+
+def _answer_got_through(judge: PackageJudge, case: InvalidCase) -> str | None:
+    text, why = _valid_input(judge, case)
+    if why is not None:
+        return why
+    answer, flags = case.text(".ans") or "", case.settings.output_flags
+    if judge.validate_answer(text, answer, flags):
+        return None
+    package = judge.package
+    if package.interactive or package.passes > 1:
+        return "accepted by every answer validator: it must be rejected"
+    try:
+        got = judge.check_with(text, answer, answer, (*flags, *STRICT), case.settings.accept_score)
+    except ValueError as exc:  # a flag the default output validator does not know
+        return f"default output validator: {exc}"
+    if got.verdict == Verdict.JE:
+        raise ValidatorUnavailable(got.message)
+    if got.verdict != Verdict.AC:
+        return None
+    return "accepted by every answer validator and by the output validator: it must be rejected"
+
+
+def _output_got_through(judge: PackageJudge, case: InvalidCase) -> str | None:
+    text, answer, output = case.text(), case.text(".ans"), case.text(OUTPUT_SUFFIX)
+    if answer is None or output is None:
+        return "an invalid output needs its .ans and .out beside it"
+    flags, unit = case.settings.output_flags, case.settings.accept_score
+    try:
+        got = judge.check_with(text or "", answer, output, flags, unit)
+    except ValueError as exc:
+        return f"default output validator: {exc}"
+    if got.verdict == Verdict.JE:
+        raise ValidatorUnavailable(got.message)
+    if got.verdict != Verdict.AC:
+        return None
+    return "its .out is accepted by the output validator: it must be rejected"

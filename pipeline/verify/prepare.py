@@ -15,9 +15,15 @@ from pipeline.package.problem import input_validator_paths, test_files
 from pipeline.package.spec import Package
 from pipeline.package.submissions import SUBMISSIONS, ExpectedSubmission
 from pipeline.problem.contract import Problem, ValidatorUnavailable
+from pipeline.program.build import entry_source
 from pipeline.program.languages.problemtools import problemtools_language
 from pipeline.program.languages.registry import get_language, missing
-from pipeline.program.submission import SubmissionError, SubmissionSpec, parse_spec
+from pipeline.program.submission import (
+    SubmissionError,
+    SubmissionSpec,
+    parse_spec,
+    read_sources,
+)
 from pipeline.verify.expect import INPUTS, SUBMISSION, Check
 
 # a file under submissions/ that is a program but no source (a build left in an archive:
@@ -87,7 +93,7 @@ def specs_of(
     for sub in subs:
         label = label_of(package, sub)
         try:
-            spec = replace(parse_spec(str(sub.path)), label=label)
+            spec = _spec(sub, label)
         except SubmissionError as exc:
             checks.append(Check(SUBMISSION, label, False, f"cannot run: {exc}"))
             continue
@@ -95,10 +101,36 @@ def specs_of(
             checks.append(Check(SUBMISSION, label, True, PREBUILT, skipped=True))
             continue
         language = problemtools_language(sub.path.suffix) if sub.path.is_file() else None
+        if language is not None and spec.language is not None and not _same(language, spec):
+            language = None  # submissions.yaml names another language than the extension
         if python is not None and spec.language in PYTHON:
             language = python
         out[label] = spec if language is None else replace(spec, language=language)
     return out
+
+
+def _same(language: str, spec: SubmissionSpec) -> bool:
+    assert spec.language is not None
+    return get_language(language).title == get_language(spec.language).title
+
+
+def _spec(sub: ExpectedSubmission, label: str) -> SubmissionSpec:
+    """How submissions.yaml says to build it: in its `language` (a code of the
+    format's table: gridjudge's names and aliases), else the one its extension tells,
+    started at its `entrypoint`, else where the language's rule starts it."""
+    raw = str(sub.path) if sub.language is None else f"{sub.language}:{sub.path}"
+    spec = replace(parse_spec(raw), label=label)
+    if sub.entrypoint is None:
+        return spec
+    if spec.kind != "source" or spec.language is None:
+        raise SubmissionError(f"entrypoint {sub.entrypoint!r}: {label} is not a source")
+    if sub.path.is_dir():
+        sources = read_sources(label, sub.path, get_language(spec.language))
+        try:
+            entry_source([name for name, _ in sources], sub.entrypoint)
+        except ValueError as exc:
+            raise SubmissionError(f"{label}: {exc}") from None
+    return replace(spec, entry=sub.entrypoint)
 
 
 def python_for(package: Package, asked: str | None) -> str | None:

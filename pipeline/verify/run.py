@@ -41,6 +41,7 @@ from pipeline.problem.contract import Problem
 from pipeline.problem.registry import get_problem
 from pipeline.scoring.gradebook import gradebook
 from pipeline.scoring.run import package_policy
+from pipeline.verify.answers import answer_checks
 from pipeline.verify.expect import (
     FIRST_REJECTED,
     INPUTS,
@@ -57,7 +58,7 @@ from pipeline.verify.expect import (
     slowest,
     tle_margin,
 )
-from pipeline.verify.invalid import invalid_input_checks
+from pipeline.verify.invalid import invalid_checks
 from pipeline.verify.junk import junk_check
 from pipeline.verify.prepare import (
     PYTHON,
@@ -223,7 +224,8 @@ def _verify(
     work: Path,
 ) -> Verification:
     checks = validate_inputs(package, problem, work / "corpus")
-    checks += invalid_input_checks(package, problem)
+    checks += answer_checks(package, problem, options.fork_server)
+    checks += invalid_checks(package, problem, options.fork_server)
     checks += junk_check(package, problem)
     python = python_for(package, options.python)
     runs = Runs(work / "corpus", specs_of(package, subs, checks, python), options, work)

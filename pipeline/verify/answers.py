@@ -1,0 +1,45 @@
+"""BAPCtools' answer validators (`answer_validators/`): each one checks every `.ans` of
+data/sample and data/secret, run as `validator testcase.in [output validator flags] <
+testcase.ans` (exit 42: valid). An answer one of them rejects is a failed check named by
+its file; the case is still graded. A validator that cannot judge is one failed check.
+(data/invalid_answer: verify.invalid.)"""
+
+from __future__ import annotations
+
+from pipeline.package.checktestdata import unsupported
+from pipeline.package.problem import answer_validator_paths, judge_of, test_files
+from pipeline.package.spec import Package
+from pipeline.problem.contract import Problem, ValidatorUnavailable
+from pipeline.verify.expect import INPUTS, Check
+from pipeline.verify.invalid import judging
+
+WHAT = "answers"
+
+
+def answer_checks(package: Package, problem: Problem, fork: bool = True) -> list[Check]:
+    """One failed check per answer an answer validator rejects, else one passing check;
+    none where the package has no answer validator."""
+    judge = judge_of(problem)
+    skipped = [why for why in map(unsupported, answer_validator_paths(package.root)) if why]
+    notes = [Check(INPUTS, "answer validator", True, why, skipped=True) for why in skipped]
+    if judge is None or not judge.answer_validators:
+        return notes
+    cases = [(path, ans) for _, path, ans in test_files(package) if ans is not None]
+    checks: list[Check] = []
+    with judging(fork):
+        for path, ans in cases:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            answer = ans.read_text(encoding="utf-8", errors="replace")
+            flags, _ = judge.case_flags(text, answer)
+            try:
+                why = judge.validate_answer(text, answer, flags)
+            except ValidatorUnavailable as exc:
+                return [*checks, Check(INPUTS, WHAT, False, f"cannot judge: {exc}")]
+            if why:
+                rel = ans.relative_to(package.root).as_posix()
+                checks.append(Check(INPUTS, f"answer {rel}", False, f"rejected: {why[0]}"))
+    if not checks:
+        n = len(judge.answer_validators)
+        detail = f"{len(cases)} answers, {n} answer validator{'' if n == 1 else 's'}"
+        checks.append(Check(INPUTS, WHAT, True, f"every answer is valid: {detail}"))
+    return checks + notes
