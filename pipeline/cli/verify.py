@@ -57,7 +57,7 @@ def verify(
     budget: Annotated[
         float | None,
         typer.Option(
-            help="Stop grading after this many seconds (looked at between submissions) and "
+            help="Stop grading after this many seconds (looked at as each submission starts) and "
             "report what was checked; the rest is listed as not checked.",
         ),
     ] = VerifyOptions.budget_s,
