@@ -60,6 +60,16 @@ def grade_tagged(task: Tagged) -> Graded:
 
 
 @dataclass
+class Planned:
+    """A run to grade: `in_order`: one chunk at a time, each made once the one before is
+    committed (a run stopping at its first rejected case, as it would run alone)."""
+
+    key: str
+    plan: GradePlan
+    in_order: bool = False
+
+
+@dataclass
 class _Open:
     ended: Ended
     left: int = 0  # chunks made and not committed yet
@@ -70,20 +80,49 @@ class _Stream:
     def __init__(self, cluster: Cluster, on_end: Callable[[Ended], None]) -> None:
         self.cluster, self.on_end = cluster, on_end
         self.open: dict[str, _Open] = {}
+        # in-order runs with a chunk in flight: the rest of their chunks, made only once
+        # it is committed (its rejections counted: the next chunk's cap, tle_left)
+        self.held: dict[str, Iterator[GradeChunk]] = {}
 
-    def chunks(self, runs: Iterable[tuple[str, GradePlan]]) -> Iterator[Tagged]:
-        for key, plan in runs:
-            driver = start_run(plan)
+    def chunks(self, runs: Iterable[Planned]) -> Iterator[Tagged | None]:
+        """Every run's chunks, runs in order; an in-order run's next chunk as soon as
+        its last is committed, before anything else; None while only those wait."""
+        source = iter(runs)
+        while True:
+            key = next((k for k in self.held if self._settled(k)), None)
+            if key is not None:
+                yield from self._feed(key, self.held.pop(key), True)
+                continue
+            planned = next(source, None)
+            if planned is None:
+                if not self.held:
+                    return
+                yield None  # asked again after the next result
+                continue
+            driver = start_run(planned.plan)
             driver.cpus, driver.stage_node = self.cluster.total_cpus(), self.cluster.node_id()
-            run = self.open[key] = _Open(Ended(key, driver))
-            for chunk in driver.chunks():
-                if key not in self.open:
-                    break  # it failed: its other chunks are not made
-                run.left += 1
-                yield Tagged(key, chunk)
-            run.all_made = True
-            if run.left == 0 and key in self.open:
-                self.end(key, "done")
+            self.open[planned.key] = _Open(Ended(planned.key, driver))
+            yield from self._feed(planned.key, driver.chunks(), planned.in_order)
+
+    def _settled(self, key: str) -> bool:
+        run = self.open.get(key)
+        return run is None or run.left == 0
+
+    def _feed(self, key: str, chunks: Iterator[GradeChunk], in_order: bool) -> Iterator[Tagged]:
+        """The run's chunks; an in-order run's next one only, its rest held. The run
+        ends here when it has no chunk left and every one is committed."""
+        while (run := self.open.get(key)) is not None:  # gone: it failed
+            chunk = next(chunks, None)
+            if chunk is None:
+                run.all_made = True
+                if run.left == 0:
+                    self.end(key, "done")
+                return
+            run.left += 1
+            yield Tagged(key, chunk)
+            if in_order:
+                self.held[key] = chunks
+                return
 
     def took(self, task: Tagged, graded: Graded) -> None:
         run = self.open.get(task.key)
@@ -101,6 +140,7 @@ class _Stream:
 
     def end(self, key: str, status: str, fault: str = "") -> None:
         run = self.open.pop(key)
+        self.held.pop(key, None)
         if fault:
             run.ended.fault = fault
         try:
@@ -112,11 +152,11 @@ class _Stream:
 
 def grade_together(
     cluster: Cluster,
-    runs: Iterable[tuple[str, GradePlan]],
+    runs: Iterable[Planned],
     on_end: Callable[[Ended], None],
     max_in_flight: int | None = None,
 ) -> None:
-    """Grade every run of `runs` (key, plan: made as the stream gets to it) on the
+    """Grade every run of `runs` (each planned as the stream gets to it) on the
     entered `cluster`, with at most `max_in_flight` chunks at once; `on_end` is told of
     each run as it ends. The cluster failing (a task lost more times than retried:
     DistributeError) ends every open run as failed, then is raised; an interrupt ends

@@ -33,10 +33,10 @@ import pyarrow.compute as pc
 
 from pipeline.distribute.cluster import SERIAL, Cluster, DistributeError
 from pipeline.grade.chunk_sizes import SUBPROCESS_CHUNK
-from pipeline.grade.plan import GradeOptions, GradePlan, plan_grade
+from pipeline.grade.plan import GradeOptions, plan_grade
 from pipeline.grade.settings import DEFAULT, GradeSettings
 from pipeline.grade.time_verdicts import NOT_RUN
-from pipeline.grade.together import Ended, grade_together
+from pipeline.grade.together import Ended, Planned, grade_together
 from pipeline.package.spec import Package
 from pipeline.package.submissions import ExpectedSubmission
 from pipeline.program.submission import SubmissionSpec
@@ -215,7 +215,7 @@ class Runs:
         tables: list[pa.Table] = []
         begun: dict[str, tuple[str, Phase]] = {}  # run key -> its label and phase
 
-        def plans() -> Iterator[tuple[str, GradePlan]]:
+        def plans() -> Iterator[Planned]:
             for phase in phases:
                 for label in (n for n in phase.labels if n in self.specs):
                     if self.out_of_budget():
@@ -223,7 +223,8 @@ class Runs:
                         continue
                     key = f"{phase.name}/{len(begun):03d}"
                     begun[key] = (label, phase)
-                    yield key, plan_grade(self._options(label, phase, self.work / key))
+                    grading = plan_grade(self._options(label, phase, self.work / key))
+                    yield Planned(key, grading, in_order=label in self.ordered)
 
         def ended(run: Ended) -> None:
             label, phase = begun[run.key]
