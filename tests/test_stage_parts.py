@@ -16,7 +16,7 @@ from pipeline.corpus.generate import generate_corpus
 from pipeline.corpus.store import iter_batches
 from pipeline.distribute.cluster import Cluster
 from pipeline.grade.chunk_sizes import IN_PROCESS_CHUNK, tapered_size
-from pipeline.grade.job import _Driver, run_grade
+from pipeline.grade.job import RunDriver, run_grade
 from pipeline.grade.plan import GradeOptions, GradeOutcome, GradePlan, plan_grade
 from pipeline.grade.settings import GradeSettings
 from pipeline.grade.task import GradeChunk, grade_and_stage, grade_chunk
@@ -112,7 +112,7 @@ def test_a_run_commits_each_part_once_and_removes_parts_never_committed(
 
 def _chunks(plan: GradePlan, cpus: int) -> list[GradeChunk]:
     """The chunks a run of `plan` on a cluster of `cpus` CPUs is cut into, in order."""
-    driver = _Driver(plan, GradeOutcome(), None, None)
+    driver = RunDriver(plan, GradeOutcome(), None, None)
     driver.cpus = cpus
     return list(driver.chunks())
 

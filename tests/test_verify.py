@@ -21,7 +21,7 @@ from pipeline.package.submissions import FOLDERS, ExpectedSubmission
 from pipeline.program.languages import all_languages
 from pipeline.verify.expect import derive_time_limit, judge_submission
 from pipeline.verify.run import verify_package
-from pipeline.verify.runs import SERIAL_CASES, VerifyOptions, executor
+from pipeline.verify.runs import SERIAL_RUNS, VerifyOptions, executor
 from tests.cli_output import without_isolation_line
 from tests.test_languages_golden import usable
 
@@ -279,10 +279,11 @@ def test_progress_tells_each_submission_and_the_derived_limit(tmp_path: Path) ->
     code, output = verify(str(package), *SERIAL)
     assert code == 0, output
     told = [line for line in output.splitlines() if line.startswith("... ")]
-    # the limit is given: nothing is measured; the accepted submission is graded at it,
-    # the wrong answer at limit x margin (read at both, as problemtools reads it)
-    assert told[0].startswith("... accepted/close.py: AC 3 (at 1 s; 1 of 2 submissions graded")
-    assert told[1] == "... time limit: 1 s, given by the package"
+    # the limit is given: nothing is measured, every submission is graded in one step;
+    # the accepted submission at the limit, the wrong answer at limit x margin (read at
+    # both, as problemtools reads it)
+    assert told[0] == "... time limit: 1 s, given by the package"
+    assert told[1].startswith("... accepted/close.py: AC 3 (at 1 s; 1 of 2 submissions graded")
     assert told[2].startswith("... wrong_answer/far.py: WA 1 (at 2 s; 2 of 2 submissions")
     assert len(told) == 3
     pairsum = copy("pairsum_py", tmp_path)  # no time limit given: measured, then derived
@@ -345,8 +346,8 @@ def test_only_cases_whose_time_may_matter_are_repeated(tmp_path: Path) -> None:
 
 def test_a_small_package_is_graded_without_ray(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
-    assert executor(None, SERIAL_CASES) == "local-serial"
-    assert executor(None, SERIAL_CASES + 1) is None  # the embedded Ray
+    assert executor(None, SERIAL_RUNS) == "local-serial"
+    assert executor(None, SERIAL_RUNS + 1) is None  # the embedded Ray
     assert executor("local", 1) == "local"  # asked for
     monkeypatch.setenv("RAY_ADDRESS", "10.0.0.5:6379")
     assert executor(None, 1) is None  # Cluster joins RAY_ADDRESS's

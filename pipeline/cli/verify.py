@@ -10,7 +10,7 @@ import typer
 from pipeline.cli.common import ALLOW_UNSANDBOXED_HELP, EXIT_GATE, say, user_errors, warn_isolation
 from pipeline.verify.junit import write_junit
 from pipeline.verify.run import verify_package
-from pipeline.verify.runs import SERIAL_CASES, VerifyOptions
+from pipeline.verify.runs import SERIAL_RUNS, VerifyOptions
 
 
 @user_errors
@@ -31,9 +31,18 @@ def verify(
         str | None,
         typer.Option(
             help="Ray cluster, as for grade (`local-serial`: no Ray; default: no Ray for a "
-            f"package of up to {SERIAL_CASES} cases, else the embedded local Ray).",
+            f"package of up to {SERIAL_RUNS} runs, cases x submissions, else the embedded "
+            "local Ray).",
         ),
     ] = VerifyOptions.address,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Submissions graded at once, side by side (default: the cluster's CPUs; "
+            "1: one after the other, as problemtools grades them).",
+        ),
+    ] = VerifyOptions.workers,
     fork_server: Annotated[
         bool,
         typer.Option(
@@ -48,7 +57,7 @@ def verify(
     budget: Annotated[
         float | None,
         typer.Option(
-            help="Stop grading after this many seconds (looked at between submissions) and "
+            help="Stop grading after this many seconds (looked at as each submission starts) and "
             "report what was checked; the rest is listed as not checked.",
         ),
     ] = VerifyOptions.budget_s,
@@ -93,6 +102,7 @@ def verify(
         python=python,
         progress=say,
         strict=strict,
+        workers=workers,
     )
     result = verify_package(options)
     for check in result.checks:

@@ -67,6 +67,9 @@ _node_id = ""
 _ray_left_running = False
 
 
+_WAITS_ON_NOTHING = "the chunks wait on a result with no chunk in flight"
+
+
 class DistributeError(GridjudgeError):
     """The cluster cannot be reached or started; one line for the user."""
 
@@ -277,7 +280,7 @@ class Cluster:
     def map_unordered(
         self,
         fn: Callable[[T], R],
-        chunks: Iterable[T],
+        chunks: Iterable[T | None],
         *,
         max_in_flight: int | None = None,
         max_retries: int = 3,
@@ -287,10 +290,14 @@ class Cluster:
 
         `chunks` is consumed lazily: at most `max_in_flight` (default 2 x cluster CPUs)
         chunks are submitted at a time, so a huge corpus is never all in memory. `fn` must
-        be importable (a module-level function) on every node.
+        be importable (a module-level function) on every node. A None from `chunks` says
+        "nothing until a result is in" (its next chunk depends on one): it is asked again
+        after the next result; a None with nothing in flight is a DistributeError.
         """
         if self.serial:
             for chunk in chunks:
+                if chunk is None:  # every result is in already: it would wait forever
+                    raise DistributeError(_WAITS_ON_NOTHING)
                 yield chunk, self._call_serial(fn, chunk)
             return
         if self._remote is None:
@@ -307,7 +314,7 @@ class Cluster:
     def _map_ray(
         self,
         fn: Callable[[T], R],
-        chunks: Iterable[T],
+        chunks: Iterable[T | None],
         max_in_flight: int | None,
         max_retries: int,
         num_cpus_per_task: float,
@@ -331,9 +338,15 @@ class Cluster:
             while True:
                 while not exhausted and len(in_flight) < limit:
                     try:
-                        submit(_Call(next(source), 1))
+                        chunk = next(source)
                     except StopIteration:
                         exhausted = True
+                        break
+                    if chunk is None:
+                        if not in_flight:
+                            raise DistributeError(_WAITS_ON_NOTHING)
+                        break  # asked again after the next result
+                    submit(_Call(chunk, 1))
                 if not in_flight:
                     return
                 ready, _ = ray.wait(list(in_flight), num_returns=1)

@@ -53,7 +53,7 @@ READ_CASES = 4096  # cases read from a corpus at a time, at least (a whole numbe
 # ------------------------------------------------------------------------ running
 
 
-class _Driver:
+class RunDriver:
     """One run on the driver: makes the chunks (writing the rows the cache has), commits
     each chunk's results part and stores its fresh rows in the cache."""
 
@@ -249,20 +249,26 @@ def run_grade(
     """Run every chunk, writing one results part per completed chunk (and one per batch
     of rows the cache gives), then the summary. `on_rows(n, verdict_counts)` is called
     after each part is written. No cluster is started when the cache has every row."""
-    o = plan.options
-    out = Path(o.out)
-    outcome = GradeOutcome(skipped=len(plan.done))
-    cache = open_cache(o.cache, o.result_cache, o.cache_max_mb)  # fails before any write
-    run_folder.write_run_json(out, run_info(plan, "running"))
-    driver = _Driver(plan, outcome, on_rows, cache)
+    driver = start_run(plan, on_rows)
     with sigterm_interrupts():
         _run(plan, driver, on_start)
-    return outcome
+    return driver.outcome
 
 
-def _run(plan: GradePlan, driver: _Driver, on_start: Callable[[str], None] | None) -> None:
+def start_run(
+    plan: GradePlan, on_rows: Callable[[int, Counter[str]], None] | None = None
+) -> RunDriver:
+    """A run's first step: its result cache opened (failing before any write), run.json
+    "running"; its driver, which makes its chunks and commits their results."""
+    o = plan.options
+    cache = open_cache(o.cache, o.result_cache, o.cache_max_mb)
+    run_folder.write_run_json(Path(o.out), run_info(plan, "running"))
+    return RunDriver(plan, GradeOutcome(skipped=len(plan.done)), on_rows, cache)
+
+
+def _run(plan: GradePlan, driver: RunDriver, on_start: Callable[[str], None] | None) -> None:
     """The run's body (see run_grade): run.json says how it ended."""
-    out, outcome, cache = Path(plan.options.out), driver.outcome, driver.cache
+    out, outcome = Path(plan.options.out), driver.outcome
     status = "failed"
     if plan.done:  # the rows a resumed run already has
         driver.summary.add(
@@ -277,11 +283,26 @@ def _run(plan: GradePlan, driver: _Driver, on_start: Callable[[str], None] | Non
                 on_start(outcome.where)
         else:
             _grade_on_cluster(plan, driver, itertools.chain([first], chunks), on_start)
-        outcome.summary = run_folder.write_summary(out, driver.summary.table())
-        run_folder.remove_staged_parts(out)
         status = "done"
     except KeyboardInterrupt:
         status = "interrupted"
+        raise
+    finally:
+        end_run(driver, status)
+
+
+def end_run(driver: RunDriver, status: str) -> None:
+    """A run's last step, however it ended (`status`: run.json's): when "done", its
+    summary written and the staged parts no chunk committed removed; the cache closed,
+    run.json written, the run folder's lock released."""
+    plan, outcome, cache = driver.plan, driver.outcome, driver.cache
+    out = Path(plan.options.out)
+    try:
+        if status == "done":
+            outcome.summary = run_folder.write_summary(out, driver.summary.table())
+            run_folder.remove_staged_parts(out)
+    except Exception:
+        status = "failed"
         raise
     finally:
         if cache is not None:
@@ -294,7 +315,7 @@ def _run(plan: GradePlan, driver: _Driver, on_start: Callable[[str], None] | Non
 
 def _grade_on_cluster(
     plan: GradePlan,
-    driver: _Driver,
+    driver: RunDriver,
     chunks: Iterator[GradeChunk],
     on_start: Callable[[str], None] | None,
 ) -> None:
@@ -312,7 +333,7 @@ def _grade_on_cluster(
             raise_if_terminated()
 
 
-def _staged(driver: _Driver, chunks: Iterator[GradeChunk]) -> Iterator[GradeChunk]:
+def _staged(driver: RunDriver, chunks: Iterator[GradeChunk]) -> Iterator[GradeChunk]:
     """The chunks, each staged where the driver's node is (the first was made before the
     cluster was there)."""
     for chunk in chunks:

@@ -16,6 +16,11 @@ expectations, the time limit derived and its margins reported (expect.py).
    limit is a failure of the 2025-09 text's margin, a warning in the legacy and 2023-07
    formats ("sensitive to time limit"). Every other submission is graded at the limit.
 
+The submissions of each step are graded side by side on the cluster (verify.runs), each
+in case order where its first rejection settles it; with a given limit, steps 2 and 3
+are one step. A submission whose grading fails (its task raised, or the cluster lost it)
+is a JE check of its own; the others are still judged.
+
 Warnings are gridjudge's findings beyond the format's own tool's; with `strict` they
 are failures.
 """
@@ -32,6 +37,7 @@ import pyarrow as pa
 
 from pipeline.corpus.store import read_manifest
 from pipeline.distribute.cluster import Cluster
+from pipeline.grade.interrupts import on_sigterm, sigterm_interrupts
 from pipeline.ids import natural_key
 from pipeline.package.generation import generate_package, missing_files
 from pipeline.package.generators import GENERATORS_YAML, has_generators
@@ -68,7 +74,15 @@ from pipeline.verify.prepare import (
     specs_of,
     validate_inputs,
 )
-from pipeline.verify.runs import REJECTED, Runs, VerifyOptions, executor, no_rows, stop_rule
+from pipeline.verify.runs import (
+    REJECTED,
+    Phase,
+    Runs,
+    VerifyOptions,
+    executor,
+    no_rows,
+    stop_rule,
+)
 from pipeline.verify.verdicts import FolderRules, folder_rules
 
 MEASURE_LIMIT_S = 60.0  # the accepted submissions' limit while the time limit is unknown
@@ -80,6 +94,8 @@ class Verification:
     package: Package
     time_limit_s: float
     checks: list[Check] = field(default_factory=list)
+    # submission -> the pids of the worker processes it was graded in
+    workers: dict[str, set[int]] = field(default_factory=dict)
 
     @property
     def failures(self) -> list[Check]:
@@ -179,8 +195,9 @@ def _at_both(
 
 
 def _grade_all(package: Package, runs: Runs, labels: dict[str, list[str]]) -> tuple[float, Check]:
-    """Grade every submission (accepted first: they give the time limit); the time limit
-    and its check."""
+    """Grade every submission, side by side within a step: with a given limit, all in
+    one step; else the accepted first (their slowest case derives the time limit), then
+    every other. The time limit and its check."""
     given = package.time_limit_given
     accepted, rest, high = labels["accepted"], labels["rest"], labels["high"]
     m = package.time_multiplier
@@ -194,22 +211,23 @@ def _grade_all(package: Package, runs: Runs, labels: dict[str, list[str]]) -> tu
             return package.limits.time_s  # graded at the given limit: AC near it
         return max(floor_s / m, 0.0 if given else runs.slowest_ms / 1000.0)
 
-    if not given:
-        runs.tell(f"measuring the time limit: accepted submissions at {MEASURE_LIMIT_S:g} s")
-    first = runs.run(
-        accepted + (rest if given else []),
-        package.limits.time_s if given else MEASURE_LIMIT_S,
-        "accepted",
-        matters_first,
-    )
+    if given:
+        limit_s, limit_check = _time_limit(package, no_rows())
+        runs.tell(f"time limit: {limit_check.detail}")
+        margin = Phase(high, limit_s * package.time_safety_margin, "margin", lambda _: limit_s)
+        runs.run(Phase(accepted + rest, limit_s, "accepted", matters_first), margin)
+        return limit_s, limit_check
+    runs.tell(f"measuring the time limit: accepted submissions at {MEASURE_LIMIT_S:g} s")
+    first = runs.run(Phase(accepted, MEASURE_LIMIT_S, "accepted", matters_first))
     limit_s, limit_check = _time_limit(package, first)
-    if not given and first.num_rows == 0 and runs.unchecked:
+    if first.num_rows == 0 and runs.unchecked:
         limit_check = Check(TIMING, "time limit", True, _NOT_CHECKED, skipped=True)
     runs.tell(f"time limit: {limit_check.detail}")
-    if not given:
-        runs.run(rest, limit_s, "others", lambda _: limit_s)
     tle_s = limit_s * package.time_safety_margin
-    runs.run(high, tle_s, "margin", lambda _: limit_s)
+    runs.run(
+        Phase(rest, limit_s, "others", lambda _: limit_s),
+        Phase(high, tle_s, "margin", lambda _: limit_s),
+    )
     return limit_s, limit_check
 
 
@@ -229,7 +247,8 @@ def _verify(
     checks += junk_check(package, problem)
     python = python_for(package, options.python)
     runs = Runs(work / "corpus", specs_of(package, subs, checks, python), options, work)
-    runs.address = executor(options.address, read_manifest(work / "corpus").count)
+    runs.cases = read_manifest(work / "corpus").count
+    runs.address = executor(options.address, runs.cases * len(runs.specs))
     rules = folder_rules(package)
     labels = {id(s): label_of(package, s) for s in subs}
     runs.stops = {
@@ -241,7 +260,8 @@ def _verify(
     runs.ordered = {n for n, rule in runs.stops.items() if rule == REJECTED} - set(accepted)
     high = [labels[id(s)] for s in subs if s.required == UPPER or _at_both(package, s, rules)]
     rest = [labels[id(s)] for s in subs if labels[id(s)] not in accepted + high]
-    with Cluster(runs.address):  # one cluster for every grading run
+    with sigterm_interrupts(), Cluster(runs.address) as runs.cluster:  # for every grading run
+        on_sigterm()  # ray.init replaced the handler
         limit_s, limit_check = _grade_all(
             package, runs, {"accepted": accepted, "rest": rest, "high": high}
         )
@@ -251,7 +271,7 @@ def _verify(
         label = labels[id(sub)]
         checks += judged.submission(sub, label, limit_s, label in high, sub.required == UPPER)
     checks.append(limit_check)
-    return Verification(package, limit_s, checks + judged.margins(limit_s))
+    return Verification(package, limit_s, checks + judged.margins(limit_s), runs.workers)
 
 
 @dataclass
@@ -284,6 +304,9 @@ class _Judged:
             return [Check(SUBMISSION, label, True, _NOT_CHECKED, skipped=True)]
         if label not in self.runs.specs:
             return []
+        if label in self.runs.faults:  # a fault of the judge, not of the submission
+            detail = f"JE: grading it failed: {self.runs.faults[label]}"
+            return [Check(SUBMISSION, label, False, detail)]
         rows = self.rows.get(label, [])
         seen = at_limit(rows, limit_s) if high else rows
         score = self.scores.get(label)
@@ -296,7 +319,7 @@ class _Judged:
         for label, margin in self.margins_of:
             if label in self.runs.unchecked:
                 out.append(Check(TIMING, f"margin {label}", True, _NOT_CHECKED, skipped=True))
-            elif label in self.runs.specs:
+            elif label in self.runs.specs and label not in self.runs.faults:
                 out.append(margin(self.rows.get(label, []), limit_s))
         return out
 
