@@ -18,8 +18,10 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache --no-logo
 
+# two workers, each taking whole files (a module's fixtures, such as the hostile
+# battery's runs, are made once): the suite's waits overlap on a 2-core machine
 test: lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 # tests/cgroup2, the hostile battery and the fork-server attacks in a VM booted with a
 # cgroup v2 kernel (needs linux-image-amd64, qemu-system-x86, busybox-static; see
