@@ -32,8 +32,8 @@ def worker() -> None:
     """Reads `bare N` / `fork N` lines, answers seconds per run of each."""
     sys.path.insert(0, os.getcwd())
     from pipeline.limits import Limits
-    from pipeline.program.sandbox import forkserver
-    from pipeline.program.sandbox.rlimit import RlimitSandbox
+    from pipeline.sandbox import forkserver
+    from pipeline.sandbox.rlimit import RlimitSandbox
 
     limits = Limits.from_seconds(1.0, wall_ms=60_000)
     with tempfile.TemporaryDirectory() as tmp:

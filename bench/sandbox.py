@@ -29,10 +29,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pipeline.limits import Limits
-from pipeline.program.isolation import ALLOW_UNSANDBOXED_ENV
-from pipeline.program.sandbox import forkserver, make
-from pipeline.program.sandbox.forkserver import LIBRARY, ZYGOTE
-from pipeline.program.sandbox.rlimit import RlimitSandbox
+from pipeline.sandbox import forkserver, make
+from pipeline.sandbox.forkserver import LIBRARY, ZYGOTE
+from pipeline.sandbox.isolation import ALLOW_UNSANDBOXED_ENV
+from pipeline.sandbox.rlimit import RlimitSandbox
 
 TARGET_MS = 5.0
 TARGET_RATIO = 10.0

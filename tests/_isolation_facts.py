@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from pipeline.program import isolation
+from pipeline.sandbox import isolation
 
 NO_V2 = isolation.CgroupV2Subtree(None, "no cgroup2 mount", False, ())
 

@@ -17,8 +17,8 @@ import pytest
 
 from pipeline.limits import Limits
 from pipeline.program import execute
-from pipeline.program.sandbox.forkserver import ForkServerUnavailable
 from pipeline.program.submission import parse_spec, prepare
+from pipeline.sandbox.forkserver import ForkServerUnavailable
 from tests._fake_problem import make_problem
 
 LIMITS = Limits.from_seconds(1.0, memory_mb=256, wall_ms=4000)

@@ -74,9 +74,9 @@ FORBIDDEN = [
     ),
     (
         "pipeline/grade/runners/program.py",
-        "import pipeline.program.sandbox.rlimit",
+        "import pipeline.sandbox.rlimit",
         "only pipeline.program.execute starts sandboxed processes",
-        "pipeline.grade.runners.program -> pipeline.program.sandbox.rlimit",
+        "pipeline.grade.runners.program -> pipeline.sandbox.rlimit",
     ),
     (
         "solvers/spot/__init__.py",

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.program.sandbox import cgroups_v2
-from pipeline.program.sandbox.cgroups import sweep_stale
-from pipeline.program.sandbox.cgroups_v2 import (
+from pipeline.sandbox import cgroups_v2
+from pipeline.sandbox.cgroups import sweep_stale
+from pipeline.sandbox.cgroups_v2 import (
     HELPER_MEMORY,
     HELPER_PROCESSES,
     CgroupV2Error,

@@ -193,7 +193,7 @@ def test_scores_match_an_independent_computation_under_each_aggregation(
     run, root = graded["run"], graded["root"]
     assert {r["submission"]: r["score"] for r in _book(run)} == pytest.approx(_expected(run, MIXED))
     runs: list[Any] = []
-    import pipeline.program.sandbox as sandbox
+    import pipeline.sandbox as sandbox
     from pipeline.program.submission import PreparedSubmission
 
     monkeypatch.setattr(sandbox, "get_sandbox", lambda *a, **k: runs.append(a))

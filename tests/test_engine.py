@@ -20,8 +20,8 @@ from pipeline.grade.settings import GradeSettings
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
 from pipeline.problem.registry import all_problems
-from pipeline.program.execution import ExecutionResult
 from pipeline.program.submission import parse_spec, prepare
+from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import RESULTS_SCHEMA
 
 

@@ -12,9 +12,9 @@ import pytest
 from pipeline.limits import Limits
 from pipeline.problem.contract import STDIO
 from pipeline.program import execute, sandbox
-from pipeline.program.execution import ExecutionResult
-from pipeline.program.sandbox.fake import FakeCall, FakeSandbox
 from pipeline.program.submission import PreparedSubmission
+from pipeline.sandbox.fake import FakeCall, FakeSandbox
+from pipeline.sandbox.result import ExecutionResult
 
 LIMITS = Limits.from_seconds(1.0)
 

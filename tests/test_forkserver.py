@@ -18,11 +18,11 @@ from pipeline.limits import Limits
 from pipeline.problem.checkers import CheckResult
 from pipeline.program.execute import FORK_SERVER as RUNNER
 from pipeline.program.execute import Servers, run
-from pipeline.program.execution import ExecutionResult
-from pipeline.program.sandbox import forkserver, get_sandbox
-from pipeline.program.sandbox.base import STDERR_HEAD_BYTES
-from pipeline.program.sandbox.errors import ForkServerUnavailable
 from pipeline.program.submission import parse_spec, prepare
+from pipeline.sandbox import forkserver, get_sandbox
+from pipeline.sandbox.base import STDERR_HEAD_BYTES
+from pipeline.sandbox.errors import ForkServerUnavailable
+from pipeline.sandbox.result import ExecutionResult
 from tests._fake_problem import make_problem
 from tests.fork_server_probe import require_fork_server
 from tests.time_scale import scaled

@@ -9,7 +9,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from pipeline.program.sandbox.base import group_gone, kill_group
+from pipeline.sandbox.base import group_gone, kill_group
 
 
 def _group_with_a_lingering_member(seconds: float) -> int:

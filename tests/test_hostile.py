@@ -27,10 +27,10 @@ from pipeline.problem.checkers import CheckResult
 from pipeline.program import execute
 from pipeline.program.build import build, default_cache_dir
 from pipeline.program.execute import Servers
-from pipeline.program.execution import ExecutionResult
-from pipeline.program.sandbox import make
-from pipeline.program.sandbox.base import QUARANTINE, runs_root
 from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
+from pipeline.sandbox import make
+from pipeline.sandbox.base import QUARANTINE, runs_root
+from pipeline.sandbox.result import ExecutionResult
 from tests._fake_problem import make_problem
 from tests.fork_server_probe import require_fork_server
 from tests.time_scale import scaled, time_scale
@@ -191,7 +191,7 @@ def outcomes(request: pytest.FixtureRequest, port: int) -> Iterator[dict[str, Ou
     backend, mode = request.param
     if mode == "fork-server":
         require_fork_server()
-    from pipeline.program import sandbox as sandbox_module
+    from pipeline import sandbox as sandbox_module
 
     with pytest.MonkeyPatch.context() as env:
         env.setenv("GRIDJUDGE_SANDBOX", backend)
@@ -260,7 +260,7 @@ def test_no_state_of_a_run_reaches_the_next(mode: tuple[str, str], port: int) ->
     backend, how = mode
     if how == "fork-server":
         require_fork_server()
-    from pipeline.program import sandbox as sandbox_module
+    from pipeline import sandbox as sandbox_module
 
     text = f"{port}\n"
     got = []
@@ -343,7 +343,7 @@ def test_a_compile_error_quotes_no_host_file(backend: str, port: int, tmp_path: 
     if (hidden_corpus(port) / "answer.ans").exists():
         planted[hidden_corpus(port) / "answer.ans"] = None  # the battery's own, "SECRET"
     targets = [Path("/etc/passwd"), Path(__file__).resolve(), *planted]
-    from pipeline.program import sandbox as sandbox_module
+    from pipeline import sandbox as sandbox_module
 
     messages = {}
     with pytest.MonkeyPatch.context() as env:
@@ -385,7 +385,7 @@ def test_a_deep_tree_is_removed_and_honest_runs_after_it_get_their_verdict(
     program, and nothing is left under the runs root."""
     if mode == "fork-server":
         require_fork_server()
-    from pipeline.program import sandbox as sandbox_module
+    from pipeline import sandbox as sandbox_module
 
     with pytest.MonkeyPatch.context() as env:
         env.setenv("GRIDJUDGE_SANDBOX", "rlimit")
@@ -445,7 +445,7 @@ def test_what_a_run_writes_stays_out_of_the_host(mode: str, port: int) -> None:
     folder the judge made in the server's run folder."""
     if mode != "spawn":
         require_fork_server()
-    from pipeline.program import sandbox as sandbox_module
+    from pipeline import sandbox as sandbox_module
 
     name = "mle_fill_the_box.c"
     peak = [0]

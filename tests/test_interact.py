@@ -21,7 +21,6 @@ from pipeline.package.protocols.interactive import KattisInteractor
 from pipeline.problem.contract import STDIO
 from pipeline.program import execute, interact
 from pipeline.program.build import default_cache_dir
-from pipeline.program.execution import ExecutionResult
 from pipeline.program.interaction import (
     AFTER_INTERACTOR,
     AFTER_SUBMISSION,
@@ -39,6 +38,7 @@ from pipeline.program.transcript import (
     Transcript,
     TranscriptKind,
 )
+from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 from tests.fork_server_probe import require_fork_server
 

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
-from pipeline.program.isolation import isolation_level, probe
+from pipeline.sandbox.isolation import isolation_level, probe
 
 
 def _grade(tmp_path: Path, name: str) -> tuple[str, dict]:
@@ -35,7 +35,7 @@ def test_unconfined_runs_say_so_and_record_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("GRIDJUDGE_SANDBOX", "none")
-    from pipeline.program.isolation import probed
+    from pipeline.sandbox.isolation import probed
 
     probed.cache_clear()
     try:

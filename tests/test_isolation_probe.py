@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.program import isolation
-from pipeline.program.isolation import (
+from pipeline.sandbox import isolation
+from pipeline.sandbox.isolation import (
     CgroupMounts,
     cgroup_version,
     isolation_level,

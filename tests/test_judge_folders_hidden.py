@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
-from pipeline.program.sandbox import make
+from pipeline.sandbox import make
 
 READER = r"""
 #include <dirent.h>

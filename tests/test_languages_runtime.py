@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from pipeline import sandbox as sandbox_module
 from pipeline.grade.verdict import judge
 from pipeline.limits import Limits
-from pipeline.program import sandbox as sandbox_module
 from pipeline.program.languages import Language, all_languages
-from pipeline.program.sandbox import cgroups
-from pipeline.program.sandbox.rlimit import RlimitSandbox
 from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
 from pipeline.program.toolchains import SUM_INPUT, SUM_OUTPUT
+from pipeline.sandbox import cgroups
+from pipeline.sandbox.rlimit import RlimitSandbox
 from tests._fake_problem import make_problem
 from tests.test_languages_golden import usable
 

@@ -15,7 +15,7 @@ from pipeline.package.protocols import interactive, protocol_for
 from pipeline.package.protocols.contract import Case
 from pipeline.problem.checkers import ACCEPTED, CheckResult
 from pipeline.problem.registry import get_problem
-from pipeline.program.execution import ExecutionResult
+from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 
 PACKAGES = Path(__file__).resolve().parent / "packages"

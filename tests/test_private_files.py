@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from pipeline import sandbox as sandbox_module
 from pipeline.cli.app import app
 from pipeline.limits import Limits
 from pipeline.problem.registry import get_problem
-from pipeline.program import sandbox as sandbox_module
-from pipeline.program.sandbox import make
 from pipeline.program.submission import parse_spec, prepare
+from pipeline.sandbox import make
 
 CLOCKS = Path(__file__).resolve().parent / "submissions" / "clocks"
 # reads each path named on its input and says whether it could

@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from pipeline import sandbox as sandbox_module
 from pipeline.limits import Limits
 from pipeline.problem.contract import IOMode
-from pipeline.program import sandbox as sandbox_module
-from pipeline.program.execution import ExecutionResult
-from pipeline.program.sandbox import Sandbox, SandboxError, cgroups, get_sandbox, make
-from pipeline.program.sandbox.base import runs_root, sweep_stale_runs
-from pipeline.program.sandbox.errors import ForkServerUnavailable
-from pipeline.program.sandbox.fake import FakeSandbox
 from pipeline.program.submission import PreparedSubmission
+from pipeline.sandbox import Sandbox, SandboxError, cgroups, get_sandbox, make
+from pipeline.sandbox.base import runs_root, sweep_stale_runs
+from pipeline.sandbox.errors import ForkServerUnavailable
+from pipeline.sandbox.fake import FakeSandbox
+from pipeline.sandbox.result import ExecutionResult
 
 BACKENDS = ["rlimit", "none"] + (["bwrap"] if shutil.which("bwrap") else [])
 LIMITS = Limits.from_seconds(2.0, memory_mb=256, output_kb=64)

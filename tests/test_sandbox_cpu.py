@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.limits import Limits
-from pipeline.program.sandbox import make
+from pipeline.sandbox import make
 
 BACKENDS = ["rlimit", "none"] + (["bwrap"] if shutil.which("bwrap") else [])
 BURN_MS = 20.0

@@ -12,9 +12,9 @@ import pytest
 import ray
 
 from pipeline.limits import Limits
-from pipeline.program.execution import ExecutionResult
-from pipeline.program.sandbox import cgroups
 from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
+from pipeline.sandbox import cgroups
+from pipeline.sandbox.result import ExecutionResult
 from tests._fake_problem import make_problem
 
 pytestmark = [pytest.mark.ray, pytest.mark.slow]

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.program.sandbox.base import QUARANTINE, runs_root, sweep_stale_runs
-from pipeline.program.sandbox.remove import remove_tree
+from pipeline.sandbox.base import QUARANTINE, runs_root, sweep_stale_runs
+from pipeline.sandbox.remove import remove_tree
 
 DEPTH = 5000
 
@@ -93,7 +93,7 @@ def test_the_sweep_removes_deep_stale_runs_and_quarantines_what_it_cannot(
         calls.append(Path(path))
         return False
 
-    monkeypatch.setattr("pipeline.program.sandbox.base.remove_tree", fails)
+    monkeypatch.setattr("pipeline.sandbox.base.remove_tree", fails)
     assert sweep_stale_runs() == 0  # no exception: quarantined
     kept = runs_root() / f"{QUARANTINE}{stuck.name}"
     assert kept.is_dir() and not stuck.exists()

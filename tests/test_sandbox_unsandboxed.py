@@ -7,12 +7,12 @@ import shutil
 
 import pytest
 
+from pipeline import sandbox as sandbox_module
 from pipeline.limits import Limits
-from pipeline.program import isolation
-from pipeline.program import sandbox as sandbox_module
 from pipeline.program.execute import run
-from pipeline.program.sandbox.rlimit import UNSANDBOXED, RlimitSandbox
 from pipeline.program.submission import parse_spec, prepare
+from pipeline.sandbox import isolation
+from pipeline.sandbox.rlimit import UNSANDBOXED, RlimitSandbox
 from tests._fake_problem import make_problem
 
 LIMITS = Limits.from_seconds(1.0, memory_mb=256, wall_ms=4000)

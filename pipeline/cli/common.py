@@ -114,7 +114,7 @@ def warn_isolation(allow_unsandboxed: bool = False) -> None:
     without it was not allowed; else one line on stderr when a submission would run with
     less than full isolation here (the level and why, and where to look), before any
     work."""
-    from pipeline.program.isolation import admit, isolation_level, probed
+    from pipeline.sandbox.isolation import admit, isolation_level, probed
 
     admit(allow_unsandboxed)
     level, why = isolation_level(probed())

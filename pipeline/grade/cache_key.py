@@ -18,9 +18,9 @@ from pipeline.corpus.store import validator_fingerprint
 from pipeline.grade.settings import GradeSettings
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
-from pipeline.program.isolation import isolation_level, probed
 from pipeline.program.languages.registry import get_language, toolchain_version
 from pipeline.program.submission import PreparedSubmission
+from pipeline.sandbox.isolation import isolation_level, probed
 
 # Bump when a change of gridjudge's grading changes what a row says for the same inputs.
 GRADING_VERSION = 3

@@ -31,11 +31,11 @@ from pipeline.grade.settings import DEFAULT, GradeError, GradeSettings, resume_c
 from pipeline.limits import Limits
 from pipeline.problem.contract import Problem
 from pipeline.problem.registry import get_problem
-from pipeline.program.isolation import admit, isolation_level, probed
 from pipeline.program.languages.multipliers import checked_multipliers
 from pipeline.program.submission import PreparedSubmission, SubmissionSpec, parse_spec, prepare
 from pipeline.results import folder
 from pipeline.results import store as run_folder
+from pipeline.sandbox.isolation import admit, isolation_level, probed
 
 __all__ = ["GradeError", "GradeOptions", "GradeSettings", "plan_grade"]
 

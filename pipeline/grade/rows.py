@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.problem.checkers import CheckResult
-from pipeline.program.execution import ExecutionResult
+from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import RESULTS_SCHEMA
 
 if TYPE_CHECKING:

@@ -54,7 +54,7 @@ class GradeSettings(BaseModel):
     # TLE: `verify` stops a submission at its first rejected case, as problemtools does
     cap_rejected: bool = False
     # grade where no isolation is possible (no namespaces: the program runs as you, with
-    # your files and the network); refused otherwise (pipeline/program/isolation.py)
+    # your files and the network); refused otherwise (pipeline/sandbox/isolation.py)
     allow_unsandboxed: bool = False
 
     @field_validator("time_limit", "memory_limit")

@@ -36,9 +36,9 @@ from pipeline.grade.plan import GradeOptions, GradeSettings, plan_grade
 from pipeline.jobs.corpus import generate_on
 from pipeline.private import private_dir, private_writer, write_private
 from pipeline.problem.registry import all_problems, get_problem
-from pipeline.program.isolation import probed, refusal
 from pipeline.report.html import REPORT_FILE, render_report, write_report
 from pipeline.results.store import SUMMARY_FILE, load_results, read_run_json
+from pipeline.sandbox.isolation import probed, refusal
 
 DEMO_SEED = 2026
 # Cases per generator family of each problem, unless asked otherwise: every family shows

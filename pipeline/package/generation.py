@@ -31,7 +31,7 @@ from pipeline.package.spec import read_package
 from pipeline.package.submissions import read_submissions
 from pipeline.program import execute
 from pipeline.program.build import default_cache_dir
-from pipeline.program.execution import ExecutionResult
+from pipeline.sandbox.result import ExecutionResult
 
 # of every generator and solution run: the judge's time, not a submission's
 GENERATOR_LIMITS = Limits(cpu_ms=60_000, memory_mb=2048, output_kb=256 * 1024)

@@ -16,9 +16,9 @@ from pipeline.package.protocols.interactive import KattisInteractor
 from pipeline.problem.checkers import CheckResult
 from pipeline.problem.contract import Interact, Interactive, Problem
 from pipeline.program import execute
-from pipeline.program.execution import ExecutionResult
 from pipeline.program.submission import PreparedSubmission
 from pipeline.program.transcript import SUMMARY, TranscriptKind
+from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 
 

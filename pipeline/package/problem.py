@@ -47,9 +47,9 @@ from pipeline.package.validator_args import NO_INPUT_ARGS, InputArgs
 from pipeline.problem.checkers import CheckResult
 from pipeline.problem.contract import Interactive, Problem, ValidatorUnavailable
 from pipeline.program import execute
-from pipeline.program.execution import ExecutionResult
 from pipeline.program.submission import PreparedSubmission
 from pipeline.program.transcript import SUMMARY, TranscriptKind
+from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 
 INPUT_VALIDATOR_DIRS = ("input_validators", "input_format_validators", "input_validator")

@@ -42,7 +42,7 @@ STDIO = IOMode()
 @dataclass(frozen=True)
 class Interactive:
     """One case of an interactive (or multi-pass) problem, run and judged: the
-    submission's run (a pipeline.program.execution.ExecutionResult; over several passes
+    submission's run (a pipeline.sandbox.result.ExecutionResult; over several passes
     the slowest CPU, the largest peak, the summed wall time, the last exit), the case's
     verdict, and what passed between the submission and the judge program (the
     transcript's text: pipeline.program.interaction.Transcript.render)."""

@@ -10,9 +10,9 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from pipeline.program import isolation
-from pipeline.program.isolation import Facts
 from pipeline.program.languages.registry import all_languages, missing
+from pipeline.sandbox import isolation
+from pipeline.sandbox.isolation import Facts
 
 CPU_SYS = "/sys/devices/system/cpu"
 BUSY_SAMPLE_S = 0.25  # /proc/stat is read twice this far apart

@@ -27,11 +27,10 @@ from pathlib import Path
 from typing import Protocol
 
 from pipeline.limits import Limits
-from pipeline.program.execution import ExecutionResult, Handle
 from pipeline.program.languages import get_language
-from pipeline.program.sandbox import FileSpec, get_sandbox
-from pipeline.program.sandbox.base import Server, close_fds
-from pipeline.program.sandbox.forkserver import (
+from pipeline.sandbox import FileSpec, get_sandbox
+from pipeline.sandbox.base import Server, close_fds
+from pipeline.sandbox.forkserver import (
     LIBRARY,
     ZYGOTE,
     ForkServerUnavailable,
@@ -39,8 +38,9 @@ from pipeline.program.sandbox.forkserver import (
     why_not_served,
     zygote_script,
 )
-from pipeline.program.sandbox.launcher import fork_server_library
-from pipeline.program.sandbox.rlimit import UNSANDBOXED
+from pipeline.sandbox.launcher import fork_server_library
+from pipeline.sandbox.result import ExecutionResult, Handle
+from pipeline.sandbox.rlimit import UNSANDBOXED
 
 __all__ = [
     "FileSpec",

@@ -9,9 +9,9 @@ from dataclasses import dataclass, replace
 
 from pipeline.limits import Limits
 from pipeline.program import execute
-from pipeline.program.execution import ExecutionResult, Handle
 from pipeline.program.interaction import INTERACTOR, SUBMISSION, Interaction, exchange
 from pipeline.program.transcript import SUMMARY, Transcript, TranscriptKind
+from pipeline.sandbox.result import ExecutionResult, Handle
 
 __all__ = ["Interaction", "Side", "interact"]
 

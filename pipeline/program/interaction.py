@@ -27,7 +27,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pipeline.program import joined
-from pipeline.program.execution import ExecutionResult, Handle
 from pipeline.program.transcript import (
     DIRECTIONS,
     FULL,
@@ -37,6 +36,7 @@ from pipeline.program.transcript import (
     Transcript,
     TranscriptKind,
 )
+from pipeline.sandbox.result import ExecutionResult, Handle
 
 SUBMISSION, INTERACTOR = "submission", "interactor"
 READ_BYTES = 1 << 16

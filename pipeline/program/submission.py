@@ -19,7 +19,6 @@ from pipeline.limits import Limits
 from pipeline.problem.contract import IOMode, Problem
 from pipeline.program import execute
 from pipeline.program.build import Source, build, default_cache_dir
-from pipeline.program.execution import ExecutionResult
 from pipeline.program.languages import (
     Language,
     all_languages,
@@ -29,6 +28,7 @@ from pipeline.program.languages import (
     missing,
 )
 from pipeline.program.languages.multipliers import multiplier
+from pipeline.sandbox.result import ExecutionResult
 
 __all__ = [
     "Language",

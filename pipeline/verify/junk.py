@@ -27,7 +27,7 @@ from pipeline.package.spec import Package
 from pipeline.problem.checkers import CheckResult
 from pipeline.problem.contract import Problem
 from pipeline.program import execute
-from pipeline.program.execution import ExecutionResult
+from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 from pipeline.verify.expect import Check
 

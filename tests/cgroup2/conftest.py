@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.program import isolation
-from pipeline.program.sandbox import make
-from pipeline.program.sandbox.cgroups_v2 import Slot, SlotPool
-from pipeline.program.sandbox.rlimit import RlimitSandbox
+from pipeline.sandbox import isolation, make
+from pipeline.sandbox.cgroups_v2 import Slot, SlotPool
+from pipeline.sandbox.rlimit import RlimitSandbox
 
 
 def _v2_root() -> Path:

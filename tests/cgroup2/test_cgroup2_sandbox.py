@@ -14,11 +14,10 @@ import pytest
 from pipeline.grade.verdict import judge
 from pipeline.limits import Limits
 from pipeline.problem.registry import get_problem
-from pipeline.program import isolation
-from pipeline.program.sandbox import cgroups_v2
-from pipeline.program.sandbox.base import Workspace
-from pipeline.program.sandbox.rlimit import RlimitSandbox
 from pipeline.program.submission import parse_spec, prepare
+from pipeline.sandbox import cgroups_v2, isolation
+from pipeline.sandbox.base import Workspace
+from pipeline.sandbox.rlimit import RlimitSandbox
 from tests.test_seed_programs import _cases
 
 MB = 1 << 20

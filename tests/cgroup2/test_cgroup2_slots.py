@@ -11,9 +11,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from pipeline.program import isolation
-from pipeline.program.sandbox.cgroups import procs
-from pipeline.program.sandbox.cgroups_v2 import (
+from pipeline.sandbox import isolation
+from pipeline.sandbox.cgroups import procs
+from pipeline.sandbox.cgroups_v2 import (
     HELPER_MEMORY,
     HELPER_PROCESSES,
     Slot,

@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.problem.registry import get_problem
-from pipeline.program.sandbox.launcher import fork_server_library, launcher_path
 from pipeline.program.submission import parse_spec, prepare
+from pipeline.sandbox.launcher import fork_server_library, launcher_path
 from tests._fake_problem import make_problem
 from tests.test_forkserver import HOSTILE as FORK_SERVER_ATTACKS
 from tests.test_forkserver_agreement import EXAMPLES, SEED_SPEC

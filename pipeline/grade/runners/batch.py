@@ -21,7 +21,7 @@ from pipeline.grade.verdict import decide, judge
 from pipeline.limits import Limits
 from pipeline.problem.checkers import ACCEPTED
 from pipeline.program import execute
-from pipeline.program.execution import ExecutionResult
+from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 
 BATCH_OUTPUT_CAP_KB = 256 * 1024

@@ -20,9 +20,9 @@ from pipeline.limits import Limits
 from pipeline.package.judged import interaction_of
 from pipeline.problem.contract import Problem
 from pipeline.program import execute
-from pipeline.program.execution import ExecutionResult
 from pipeline.program.submission import PreparedSubmission
 from pipeline.program.transcript import NONE, SUMMARY
+from pipeline.sandbox.result import ExecutionResult
 
 
 @dataclass

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from pipeline.problem.checkers import CheckResult
-from pipeline.program.execution import ExecutionResult
+from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 
 MESSAGE_CHARS = 500

@@ -23,7 +23,7 @@ from pipeline.package.protocols.contract import (
     undefined_exit,
 )
 from pipeline.problem.checkers import ACCEPTED, CheckResult
-from pipeline.program.execution import ExecutionResult
+from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 
 ACCEPT_EXIT, REJECT_EXIT = 42, 43

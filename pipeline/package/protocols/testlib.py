@@ -25,7 +25,7 @@ from pipeline.package.protocols.contract import (
     undefined_exit,
 )
 from pipeline.problem.checkers import ACCEPTED, CheckResult
-from pipeline.program.execution import ExecutionResult
+from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 
 EXITS = {0: Verdict.AC, 1: Verdict.WA, 2: Verdict.PE, 4: Verdict.PE, 8: Verdict.PE}

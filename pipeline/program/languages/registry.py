@@ -20,7 +20,7 @@ from pathlib import Path
 from pipeline.errors import GridjudgeError
 from pipeline.program.languages.contract import Language
 from pipeline.program.languages.scripts import SCRIPTS
-from pipeline.program.sandbox.base import SANDBOX_PATH
+from pipeline.sandbox.base import SANDBOX_PATH
 
 ENTRY_POINT_GROUP = "gridjudge.languages"
 VERSION_TIMEOUT_S = 60.0

@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pipeline.limits import Limits
-from pipeline.program.execution import ExecutionResult
-from pipeline.program.sandbox import slots, views
-from pipeline.program.sandbox.base import Workspace, private_open
-from pipeline.program.sandbox.errors import SandboxError
-from pipeline.program.sandbox.rlimit import RlimitSandbox, Serve
+from pipeline.sandbox import slots, views
+from pipeline.sandbox.base import Workspace, private_open
+from pipeline.sandbox.errors import SandboxError
+from pipeline.sandbox.result import ExecutionResult
+from pipeline.sandbox.rlimit import RlimitSandbox, Serve
 
 ARGS_FILE = "bwrap-args"
 # the socket the launcher's INIT sends the run's stdio on, and the launcher's executable

@@ -29,9 +29,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.program.isolation import JUDGE_LEAF
-from pipeline.program.sandbox import slots
-from pipeline.program.sandbox.cgroups import RELEASE_BOUND, procs, sweep_stale
+from pipeline.sandbox import slots
+from pipeline.sandbox.cgroups import RELEASE_BOUND, procs, sweep_stale
+from pipeline.sandbox.isolation import JUDGE_LEAF
 
 CONTROLLERS = ("memory", "pids")
 GROUP = "gridjudge"

@@ -1,6 +1,6 @@
 """What the sandbox asks of a cgroup slot and of a pool of them, whichever hierarchy
 holds them: cgroup v1 (cgroups.py) or the unified v2 one (cgroups_v2.py). rlimit.py
-picks the pool once, from what pipeline.program.isolation probed."""
+picks the pool once, from what pipeline.sandbox.isolation probed."""
 
 from __future__ import annotations
 

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.limits import Limits
-from pipeline.program.execution import ExecutionResult, Handle
-from pipeline.program.sandbox.base import FileSpec, Server, close_fds
-from pipeline.program.sandbox.errors import ForkServerUnavailable
+from pipeline.sandbox.base import FileSpec, Server, close_fds
+from pipeline.sandbox.errors import ForkServerUnavailable
+from pipeline.sandbox.result import ExecutionResult, Handle
 
 
 @dataclass

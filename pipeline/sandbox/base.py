@@ -17,14 +17,14 @@ from pathlib import Path
 from typing import BinaryIO, Protocol, runtime_checkable
 
 from pipeline.limits import Limits
-from pipeline.program.execution import ExecutionResult, Handle
-from pipeline.program.sandbox.processes import children as children
-from pipeline.program.sandbox.processes import decode_status as decode_status
-from pipeline.program.sandbox.processes import descendants as descendants
-from pipeline.program.sandbox.processes import group_gone as group_gone
-from pipeline.program.sandbox.processes import kill_group as kill_group
-from pipeline.program.sandbox.processes import wait_with_deadline as wait_with_deadline
-from pipeline.program.sandbox.remove import remove_tree
+from pipeline.sandbox.processes import children as children
+from pipeline.sandbox.processes import decode_status as decode_status
+from pipeline.sandbox.processes import descendants as descendants
+from pipeline.sandbox.processes import group_gone as group_gone
+from pipeline.sandbox.processes import kill_group as kill_group
+from pipeline.sandbox.processes import wait_with_deadline as wait_with_deadline
+from pipeline.sandbox.remove import remove_tree
+from pipeline.sandbox.result import ExecutionResult, Handle
 
 log = logging.getLogger(__name__)
 STDERR_HEAD_BYTES = 4096

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.program.sandbox import slots
+from pipeline.sandbox import slots
 
 CGROUP_ROOT = Path(os.environ.get("GRIDJUDGE_CGROUP_ROOT", "/sys/fs/cgroup"))
 CONTROLLERS = ("pids", "memory", "cpuacct")

@@ -2,8 +2,8 @@
  * judge for every run (no fork of the big judge process: its rusage and page tables
  * never reach the measured program).
  *
- *   launcher --report FILE --box DIR [--cpu-ms MS] [--cpu-file F]
- *            [--as BYTES] [--mem-kb KB] [--stack BYTES] [--fsize BYTES] [--nofile N]
+ *   launcher --report FILE --box DIR [--cpu-ms MS] [--wall-ms MS] [--cpu-file F]
+ *            [--mem-kb KB] [--stack BYTES] [--fsize BYTES] [--nofile N]
  *            [--tmpfs-size BYTES] [--keep NAME]... [--private-box]
  *            [--uid U --gid G] [--cg DIR]... [--procs F]
  *            [--ns] [--userns [--nproc N]] [--hide-all] [--hide DIR]... [--conceal DIR]...
@@ -36,6 +36,10 @@
  * resident memory of every process of the run (with --ns its pid namespace's, without
  * every process below INIT) and what the run's tmpfs mounts hold, summed and sampled
  * (run.c). Without a cgroup's CPU file the CPU limit holds the same processes' CPU.
+ *
+ * The wall limit of a spawned run (--wall-ms) is INIT's watchdog too, as a served case's
+ * is serve.c's: one watchdog ends every run at each of its limits and says which in the
+ * report (the judge's own deadline is only a backstop past it, for a launcher that hangs).
  *
  * The CPU limit is INIT's watchdog (--cpu-ms, on the CPU of the run's processes summed
  * or on the run's cgroup with --cpu-file), not RLIMIT_CPU: any process-wide CPU timer,
@@ -229,7 +233,7 @@ int main(int argc, char **argv) {
     int start_ms = 10000;
     int charge_start = 0, use_userns = 0, private_box_only = 0, n_show = 0, handover = -1;
     long uid = -1, gid = -1, nofile = 256;
-    unsigned long long as = 0, stack = 0, fsize = 0, cpu_ms = 0, nproc = 0, mem_kb = 0;
+    unsigned long long stack = 0, fsize = 0, cpu_ms = 0, wall_ms = 0, nproc = 0, mem_kb = 0;
     unsigned long long tmpfs_size = 0;
     int i = 1;
     for (; i < argc; i++) {
@@ -246,10 +250,10 @@ int main(int argc, char **argv) {
         if (strcmp(a, "--report") == 0) report = v;
         else if (strcmp(a, "--box") == 0) box = v;
         else if (strcmp(a, "--cpu-ms") == 0) cpu_ms = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--wall-ms") == 0) wall_ms = strtoull(v, NULL, 10);
         else if (strcmp(a, "--cpu-file") == 0) cpu_file = v;
         else if (strcmp(a, "--procs") == 0) procs_file = v;
         else if (strcmp(a, "--args-file") == 0) args_file = v;
-        else if (strcmp(a, "--as") == 0) as = strtoull(v, NULL, 10);
         else if (strcmp(a, "--mem-kb") == 0) mem_kb = strtoull(v, NULL, 10);
         else if (strcmp(a, "--tmpfs-size") == 0) tmpfs_size = strtoull(v, NULL, 10);
         else if (strcmp(a, "--keep") == 0 && n_keep < MAX_LIST) keep[n_keep++] = v;
@@ -408,7 +412,7 @@ int main(int argc, char **argv) {
         if (args_fd >= 0 && dup2(args_fd, 3) != 3) child_fail(1); /* dup2 clears CLOEXEC */
         if (fchdir(box_fd) != 0) child_fail(2);
         if (handover >= 0) hand_over(pair[1], self_fd, handover); /* box_fd is done with */
-        if (set_rlimits(as, stack, fsize, (unsigned long long)nofile) != 0) child_fail(1);
+        if (set_rlimits(stack, fsize, (unsigned long long)nofile) != 0) child_fail(1);
         if (nproc) set_limit(RLIMIT_NPROC, nproc, nproc);
         if (gid >= 0 && (setgroups(0, NULL) != 0 || setgid((gid_t)gid) != 0)) child_fail(3);
         if (uid >= 0 && setuid((uid_t)uid) != 0) child_fail(4);
@@ -467,7 +471,8 @@ int main(int argc, char **argv) {
     /* every process of the run: the cgroup's (bwrap hides the program from its clock),
      * else the pid namespace's, or those below INIT */
     struct watch_spec limits = {
-        .cpu_us = cpu_ms ? (long long)cpu_ms * 1000 : -1, .start = now_us(), .cpu_fd = cpu_fd,
+        .cpu_us = cpu_ms ? (long long)cpu_ms * 1000 : -1, .wall_us = (long long)wall_ms * 1000,
+        .start = now_us(), .cpu_fd = cpu_fd,
         .mem_kb = (long long)mem_kb, .whole_ns = use_ns ? WATCH_NS : WATCH_TREE,
         .tmpfs_fds = tmpfs_fds, .n_tmpfs = n_tmpfs};
     long long start = limits.start;

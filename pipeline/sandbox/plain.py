@@ -6,7 +6,7 @@ judge). For trusted commands and debugging only."""
 
 from __future__ import annotations
 
-from pipeline.program.sandbox.rlimit import RlimitSandbox
+from pipeline.sandbox.rlimit import RlimitSandbox
 
 
 class PlainSandbox(RlimitSandbox):

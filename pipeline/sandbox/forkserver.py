@@ -20,9 +20,8 @@ from pathlib import Path
 from typing import Protocol
 
 from pipeline.limits import Limits
-from pipeline.program.execution import WATCHED, ExecutionResult, Handle
-from pipeline.program.sandbox import slots
-from pipeline.program.sandbox.base import (
+from pipeline.sandbox import slots
+from pipeline.sandbox.base import (
     FileSpec,
     Workspace,
     close_fds,
@@ -31,19 +30,21 @@ from pipeline.program.sandbox.base import (
     kill_group,
     stage,
 )
-from pipeline.program.sandbox.elf import why_not_served
-from pipeline.program.sandbox.errors import ForkServerUnavailable
-from pipeline.program.sandbox.launcher import fork_server_library
-from pipeline.program.sandbox.options import (
+from pipeline.sandbox.elf import why_not_served
+from pipeline.sandbox.errors import ForkServerUnavailable
+from pipeline.sandbox.launcher import fork_server_library
+from pipeline.sandbox.processes import children, descendants
+from pipeline.sandbox.protocol import (
     CPU_KILL_MARGIN_MS,
     ENV,
     NOFILE,
+    WALL_BACKSTOP_MS,
     Serve,
     apply_report,
     parse_report,
 )
-from pipeline.program.sandbox.processes import children, descendants
-from pipeline.program.sandbox.remove import remove_tree
+from pipeline.sandbox.remove import remove_tree
+from pipeline.sandbox.result import WATCHED, ExecutionResult, Handle
 
 __all__ = [
     "LIBRARY",
@@ -62,8 +63,6 @@ INSIDE = "/tmp/box"  # where the launcher shows the server's scratch dir
 # how long a server may use no CPU before it is ready (init judges its start on the
 # server's clock, serve.c:wait_ready, and always answers: the judge waits for that)
 START_MS = 10_000
-# how long past a case's wall limit the judge waits for init's report
-REPORT_MARGIN_S = 5.0
 SERVER_PROCESSES = 1
 BIND_NOW_ENV = "GRIDJUDGE_FORK_SERVER_BIND_NOW"
 # why init refused a server (serve.c)
@@ -332,7 +331,7 @@ class ForkServer:
             socket.send_fds(self._sock, [where.encode() + self._limits_sent[1] + names], fds)
         finally:
             close_fds(taken)  # in flight to INIT: the judge's copies would hold the pipes
-        return parse_reply(self._receive(limits.wall_limit_ms / 1000 + REPORT_MARGIN_S))
+        return parse_reply(self._receive((limits.wall_limit_ms + WALL_BACKSTOP_MS) / 1000))
 
     def _judge(self, reply: dict[str, str], limits: Limits, result: ExecutionResult) -> None:
         if "status" not in reply:

@@ -52,7 +52,7 @@ static void become_case(int sock, int fds[3], const char *dir, unsigned long lon
      * INIT), not a session: setsid() made and tore down a scheduler autogroup per case */
     setpgid(0, 0);
     if (chdir(dir) != 0) _exit(127);
-    if (set_rlimits(0, stack, fsize, (unsigned long long)nofile) != 0) _exit(127);
+    if (set_rlimits(stack, fsize, (unsigned long long)nofile) != 0) _exit(127);
     /* as a spawned program would be; the server and init stay undumpable */
     prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
     signal(SIGPIPE, SIG_DFL);

@@ -12,7 +12,7 @@ import time
 
 from pipeline.proctree import children as children
 from pipeline.proctree import descendants as descendants
-from pipeline.program.execution import ExecutionResult
+from pipeline.sandbox.result import ExecutionResult
 
 
 def kill_group(pid: int) -> None:

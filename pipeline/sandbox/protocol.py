@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.limits import Limits
-from pipeline.program.execution import ExecutionResult
-from pipeline.program.sandbox import views
-from pipeline.program.sandbox.base import SANDBOX_PATH
-from pipeline.program.sandbox.processes import decode_status
+from pipeline.sandbox import views
+from pipeline.sandbox.base import SANDBOX_PATH
+from pipeline.sandbox.processes import decode_status
+from pipeline.sandbox.result import ExecutionResult
 
 ENV = {
     "PATH": SANDBOX_PATH,
@@ -31,6 +31,10 @@ EXTRA_HIDDEN = ("/var/tmp", "/dev/shm", "/var/lock", "/run/lock")
 # compare the measured CPU time with the limit). No RLIMIT_CPU: it would make the
 # program's own CPU clock tick-granular (launcher.c); the wall limit is the backstop.
 CPU_KILL_MARGIN_MS = 50
+# how long past a run's wall limit (which the watchdog enforces, spawned or served) the
+# judge waits for the report: time for INIT to end the run's processes (a JVM's threads),
+# copy its files back and report, and the bound on a launcher or server that never does
+WALL_BACKSTOP_MS = 5000
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 import threading
 
-from pipeline.program.sandbox.base import FileSpec, Sandbox, Workspace
-from pipeline.program.sandbox.errors import SandboxError
+from pipeline.sandbox.base import FileSpec, Sandbox, Workspace
+from pipeline.sandbox.errors import SandboxError
 
 __all__ = [
     "BACKENDS",
@@ -43,15 +43,15 @@ def use(sandbox: Sandbox | None) -> None:
 def make(name: str) -> Sandbox:
     """A new sandbox of backend `name`."""
     if name == "none":
-        from pipeline.program.sandbox.plain import PlainSandbox
+        from pipeline.sandbox.plain import PlainSandbox
 
         return PlainSandbox()
     if name == "rlimit":
-        from pipeline.program.sandbox.rlimit import RlimitSandbox
+        from pipeline.sandbox.rlimit import RlimitSandbox
 
         return RlimitSandbox()
     if name == "bwrap":
-        from pipeline.program.sandbox.bwrap import BwrapSandbox
+        from pipeline.sandbox.bwrap import BwrapSandbox
 
         return BwrapSandbox()
     raise SandboxError(f"unknown sandbox backend {name!r} (known: {', '.join(BACKENDS)})")

@@ -26,11 +26,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.limits import Limits
-from pipeline.program import isolation
-from pipeline.program.execution import WATCHED, ExecutionResult, Handle
-from pipeline.program.isolation import ALLOW_UNSANDBOXED_ENV
-from pipeline.program.sandbox import cgroups, cgroups_v2, slots
-from pipeline.program.sandbox.base import (
+from pipeline.sandbox import cgroups, cgroups_v2, isolation, slots
+from pipeline.sandbox.base import (
     FileSpec,
     Workspace,
     children,
@@ -43,21 +40,24 @@ from pipeline.program.sandbox.base import (
     sweep_stale_runs,
     wait_with_deadline,
 )
-from pipeline.program.sandbox.errors import ForkServerUnavailable
-from pipeline.program.sandbox.launcher import launcher_path
-from pipeline.program.sandbox.options import (
+from pipeline.sandbox.errors import ForkServerUnavailable
+from pipeline.sandbox.isolation import ALLOW_UNSANDBOXED_ENV
+from pipeline.sandbox.launcher import launcher_path
+from pipeline.sandbox.protocol import (
     CPU_KILL_MARGIN_MS,
     ENV,
     NOFILE,
+    WALL_BACKSTOP_MS,
     Serve,
     apply_report,
     memory_args,
     read_report,
     view_args,
 )
+from pipeline.sandbox.result import WATCHED, ExecutionResult, Handle
 
 if TYPE_CHECKING:
-    from pipeline.program.sandbox.forkserver import ForkServer
+    from pipeline.sandbox.forkserver import ForkServer
 
 __all__ = ["CPU_KILL_MARGIN_MS", "ENV", "NOFILE", "RlimitSandbox", "Serve"]
 
@@ -204,6 +204,7 @@ class RlimitSandbox:
         args += ["--cpu-ms", str(int(limits.cpu_ms) + CPU_KILL_MARGIN_MS)]
         if serve is None:
             args += ["--fsize", str(limits.output_bytes + 1)]
+            args += ["--wall-ms", str(int(limits.wall_limit_ms))]
         else:
             args += ["--serve", "--start-ms", str(serve.start_ms)]
             if serve.charge_start:
@@ -265,7 +266,7 @@ class RlimitSandbox:
             raise ForkServerUnavailable(UNSANDBOXED)
         if not self.hide_fs:
             raise ForkServerUnavailable("sandbox without its filesystem view")
-        from pipeline.program.sandbox import forkserver
+        from pipeline.sandbox import forkserver
 
         return forkserver.start(self, argv, files, limits, env=env, preload=preload)
 
@@ -340,7 +341,8 @@ class RlimitSandbox:
         if handle is not None:  # the program's processes: below the launcher's INIT
             handle.arm(lambda: [p for i in children(pid) for p in descendants(i, WATCHED)])
         try:
-            status, _, hit = wait_with_deadline(pid, limits.wall_limit_ms)
+            # the watchdog ends the run at its wall limit; this deadline is a backstop
+            status, _, hit = wait_with_deadline(pid, limits.wall_limit_ms + WALL_BACKSTOP_MS)
         finally:
             if handle is not None:
                 handle.disarm()
