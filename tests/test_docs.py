@@ -2,7 +2,7 @@
 here and compared with the output shown (CHECKED, run in order in one folder, as a
 reader would), or listed in UNCHECKED with the reason its output cannot be compared
 (timings, tables of timings, a machine's users). Also the lists the docs keep by hand:
-grading.md's language prefixes and extensions, and README's list of what .ci/run
+grading.md's language prefixes and extensions, and testing.md's list of what .ci/run
 installs."""
 
 from __future__ import annotations
@@ -195,12 +195,12 @@ def test_grading_md_lists_every_language_prefix_and_extension() -> None:
         assert language is not None and language.name == name, ext
 
 
-def test_readme_lists_what_ci_installs() -> None:
+def test_testing_doc_lists_what_ci_installs() -> None:
     script = (REPO / ".ci" / "run").read_text().replace("\\\n", " ")
     command = re.search(r"apt-get install ([^>\n]+)", script)
     assert command is not None
     installed = [w for w in command.group(1).split() if not w.startswith("-")]
-    readme = " ".join((REPO / "README.md").read_text().split())
+    readme = " ".join((REPO / "docs" / "testing.md").read_text().split())
     listed = re.search(r"installs with `apt-get` `([^`]+)`", readme)
     assert listed is not None
     assert listed.group(1).split() == installed

@@ -11,8 +11,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
-from pipeline.program import doctor, isolation
+from pipeline.program import doctor
 from pipeline.program.doctor import Timing, busy_between, parse_cpu_list, parse_proc_stat
+from pipeline.sandbox import isolation
 from tests._isolation_facts import make_facts
 
 runner = CliRunner()
@@ -145,6 +146,6 @@ def test_without_cgroups_doctor_says_the_watchdog_samples_and_how_often() -> Non
     assert detail.startswith("namespaces without cgroups")
     assert f"sampled every {isolation.WATCHDOG_PERIOD_MS} ms" in detail
     # the period doctor names is the launcher's
-    run_h = Path(isolation.__file__).parent / "sandbox" / "run.h"
+    run_h = Path(isolation.__file__).parent / "run.h"
     period_us = re.search(r"#define MEM_POLL_US (\d+)", run_h.read_text())
     assert period_us is not None and int(period_us.group(1)) == isolation.WATCHDOG_PERIOD_MS * 1000

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 
 import pytest
 
+from pipeline import sandbox
 from pipeline.limits import Limits
 from pipeline.problem.contract import STDIO
-from pipeline.program import execute, sandbox
+from pipeline.program import execute
 from pipeline.program.submission import PreparedSubmission
 from pipeline.sandbox.fake import FakeCall, FakeSandbox
 from pipeline.sandbox.result import ExecutionResult
