@@ -35,10 +35,9 @@ from pipeline.sandbox.errors import ForkServerUnavailable
 from pipeline.sandbox.launcher import fork_server_library
 from pipeline.sandbox.processes import children, descendants
 from pipeline.sandbox.protocol import (
-    CPU_KILL_MARGIN_MS,
     ENV,
-    NOFILE,
     WALL_BACKSTOP_MS,
+    LimitsRequest,
     Serve,
     apply_report,
     parse_report,
@@ -320,11 +319,7 @@ class ForkServer:
     ) -> dict[str, str]:
         assert self._sock is not None
         if self._limits_sent[0] is not limits:  # mostly the same limits case after case
-            text = (
-                f" {int(limits.cpu_ms) + CPU_KILL_MARGIN_MS} {int(limits.wall_limit_ms)} "
-                f"{limits.output_bytes + 1} {limits.memory_bytes} {NOFILE}"
-            )
-            self._limits_sent = (limits, text.encode())
+            self._limits_sent = (limits, LimitsRequest.of(limits).case_text().encode())
         try:
             # the names to copy back last, "/"-separated (no file name holds one)
             names = (" " + "/".join(keep)).encode() if keep else b""

@@ -47,14 +47,56 @@ class Serve:
     charge_start: bool
 
 
-def memory_args(memory: int) -> list[str]:
-    """The memory limit where no cgroup holds it: the launcher's watchdog sums the
-    resident memory of the run's processes (its pid namespace's, or those below the
-    launcher's init) and what its tmpfs mounts hold, and kills the run past the limit
-    (run.c). Like a memory cgroup it holds all of them together, and like one it sets no
-    address space limit: a default thread's stack (as large as the stack limit) fits,
-    and a runtime's reserve of unused address space costs nothing."""
-    return ["--mem-kb", str(memory // 1024)]
+@dataclass(frozen=True)
+class LimitsRequest:
+    """A run's limits as the launcher and a fork server's init take them, made from
+    `Limits` in one place: the CPU limit plus the kill margin and the wall limit in
+    whole milliseconds, the output cap one byte past the output limit (RLIMIT_FSIZE
+    stops the write that would exceed it), the stack as large as the memory limit (a
+    default thread's stack is sized from it), and the memory limit in KB for the
+    watchdog where no cgroup holds it. A spawned run gets them as options
+    (`spawned_args`), a served case as its request's fields (`case_text`)."""
+
+    cpu_ms: int
+    wall_ms: int
+    output_bytes: int
+    stack_bytes: int
+    memory_kb: int
+    nofile: int = NOFILE
+
+    @classmethod
+    def of(cls, limits: Limits) -> LimitsRequest:
+        return cls(
+            cpu_ms=int(limits.cpu_ms) + CPU_KILL_MARGIN_MS,
+            wall_ms=int(limits.wall_limit_ms),
+            output_bytes=limits.output_bytes + 1,
+            stack_bytes=limits.memory_bytes,
+            memory_kb=limits.memory_bytes // 1024,
+        )
+
+    def common_args(self) -> list[str]:
+        """What every launcher gets, spawned or serving: the stack and open files, and
+        the CPU limit (serving: the most CPU the server may burn before it is ready)."""
+        return ["--stack", str(self.stack_bytes), "--nofile", str(self.nofile),
+                "--cpu-ms", str(self.cpu_ms)]  # fmt: skip
+
+    def spawned_args(self) -> list[str]:
+        """A spawned run's own: its output cap and its wall limit (the watchdog's)."""
+        return ["--fsize", str(self.output_bytes), "--wall-ms", str(self.wall_ms)]
+
+    def memory_args(self) -> list[str]:
+        """The memory limit where no cgroup holds it: the launcher's watchdog sums the
+        resident memory of the run's processes (its pid namespace's, or those below the
+        launcher's init) and what its tmpfs mounts hold, and kills the run past the
+        limit (run.c). Like a memory cgroup it holds all of them together, and like one
+        it sets no address space limit: a default thread's stack fits, and a runtime's
+        reserve of unused address space costs nothing."""
+        return ["--mem-kb", str(self.memory_kb)]
+
+    def case_text(self) -> str:
+        """The limits' fields of a served case's request (serve.c reads them in this
+        order)."""
+        return f" {self.cpu_ms} {self.wall_ms} {self.output_bytes} {self.stack_bytes} {self.nofile}"
 
 
 def view_args(

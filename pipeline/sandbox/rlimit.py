@@ -11,8 +11,9 @@ inside a new user namespace with the program as that user's uid and no capabilit
 by the pids cgroup and memory limited and measured by the memory cgroup, v1 or v2
 (`slot_pool`, from isolation.py's probe). Where no memory cgroup is writable, the
 launcher's watchdog sums the memory and CPU of all the run's processes and its tmpfs
-mounts (`options.memory_args`). CPU time and peak RSS come from wait4 in the launcher's
-init, whose child was forked from the tiny launcher, not from the big judge.
+mounts (`protocol.LimitsRequest.memory_args`). CPU time and peak RSS come from wait4 in
+the launcher's init, whose child was forked from the tiny launcher, not from the big
+judge.
 """
 
 from __future__ import annotations
@@ -44,13 +45,11 @@ from pipeline.sandbox.errors import ForkServerUnavailable
 from pipeline.sandbox.isolation import ALLOW_UNSANDBOXED_ENV
 from pipeline.sandbox.launcher import launcher_path
 from pipeline.sandbox.protocol import (
-    CPU_KILL_MARGIN_MS,
     ENV,
-    NOFILE,
     WALL_BACKSTOP_MS,
+    LimitsRequest,
     Serve,
     apply_report,
-    memory_args,
     read_report,
     view_args,
 )
@@ -59,7 +58,7 @@ from pipeline.sandbox.result import WATCHED, ExecutionResult, Handle
 if TYPE_CHECKING:
     from pipeline.sandbox.forkserver import ForkServer
 
-__all__ = ["CPU_KILL_MARGIN_MS", "ENV", "NOFILE", "RlimitSandbox", "Serve"]
+__all__ = ["RlimitSandbox", "Serve"]
 
 # the top-level host folders the view shows (view.c's `shown`): judge data elsewhere is
 # hidden with the rest of the host
@@ -192,25 +191,17 @@ class RlimitSandbox:
         a socket on that fd (launcher.c's hand_over); `view`: a compiler's (views.py); the
         files `keep` names are read back from the scratch dir."""
         memory = limits.memory_bytes
-        args = [
-            self.launcher,
-            "--report", str(ws.report),
-            "--box", str(ws.box),
-            "--stack", str(memory),
-            "--nofile", str(NOFILE),
-        ]  # fmt: skip
-        # spawned: the run's CPU limit; serving, with the start charged: the most CPU the
-        # server may burn before it is ready
-        args += ["--cpu-ms", str(int(limits.cpu_ms) + CPU_KILL_MARGIN_MS)]
+        request = LimitsRequest.of(limits)
+        args = [self.launcher, "--report", str(ws.report), "--box", str(ws.box)]
+        args += request.common_args()
         if serve is None:
-            args += ["--fsize", str(limits.output_bytes + 1)]
-            args += ["--wall-ms", str(int(limits.wall_limit_ms))]
+            args += request.spawned_args()
         else:
             args += ["--serve", "--start-ms", str(serve.start_ms)]
             if serve.charge_start:
                 args.append("--charge-start")
         if slot is None and self.watch_memory:
-            args += memory_args(memory)
+            args += request.memory_args()
         if slot is not None:
             for path in slot.join_dirs:
                 args += ["--cg", path]
