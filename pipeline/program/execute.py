@@ -38,9 +38,9 @@ from pipeline.sandbox.forkserver import (
     why_not_served,
     zygote_script,
 )
+from pipeline.sandbox.launched import UNSANDBOXED
 from pipeline.sandbox.launcher import fork_server_library
 from pipeline.sandbox.result import ExecutionResult, Handle
-from pipeline.sandbox.rlimit import UNSANDBOXED
 
 __all__ = [
     "FileSpec",

@@ -72,13 +72,15 @@ REFUSED = {
 
 
 class Launching(Protocol):
-    """The sandbox a server starts in (RlimitSandbox): its launcher command and what it
+    """The sandbox a server starts in (LauncherSandbox): its launcher command and what it
     runs programs as."""
 
     namespaces: bool
-    hide_fs: bool
     owner: tuple[int, int] | None
     pool: slots.Pool | None
+
+    @property
+    def hide_fs(self) -> bool: ...
 
     def command(
         self,
