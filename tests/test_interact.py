@@ -21,7 +21,7 @@ from pipeline.package.protocols.interactive import KattisInteractor
 from pipeline.problem.contract import STDIO
 from pipeline.program import execute, interact
 from pipeline.program.build import default_cache_dir
-from pipeline.program.interaction import (
+from pipeline.program.relay import (
     AFTER_INTERACTOR,
     AFTER_SUBMISSION,
     IDLE,

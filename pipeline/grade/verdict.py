@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pipeline.limits import Limits
 from pipeline.problem.checkers import ACCEPTED, CheckResult
 from pipeline.problem.contract import Problem
-from pipeline.program.interaction import ENDED, IDLE
+from pipeline.program.relay import ENDED, IDLE
 from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 

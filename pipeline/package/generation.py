@@ -26,7 +26,7 @@ import yaml
 from pipeline.distribute.cluster import SERIAL, Cluster
 from pipeline.limits import Limits
 from pipeline.package.generators import GENERATORS_YAML, Case, GeneratorsError, Plan, read_plan
-from pipeline.package.programs import Program
+from pipeline.package.programs import PackageProgram
 from pipeline.package.spec import read_package
 from pipeline.package.submissions import read_submissions
 from pipeline.program import execute
@@ -94,14 +94,14 @@ class _Generator:
     servers: execute.Servers
     done: Generated
     interactive: bool = False
-    programs: dict[Path, tuple[Program, str]] = field(default_factory=dict)
+    programs: dict[Path, tuple[PackageProgram, str]] = field(default_factory=dict)
 
-    def program(self, path: Path) -> tuple[Program, str]:
+    def program(self, path: Path) -> tuple[PackageProgram, str]:
         """The program at `path` and the digest of its sources."""
         if path not in self.programs:
             if not path.exists():
                 raise GeneratorsError(f"{path}: no such program")
-            program = Program(path)
+            program = PackageProgram(path)
             program.check_spec()
             self.programs[path] = (program, _source_digest(path))
         return self.programs[path]

@@ -29,7 +29,7 @@ from pipeline.package.protocols.testlib import TestlibChecker
 from pipeline.problem.checkers import ACCEPTED, CheckResult
 from pipeline.problem.contract import Interactive
 from pipeline.program import execute, interact
-from pipeline.program.interaction import INTERACTOR
+from pipeline.program.relay import INTERACTOR
 from pipeline.program.submission import PreparedSubmission
 from pipeline.program.transcript import SUMMARY, TranscriptKind
 from pipeline.sandbox.result import ExecutionResult

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pipeline.limits import Limits
 from pipeline.package.interactive import CaseRun, Judge
-from pipeline.package.programs import Program
+from pipeline.package.programs import PackageProgram
 from pipeline.package.protocols.contract import Case
 from pipeline.package.protocols.interactive import KattisInteractor
 from pipeline.problem.checkers import CheckResult
@@ -23,8 +23,8 @@ from pipeline.schemas import Verdict
 
 
 @cache
-def _program(path: str) -> Program:
-    return Program(Path(path))
+def _program(path: str) -> PackageProgram:
+    return PackageProgram(Path(path))
 
 
 def interaction_of(problem: Problem) -> Interact | None:

@@ -45,7 +45,7 @@ class Interactive:
     submission's run (a pipeline.sandbox.result.ExecutionResult; over several passes
     the slowest CPU, the largest peak, the summed wall time, the last exit), the case's
     verdict, and what passed between the submission and the judge program (the
-    transcript's text: pipeline.program.interaction.Transcript.render)."""
+    transcript's text: pipeline.program.relay.Transcript.render)."""
 
     result: Any
     check: CheckResult
