@@ -16,6 +16,7 @@ import pytest
 
 from pipeline.grade.verdict import judge_interaction
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.package.protocols.contract import Case
 from pipeline.package.protocols.interactive import KattisInteractor
 from pipeline.problem.contract import STDIO
@@ -38,7 +39,6 @@ from pipeline.program.transcript import (
     Transcript,
     TranscriptKind,
 )
-from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 from tests.fork_server_probe import require_fork_server
 

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.package.programs import CHECKER_LIMITS
 from pipeline.package.protocols.contract import Case, CheckerProtocol, Invocation
 from pipeline.package.protocols.interactive import EVERY_FILE, NEXT_PASS, TESTLIB_OUTPUT
@@ -32,7 +33,6 @@ from pipeline.program import execute, interact
 from pipeline.program.relay import INTERACTOR
 from pipeline.program.submission import PreparedSubmission
 from pipeline.program.transcript import SUMMARY, TranscriptKind
-from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 
 # judge(submission's result, the judge program's check, whether the interactor ended first)

@@ -9,6 +9,7 @@ from functools import cache, partial
 from pathlib import Path
 
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.package.interactive import CaseRun, Judge
 from pipeline.package.programs import PackageProgram
 from pipeline.package.protocols.contract import Case
@@ -18,7 +19,6 @@ from pipeline.problem.contract import Interact, Interactive, Problem
 from pipeline.program import execute
 from pipeline.program.submission import PreparedSubmission
 from pipeline.program.transcript import SUMMARY, TranscriptKind
-from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 
 

@@ -20,6 +20,7 @@ from functools import cache
 from pathlib import Path
 
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.package.case_config import case_settings
 from pipeline.package.case_files import answer_of
 from pipeline.package.checktestdata import unsupported
@@ -49,7 +50,6 @@ from pipeline.problem.contract import Interactive, Problem, ValidatorUnavailable
 from pipeline.program import execute
 from pipeline.program.submission import PreparedSubmission
 from pipeline.program.transcript import SUMMARY, TranscriptKind
-from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 
 INPUT_VALIDATOR_DIRS = ("input_validators", "input_format_validators", "input_validator")

@@ -8,10 +8,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.program import execute
 from pipeline.program.relay import INTERACTOR, SUBMISSION, Interaction, exchange
 from pipeline.program.transcript import SUMMARY, Transcript, TranscriptKind
-from pipeline.sandbox.result import ExecutionResult, Handle
+from pipeline.sandbox.handle import Handle
 
 __all__ = ["Interaction", "Side", "interact"]
 

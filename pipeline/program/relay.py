@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from pipeline.outcome import ExecutionResult
 from pipeline.program import joined
 from pipeline.program.transcript import (
     DIRECTIONS,
@@ -36,7 +37,7 @@ from pipeline.program.transcript import (
     Transcript,
     TranscriptKind,
 )
-from pipeline.sandbox.result import ExecutionResult, Handle
+from pipeline.sandbox.handle import Handle
 
 SUBMISSION, INTERACTOR = "submission", "interactor"
 READ_BYTES = 1 << 16

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.problem.contract import STDIO
 from pipeline.program import execute
 from pipeline.program.build import build
@@ -25,7 +26,6 @@ from pipeline.program.languages.registry import (
     toolchain_version,
 )
 from pipeline.program.submission import PreparedSubmission
-from pipeline.sandbox.result import ExecutionResult
 
 LIMITS = Limits.from_seconds(10.0, memory_mb=256)
 SUM_INPUT, SUM_OUTPUT = "1 2 39\n-5 5\n", "42"

@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.sandbox import views
 from pipeline.sandbox.base import Workspace, private_open
 from pipeline.sandbox.errors import SandboxError
-from pipeline.sandbox.result import ExecutionResult
 
 ARGS_FILE = "bwrap-args"
 # the socket the launcher's INIT sends the run's stdio on, and the launcher's executable

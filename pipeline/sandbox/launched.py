@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.sandbox import cgroups, cgroups_v2, isolation, slots
 from pipeline.sandbox.base import (
     FileSpec,
@@ -47,6 +48,7 @@ from pipeline.sandbox.base import (
 from pipeline.sandbox.bwrap import HANDOVER_FD, Bwrap
 from pipeline.sandbox.errors import ForkServerUnavailable
 from pipeline.sandbox.features import FULL, Features
+from pipeline.sandbox.handle import WATCHED, Handle
 from pipeline.sandbox.isolation import ALLOW_UNSANDBOXED_ENV
 from pipeline.sandbox.launcher import launcher_path
 from pipeline.sandbox.protocol import (
@@ -58,7 +60,6 @@ from pipeline.sandbox.protocol import (
     read_report,
     view_args,
 )
-from pipeline.sandbox.result import WATCHED, ExecutionResult, Handle
 
 if TYPE_CHECKING:
     from pipeline.sandbox.forkserver import ForkServer
