@@ -38,10 +38,10 @@ import pyarrow.compute as pc
 
 from pipeline.corpus.generate import cluster_runner, generate_corpus
 from pipeline.distribute.cluster import Cluster
-from pipeline.grade.job import run_grade
+from pipeline.grade.driver import run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
 from pipeline.jobs.config import load_config
-from pipeline.jobs.run import run_config
+from pipeline.jobs.config_job import run_config
 from pipeline.problem.registry import get_problem
 from pipeline.results import store as report
 

@@ -14,6 +14,7 @@ read-only in a private mount namespace (tests/as_user.py).
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import shutil
 import statistics
@@ -32,15 +33,22 @@ def worker() -> None:
     """Reads `bare N` / `fork N` lines, answers seconds per run of each."""
     sys.path.insert(0, os.getcwd())
     from pipeline.limits import Limits
-    from pipeline.sandbox import forkserver
-    from pipeline.sandbox.rlimit import RlimitSandbox
+
+    # the sandbox's modules where this checkout has them (before its own package, they
+    # were pipeline.program.sandbox's, its one class `rlimit.RlimitSandbox`)
+    try:
+        forkserver = importlib.import_module("pipeline.sandbox.forkserver")
+        sandbox_class = importlib.import_module("pipeline.sandbox.launched").LauncherSandbox
+    except ImportError:
+        forkserver = importlib.import_module("pipeline.program.sandbox.forkserver")
+        sandbox_class = importlib.import_module("pipeline.program.sandbox.rlimit").RlimitSandbox
 
     limits = Limits.from_seconds(1.0, wall_ms=60_000)
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "tiny.c").write_text("int main(void) { return 0; }\n")
         binary = str(Path(tmp) / "tiny")
         subprocess.run(["gcc", "-O2", "-o", binary, f"{tmp}/tiny.c"], check=True)
-        server = forkserver.start(RlimitSandbox(), ["./tiny"], {"tiny": Path(binary)}, limits)
+        server = forkserver.start(sandbox_class(), ["./tiny"], {"tiny": Path(binary)}, limits)
 
         def bare() -> None:
             os.waitpid(os.posix_spawn(binary, [binary], {}), 0)

@@ -32,8 +32,8 @@ import pyarrow.parquet as pq
 
 from pipeline.corpus.generate import cluster_runner, generate_corpus
 from pipeline.distribute.cluster import Cluster
+from pipeline.grade.driver import run_grade
 from pipeline.grade.engine import grade_cases
-from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, GradeSettings, plan_grade
 from pipeline.grade.rows import RowContext
 from pipeline.grade.runners.program import ProgramRunner

@@ -24,7 +24,7 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.corpus.generate import generate_corpus
-from pipeline.grade.job import run_grade
+from pipeline.grade.driver import run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
 from pipeline.jobs.scores import finish_run
 from pipeline.problem.registry import get_problem

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from pipeline.corpus.importers import import_path
 from pipeline.distribute.cluster import Cluster
-from pipeline.grade.job import run_grade
+from pipeline.grade.driver import run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
 from pipeline.grade.settings import DEFAULT, GradeSettings
 from pipeline.problem.registry import get_problem

@@ -26,13 +26,15 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from pipeline.limits import Limits
 from pipeline.sandbox import forkserver, make
+from pipeline.sandbox.features import FULL as FULL_FEATURES
 from pipeline.sandbox.forkserver import LIBRARY, ZYGOTE
 from pipeline.sandbox.isolation import ALLOW_UNSANDBOXED_ENV
-from pipeline.sandbox.rlimit import RlimitSandbox
+from pipeline.sandbox.launched import LauncherSandbox
 
 TARGET_MS = 5.0
 TARGET_RATIO = 10.0
@@ -104,7 +106,7 @@ def python_spawned(sandbox: object, script: Path) -> Callable[[], None]:
     return run
 
 
-def servers(box: RlimitSandbox, binary: Path, script: Path) -> list[forkserver.ForkServer]:
+def servers(box: LauncherSandbox, binary: Path, script: Path) -> list[forkserver.ForkServer]:
     limits = LIMITS
     tiny = forkserver.start(box, ["./tiny"], {"tiny": binary}, limits)
     zygote = forkserver.start(
@@ -168,14 +170,16 @@ def measure(runs: int, rounds: int) -> dict[str, list[float]]:
         script = Path(tmp) / "hello.py"
         script.write_text('print("hello world")\n')
         full = make("rlimit")
-        assert isinstance(full, RlimitSandbox)
+        assert isinstance(full, LauncherSandbox)
         variants: dict[str, Callable[[], None]] = {"bare spawn+wait": bare(binary)}
         variants["none (launcher, no isolation)"] = sandboxed(make("none"), binary)
         variants["rlimit: rlimits (+nobody as root) only"] = sandboxed(
-            RlimitSandbox(namespaces=False, use_cgroups=False), binary
+            LauncherSandbox(replace(FULL_FEATURES, namespaces=False, cgroups=False)), binary
         )
         if os.geteuid() == 0:
-            variants["rlimit: + cgroups"] = sandboxed(RlimitSandbox(namespaces=False), binary)
+            variants["rlimit: + cgroups"] = sandboxed(
+                LauncherSandbox(replace(FULL_FEATURES, namespaces=False)), binary
+            )
         variants[FULL] = sandboxed(full, binary)
         if shutil.which("bwrap"):
             variants["bwrap"] = sandboxed(make("bwrap"), binary)

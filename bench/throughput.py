@@ -51,7 +51,7 @@ import psutil
 from pipeline.corpus.generate import cluster_runner, generate_corpus
 from pipeline.corpus.store import iter_batches
 from pipeline.distribute.cluster import Cluster
-from pipeline.grade.job import run_grade
+from pipeline.grade.driver import run_grade
 from pipeline.grade.plan import GradeOptions, GradeSettings, plan_grade
 from pipeline.problem.registry import get_problem
 from pipeline.results import store as report

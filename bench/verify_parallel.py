@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 from pipeline.distribute.cluster import Cluster
-from pipeline.verify.run import verify_package
 from pipeline.verify.runs import VerifyOptions
+from pipeline.verify.verification import verify_package
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "tests" / "packages" / "guess_cpp"

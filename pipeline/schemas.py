@@ -91,7 +91,7 @@ RESULTS_SCHEMA = pa.schema(
         # The case's score as its checker gave it, a fraction of the case's full score (a
         # package's score.txt, testlib points); null: by verdict (AC full, else nothing).
         pa.field("score", pa.float64(), nullable=True),
-        # An interactive case's exchange (pipeline.program.interaction.Transcript.render):
+        # An interactive case's exchange (pipeline.program.relay.Transcript.render):
         # each direction's first and last KiB in the order they passed, `>` what the
         # submission wrote, `<` what the judge program wrote; null for other problems.
         pa.field("transcript", pa.string(), nullable=True),

@@ -23,7 +23,7 @@ def node_loss(corpus: str, out: str, submission: str) -> dict[str, Any]:
     import ray
     from ray.cluster_utils import Cluster as RayTestCluster
 
-    from pipeline.grade.job import run_grade
+    from pipeline.grade.driver import run_grade
     from pipeline.grade.plan import GradeOptions, plan_grade
 
     cluster = RayTestCluster(initialize_head=True, head_node_args={"num_cpus": 0})

@@ -74,9 +74,9 @@ FORBIDDEN = [
     ),
     (
         "pipeline/grade/runners/program.py",
-        "import pipeline.sandbox.rlimit",
+        "import pipeline.sandbox.launched",
         "only pipeline.program.execute starts sandboxed processes",
-        "pipeline.grade.runners.program -> pipeline.sandbox.rlimit",
+        "pipeline.grade.runners.program -> pipeline.sandbox.launched",
     ),
     (
         "solvers/spot/__init__.py",

@@ -22,7 +22,7 @@ from pipeline.corpus.generate import generate_corpus
 from pipeline.grade import cache as cache_mod
 from pipeline.grade import cache_key, engine
 from pipeline.grade.cache import ResultCache, reusable
-from pipeline.grade.job import run_grade
+from pipeline.grade.driver import run_grade
 from pipeline.grade.plan import GradeOptions, GradeOutcome, GradeSettings, plan_grade
 from pipeline.limits import Limits
 from pipeline.problem.registry import get_problem

@@ -18,7 +18,7 @@ from pipeline.cli.app import app
 from pipeline.corpus.store import MANIFEST, OLD_MANIFEST, read_manifest, read_table, verify
 from pipeline.distribute.cluster import Cluster
 from pipeline.jobs.config import CorpusSpec
-from pipeline.jobs.run import ensure_corpus
+from pipeline.jobs.config_job import ensure_corpus
 from pipeline.results import store as report
 from pipeline.schemas import CORPUS_SCHEMA, RESULTS_SCHEMA
 from tests.run_summary import read_summary

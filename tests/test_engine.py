@@ -18,10 +18,10 @@ from pipeline.grade.runners.batch import BatchRunner
 from pipeline.grade.runners.program import ProgramRunner
 from pipeline.grade.settings import GradeSettings
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.problem.contract import Problem
 from pipeline.problem.registry import all_problems
 from pipeline.program.submission import parse_spec, prepare
-from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import RESULTS_SCHEMA
 
 

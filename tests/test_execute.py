@@ -11,11 +11,11 @@ import pytest
 
 from pipeline import sandbox
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.problem.contract import STDIO
 from pipeline.program import execute
 from pipeline.program.submission import PreparedSubmission
 from pipeline.sandbox.fake import FakeCall, FakeSandbox
-from pipeline.sandbox.result import ExecutionResult
 
 LIMITS = Limits.from_seconds(1.0)
 

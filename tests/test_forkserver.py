@@ -15,6 +15,7 @@ import pytest
 from pipeline.grade.runners.program import ProgramRunner
 from pipeline.grade.verdict import judge
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.problem.checkers import CheckResult
 from pipeline.program.execute import FORK_SERVER as RUNNER
 from pipeline.program.execute import Servers, run
@@ -22,7 +23,6 @@ from pipeline.program.submission import parse_spec, prepare
 from pipeline.sandbox import forkserver, get_sandbox
 from pipeline.sandbox.base import STDERR_HEAD_BYTES
 from pipeline.sandbox.errors import ForkServerUnavailable
-from pipeline.sandbox.result import ExecutionResult
 from tests._fake_problem import make_problem
 from tests.fork_server_probe import require_fork_server
 from tests.time_scale import scaled

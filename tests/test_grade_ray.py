@@ -24,7 +24,7 @@ import pytest
 from pipeline.corpus.generate import generate_corpus
 from pipeline.corpus.store import CorpusWriter, read_table
 from pipeline.distribute.cluster import Cluster
-from pipeline.grade.job import run_grade
+from pipeline.grade.driver import run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
 from pipeline.problem.registry import get_problem
 from pipeline.results import store as report

@@ -14,8 +14,8 @@ from pipeline.grade import rows
 from pipeline.grade.rows import RowContext
 from pipeline.grade.verdict import judge
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.program.submission import PreparedSubmission
-from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import RESULTS_SCHEMA, Verdict
 from tests._fake_problem import make_problem
 

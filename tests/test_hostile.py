@@ -23,6 +23,7 @@ from pipeline.grade.runners.batch import BatchRunner
 from pipeline.grade.runners.program import ProgramRunner
 from pipeline.grade.verdict import judge
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.problem.checkers import CheckResult
 from pipeline.program import execute
 from pipeline.program.build import build, default_cache_dir
@@ -30,7 +31,6 @@ from pipeline.program.execute import Servers
 from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
 from pipeline.sandbox import make
 from pipeline.sandbox.base import QUARANTINE, runs_root
-from pipeline.sandbox.result import ExecutionResult
 from tests._fake_problem import make_problem
 from tests.fork_server_probe import require_fork_server
 from tests.time_scale import scaled, time_scale

@@ -16,12 +16,13 @@ import pytest
 
 from pipeline.grade.verdict import judge_interaction
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.package.protocols.contract import Case
 from pipeline.package.protocols.interactive import KattisInteractor
 from pipeline.problem.contract import STDIO
 from pipeline.program import execute, interact
 from pipeline.program.build import default_cache_dir
-from pipeline.program.interaction import (
+from pipeline.program.relay import (
     AFTER_INTERACTOR,
     AFTER_SUBMISSION,
     IDLE,
@@ -38,7 +39,6 @@ from pipeline.program.transcript import (
     Transcript,
     TranscriptKind,
 )
-from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 from tests.fork_server_probe import require_fork_server
 

@@ -22,7 +22,7 @@ from pipeline.program.languages import Language, all_languages
 from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
 from pipeline.program.toolchains import SUM_INPUT, SUM_OUTPUT
 from pipeline.sandbox import cgroups
-from pipeline.sandbox.rlimit import RlimitSandbox
+from pipeline.sandbox.launched import LauncherSandbox
 from tests._fake_problem import make_problem
 from tests.test_languages_golden import usable
 
@@ -72,7 +72,7 @@ def memory_path(
             pytest.fail(f"CI runs as root with cgroup v1: {reason}")
         pytest.skip(reason)
     monkeypatch.delenv("GRIDJUDGE_SANDBOX", raising=False)
-    box = RlimitSandbox()
+    box = LauncherSandbox()
     assert (box.pool is None) == (request.param == "rlimit-only")
     # the namespaces probe must have held: a silent fall back to no namespaces would run
     # the whole test on another path than it names

@@ -24,7 +24,7 @@ from pipeline.grade.verdict import decide
 from pipeline.limits import Limits
 from pipeline.package.default_validator import Options, compare
 from pipeline.problem.checkers import exact_text_check, token_check
-from pipeline.sandbox.result import ExecutionResult
+from pipeline.outcome import ExecutionResult
 
 name, expected_sep, output_sep, mb = sys.argv[1:5]
 checks = {

@@ -11,11 +11,11 @@ import pytest
 
 from pipeline.grade.verdict import judge_interaction
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.package.protocols import interactive, protocol_for
 from pipeline.package.protocols.contract import Case
 from pipeline.problem.checkers import ACCEPTED, CheckResult
 from pipeline.problem.registry import get_problem
-from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 
 PACKAGES = Path(__file__).resolve().parent / "packages"

@@ -12,13 +12,13 @@ import pytest
 
 from pipeline import sandbox as sandbox_module
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.problem.contract import IOMode
 from pipeline.program.submission import PreparedSubmission
 from pipeline.sandbox import Sandbox, SandboxError, cgroups, get_sandbox, make
 from pipeline.sandbox.base import runs_root, sweep_stale_runs
 from pipeline.sandbox.errors import ForkServerUnavailable
 from pipeline.sandbox.fake import FakeSandbox
-from pipeline.sandbox.result import ExecutionResult
 
 BACKENDS = ["rlimit", "none"] + (["bwrap"] if shutil.which("bwrap") else [])
 LIMITS = Limits.from_seconds(2.0, memory_mb=256, output_kb=64)

@@ -12,9 +12,9 @@ import pytest
 import ray
 
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
 from pipeline.sandbox import cgroups
-from pipeline.sandbox.result import ExecutionResult
 from tests._fake_problem import make_problem
 
 pytestmark = [pytest.mark.ray, pytest.mark.slow]

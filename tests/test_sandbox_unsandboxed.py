@@ -4,6 +4,7 @@ runs nothing unless running without isolation was allowed, and rows then say so.
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 
 import pytest
 
@@ -12,16 +13,17 @@ from pipeline.limits import Limits
 from pipeline.program.execute import run
 from pipeline.program.submission import parse_spec, prepare
 from pipeline.sandbox import isolation
-from pipeline.sandbox.rlimit import UNSANDBOXED, RlimitSandbox
+from pipeline.sandbox.features import FULL
+from pipeline.sandbox.launched import UNSANDBOXED, LauncherSandbox
 from tests._fake_problem import make_problem
 
 LIMITS = Limits.from_seconds(1.0, memory_mb=256, wall_ms=4000)
 
 
-def _unsandboxed() -> RlimitSandbox:
+def _unsandboxed() -> LauncherSandbox:
     """What an ordinary user's sandbox is where no namespaces can be made: the program
     as the judge's uid, no namespaces."""
-    box = RlimitSandbox(namespaces=False, drop_uid=False, use_cgroups=False)
+    box = LauncherSandbox(replace(FULL, namespaces=False, drop_uid=False, cgroups=False))
     assert box.unsandboxed
     return box
 
@@ -53,4 +55,4 @@ def test_rows_of_an_allowed_run_say_unsandboxed(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_an_isolated_sandbox_is_not_unsandboxed() -> None:
-    assert not RlimitSandbox().unsandboxed
+    assert not LauncherSandbox().unsandboxed

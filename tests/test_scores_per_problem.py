@@ -14,7 +14,7 @@ from pipeline.corpus.generate import generate_corpus
 from pipeline.problem.registry import get_problem
 from pipeline.scoring.gradebook import GRADEBOOK_PARQUET, load_for_scoring
 from pipeline.scoring.policy import default_policy
-from pipeline.scoring.run import run_policy
+from pipeline.scoring.run_folder import run_policy
 
 
 @pytest.fixture(scope="module")

@@ -216,7 +216,7 @@ def test_report_names_an_unreadable_part_and_reports_the_rest(spot: Path, tmp_pa
 CONCURRENT = """
 import sys
 from pathlib import Path
-from pipeline.grade.job import run_grade
+from pipeline.grade.driver import run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
 corpus, out, cache = map(Path, sys.argv[1:4])
 options = GradeOptions(corpora=[corpus], submissions=["solver:clocks", "solver:clocks@1"],

@@ -16,7 +16,7 @@ from pipeline.corpus.generate import generate_corpus
 from pipeline.corpus.store import iter_batches
 from pipeline.distribute.cluster import Cluster
 from pipeline.grade.chunk_sizes import IN_PROCESS_CHUNK, tapered_size
-from pipeline.grade.job import RunDriver, run_grade
+from pipeline.grade.driver import RunDriver, run_grade
 from pipeline.grade.plan import GradeOptions, GradeOutcome, GradePlan, plan_grade
 from pipeline.grade.settings import GradeSettings
 from pipeline.grade.task import GradeChunk, grade_and_stage, grade_chunk

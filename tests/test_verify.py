@@ -20,8 +20,8 @@ from pipeline.package.spec import read_package
 from pipeline.package.submissions import FOLDERS, ExpectedSubmission
 from pipeline.program.languages import all_languages
 from pipeline.verify.expect import derive_time_limit, judge_submission
-from pipeline.verify.run import verify_package
 from pipeline.verify.runs import SERIAL_RUNS, VerifyOptions, executor
+from pipeline.verify.verification import verify_package
 from tests.cli_output import without_isolation_line
 from tests.test_languages_golden import usable
 

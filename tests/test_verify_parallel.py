@@ -15,8 +15,8 @@ from pipeline.cli.app import app
 from pipeline.distribute.cluster import Cluster
 from pipeline.grade import task
 from pipeline.grade.task import GradeChunk
-from pipeline.verify.run import verify_package
 from pipeline.verify.runs import VerifyOptions
+from pipeline.verify.verification import verify_package
 from tests.cli_output import without_isolation_line
 
 PACKAGES = Path(__file__).parent / "packages"

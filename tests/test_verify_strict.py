@@ -16,8 +16,8 @@ from pipeline.cli.app import app
 from pipeline.package.spec import read_package
 from pipeline.package.submissions import FOLDERS, ExpectedSubmission
 from pipeline.verify.expect import at_limit, judge_submission, tle_margin
-from pipeline.verify.run import _time_limit
 from pipeline.verify.verdicts import FolderRules, format_verdict
+from pipeline.verify.verification import _time_limit
 
 PACKAGES = Path(__file__).resolve().parent / "packages"
 SERIAL = ("--address", "local-serial", "--repeat", "1")

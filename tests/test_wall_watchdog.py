@@ -18,7 +18,7 @@ import pytest
 from pipeline.limits import Limits
 from pipeline.program.execute import FORK_SERVER, Servers, run
 from pipeline.program.submission import parse_spec, prepare
-from pipeline.sandbox import forkserver, make, protocol, rlimit, use
+from pipeline.sandbox import forkserver, launched, make, protocol, use
 from tests._fake_problem import make_problem
 from tests.fork_server_probe import require_fork_server
 
@@ -30,7 +30,7 @@ MODES = ["spawn", "fork-server"] + (["bwrap"] if shutil.which("bwrap") else [])
 
 @pytest.fixture(params=MODES)
 def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    for module in (protocol, rlimit, forkserver):
+    for module in (protocol, launched, forkserver):
         monkeypatch.setattr(module, "WALL_BACKSTOP_MS", HOUR_MS)
     if request.param == "fork-server":
         require_fork_server()

@@ -15,7 +15,7 @@ from pipeline.cli.common import (
     user_errors,
     warn_isolation,
 )
-from pipeline.grade.job import run_grade
+from pipeline.grade.driver import run_grade
 from pipeline.grade.plan import GradeOptions, GradePlan, plan_grade
 from pipeline.grade.settings import DEFAULT, GradeSettings
 from pipeline.jobs.scores import Finished, finish_run, policy_for

@@ -34,7 +34,7 @@ def run(
     # imported here: `run --help` must not load Ray, scipy and pandas
     from pipeline.compare.render import render
     from pipeline.jobs.config import load_config
-    from pipeline.jobs.run import COMPARE_DIR, run_config
+    from pipeline.jobs.config_job import COMPARE_DIR, run_config
     from pipeline.report.terminal import print_summary, step_printer, wide_console
 
     cfg = load_config(config)

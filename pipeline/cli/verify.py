@@ -9,8 +9,8 @@ import typer
 
 from pipeline.cli.common import ALLOW_UNSANDBOXED_HELP, EXIT_GATE, say, user_errors, warn_isolation
 from pipeline.verify.junit import write_junit
-from pipeline.verify.run import verify_package
 from pipeline.verify.runs import SERIAL_RUNS, VerifyOptions
+from pipeline.verify.verification import verify_package
 
 
 @user_errors

@@ -1,7 +1,7 @@
 """The result cache: a (submission, case) pair graded once is never graded again while
 nothing that decides its verdict has changed.
 
-Held by the driver (grade.job): it looks pairs up while it builds chunks, writes the rows
+Held by the driver (grade.driver): it looks pairs up while it builds chunks, writes the rows
 of the pairs it has as rows marked `cached`, and stores the rows of each committed chunk.
 Workers never touch it, so it works on any cluster without a shared filesystem.
 

@@ -1,5 +1,5 @@
 """How many cases a Ray task of `grade` gets: pure arithmetic over the submissions' kind,
-the batch size, the corpus size and the cluster's CPUs (the driver, grade.job, cuts the
+the batch size, the corpus size and the cluster's CPUs (the driver, grade.driver, cuts the
 chunks)."""
 
 from __future__ import annotations

@@ -18,8 +18,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.outcome import ExecutionResult
 from pipeline.problem.checkers import CheckResult
-from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import RESULTS_SCHEMA
 
 if TYPE_CHECKING:

@@ -1,5 +1,5 @@
 """Several grading runs through one cluster at once (verify's submissions): each run
-keeps its own plan, settings and run folder (grade.job's start_run / RunDriver /
+keeps its own plan, settings and run folder (grade.driver's start_run / RunDriver /
 end_run), and the chunks of all of them go out in one stream of tasks, so the cluster's
 workers grade the runs side by side; with one worker, or the serial executor, one after
 the other, through the same code.
@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from pipeline.distribute.cluster import Cluster
+from pipeline.grade.driver import RunDriver, end_run, start_run
 from pipeline.grade.interrupts import raise_if_terminated
-from pipeline.grade.job import RunDriver, end_run, start_run
 from pipeline.grade.plan import GradePlan
 from pipeline.grade.task import ChunkResult, GradeChunk, grade_and_stage
 

@@ -10,10 +10,10 @@ import signal as _signal
 from collections.abc import Callable
 
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.problem.checkers import ACCEPTED, CheckResult
 from pipeline.problem.contract import Problem
-from pipeline.program.interaction import ENDED, IDLE
-from pipeline.sandbox.result import ExecutionResult
+from pipeline.program.relay import ENDED, IDLE
 from pipeline.schemas import Verdict
 
 MESSAGE_CHARS = 500

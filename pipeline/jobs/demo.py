@@ -30,8 +30,8 @@ import pyarrow.parquet as pq
 
 from pipeline.distribute.cluster import Cluster
 from pipeline.errors import GridjudgeError
+from pipeline.grade.driver import run_grade
 from pipeline.grade.interrupts import on_sigterm, raise_if_terminated, sigterm_interrupts
-from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, GradeSettings, plan_grade
 from pipeline.jobs.corpus import generate_on
 from pipeline.private import private_dir, private_writer, write_private

@@ -12,7 +12,7 @@ from pipeline.corpus.store import read_manifest
 from pipeline.report.html import write_report
 from pipeline.results.store import has_results
 from pipeline.scoring.policy import Policy, load_policy
-from pipeline.scoring.run import score_run
+from pipeline.scoring.run_folder import score_run
 
 
 def policy_for(scoring: Policy | Path | None, corpora: list[Path]) -> Policy | None:

@@ -25,13 +25,13 @@ import yaml
 
 from pipeline.distribute.cluster import SERIAL, Cluster
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.package.generators import GENERATORS_YAML, Case, GeneratorsError, Plan, read_plan
-from pipeline.package.programs import Program
+from pipeline.package.programs import PackageProgram
 from pipeline.package.spec import read_package
 from pipeline.package.submissions import read_submissions
 from pipeline.program import execute
 from pipeline.program.build import default_cache_dir
-from pipeline.sandbox.result import ExecutionResult
 
 # of every generator and solution run: the judge's time, not a submission's
 GENERATOR_LIMITS = Limits(cpu_ms=60_000, memory_mb=2048, output_kb=256 * 1024)
@@ -94,14 +94,14 @@ class _Generator:
     servers: execute.Servers
     done: Generated
     interactive: bool = False
-    programs: dict[Path, tuple[Program, str]] = field(default_factory=dict)
+    programs: dict[Path, tuple[PackageProgram, str]] = field(default_factory=dict)
 
-    def program(self, path: Path) -> tuple[Program, str]:
+    def program(self, path: Path) -> tuple[PackageProgram, str]:
         """The program at `path` and the digest of its sources."""
         if path not in self.programs:
             if not path.exists():
                 raise GeneratorsError(f"{path}: no such program")
-            program = Program(path)
+            program = PackageProgram(path)
             program.check_spec()
             self.programs[path] = (program, _source_digest(path))
         return self.programs[path]

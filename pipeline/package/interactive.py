@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.package.programs import CHECKER_LIMITS
 from pipeline.package.protocols.contract import Case, CheckerProtocol, Invocation
 from pipeline.package.protocols.interactive import EVERY_FILE, NEXT_PASS, TESTLIB_OUTPUT
@@ -29,10 +30,9 @@ from pipeline.package.protocols.testlib import TestlibChecker
 from pipeline.problem.checkers import ACCEPTED, CheckResult
 from pipeline.problem.contract import Interactive
 from pipeline.program import execute, interact
-from pipeline.program.interaction import INTERACTOR
+from pipeline.program.relay import INTERACTOR
 from pipeline.program.submission import PreparedSubmission
 from pipeline.program.transcript import SUMMARY, TranscriptKind
-from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 
 # judge(submission's result, the judge program's check, whether the interactor ended first)

@@ -9,8 +9,9 @@ from functools import cache, partial
 from pathlib import Path
 
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.package.interactive import CaseRun, Judge
-from pipeline.package.programs import Program
+from pipeline.package.programs import PackageProgram
 from pipeline.package.protocols.contract import Case
 from pipeline.package.protocols.interactive import KattisInteractor
 from pipeline.problem.checkers import CheckResult
@@ -18,13 +19,12 @@ from pipeline.problem.contract import Interact, Interactive, Problem
 from pipeline.program import execute
 from pipeline.program.submission import PreparedSubmission
 from pipeline.program.transcript import SUMMARY, TranscriptKind
-from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 
 
 @cache
-def _program(path: str) -> Program:
-    return Program(Path(path))
+def _program(path: str) -> PackageProgram:
+    return PackageProgram(Path(path))
 
 
 def interaction_of(problem: Problem) -> Interact | None:

@@ -20,13 +20,14 @@ from functools import cache
 from pathlib import Path
 
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.package.case_config import case_settings
 from pipeline.package.case_files import answer_of
 from pipeline.package.checktestdata import unsupported
 from pipeline.package.default_validator import Options, compare, parse_flags
 from pipeline.package.interactive import CaseRun, Judge
 from pipeline.package.programs import (
-    Program,
+    PackageProgram,
     is_program_folder,
     program_paths,
     run_answer_validator,
@@ -49,7 +50,6 @@ from pipeline.problem.contract import Interactive, Problem, ValidatorUnavailable
 from pipeline.program import execute
 from pipeline.program.submission import PreparedSubmission
 from pipeline.program.transcript import SUMMARY, TranscriptKind
-from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 
 INPUT_VALIDATOR_DIRS = ("input_validators", "input_format_validators", "input_validator")
@@ -107,8 +107,8 @@ class PackageJudge:
     """What `validate` and `check` of a package Problem call."""
 
     package: Package
-    validators: list[Program]
-    checker: Program | None
+    validators: list[PackageProgram]
+    checker: PackageProgram | None
     protocol: CheckerProtocol
     options: dict[tuple[str, ...], Options] = field(default_factory=dict)
     input_flags: dict[bytes, InputArgs] = field(default_factory=dict)
@@ -120,8 +120,8 @@ class PackageJudge:
     score_units: dict[bytes, float] = field(default_factory=dict)
     default_unit: float = 1.0
     # a testlib interactive problem's checker, run on what the interactor wrote
-    testlib_checker: Program | None = None
-    answer_validators: list[Program] = field(default_factory=list)
+    testlib_checker: PackageProgram | None = None
+    answer_validators: list[PackageProgram] = field(default_factory=list)
 
     def validate(self, text: str) -> list[str]:
         flags = self.default_input
@@ -210,7 +210,7 @@ class PackageJudge:
         return run_checker(self.checker.prepared(), self.protocol, case)
 
 
-def _checker(package: Package) -> tuple[Program | None, Program | None]:
+def _checker(package: Package) -> tuple[PackageProgram | None, PackageProgram | None]:
     """The output validator (the interactor of an interactive problem) and, on a testlib
     interactive problem, the checker beside its interactor (named `checker*`), if any."""
     if not package.custom:
@@ -220,14 +220,14 @@ def _checker(package: Package) -> tuple[Program | None, Program | None]:
         checkers = [p for p in found if p.name.startswith("checker")]
         if len(checkers) == 1:
             interactor = next(p for p in found if p != checkers[0])
-            return Program(interactor), Program(checkers[0])
+            return PackageProgram(interactor), PackageProgram(checkers[0])
     if len(found) != 1:
         dirs = package.output_validator_dirs()
         where = next((d for d in dirs if d.is_dir()), dirs[0])
         raise PackageError(
             f"{where}: validation is custom: expected one output validator, found {len(found)}"
         )
-    return Program(found[0]), None
+    return PackageProgram(found[0]), None
 
 
 def output_programs(package: Package) -> list[Path]:
@@ -288,9 +288,9 @@ def judge_of(problem: Problem) -> PackageJudge | None:
 def package_problem(root: Path) -> Problem:
     """The Problem of the package at `root` (an absolute path)."""
     package = read_package(root)
-    validators = [Program(p) for p in input_validator_paths(root) if unsupported(p) is None]
+    validators = [PackageProgram(p) for p in input_validator_paths(root) if unsupported(p) is None]
     checker, after = _checker(package)
-    answers = [Program(p) for p in answer_validator_paths(root) if unsupported(p) is None]
+    answers = [PackageProgram(p) for p in answer_validator_paths(root) if unsupported(p) is None]
     for program in [*validators, *answers, *(p for p in (checker, after) if p is not None)]:
         program.check_spec()
     if package.passes > 1 and package.protocol == "testlib":

@@ -77,7 +77,7 @@ def program_paths(folder: Path) -> list[Path]:
 
 
 @dataclass
-class Program:
+class PackageProgram:
     """A package program, built on first use in each process (a build cache hit after
     the first build anywhere on the machine)."""
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from pipeline.errors import GridjudgeError
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.problem.checkers import CheckResult, token_check
 
 Solver = Callable[[Any], Any]
@@ -42,12 +43,12 @@ STDIO = IOMode()
 @dataclass(frozen=True)
 class Interactive:
     """One case of an interactive (or multi-pass) problem, run and judged: the
-    submission's run (a pipeline.sandbox.result.ExecutionResult; over several passes
-    the slowest CPU, the largest peak, the summed wall time, the last exit), the case's
+    submission's run (over several passes the slowest CPU, the largest peak, the summed
+    wall time, the last exit), the case's
     verdict, and what passed between the submission and the judge program (the
-    transcript's text: pipeline.program.interaction.Transcript.render)."""
+    transcript's text: pipeline.program.relay.Transcript.render)."""
 
-    result: Any
+    result: ExecutionResult
     check: CheckResult
     transcript: str | None = None
 

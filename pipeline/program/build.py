@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.program import execute
 from pipeline.program.languages import BuildFailure, Language, get_language, toolchain_version
 from pipeline.program.languages.contract import stage_names
-from pipeline.sandbox.result import ExecutionResult
 from pipeline.text import compiler_message
 
 COMPILE_TIMEOUT_S = 120.0

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Protocol
 
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.program.languages import get_language
 from pipeline.sandbox import FileSpec, get_sandbox
 from pipeline.sandbox.base import Server, close_fds
@@ -38,9 +39,9 @@ from pipeline.sandbox.forkserver import (
     why_not_served,
     zygote_script,
 )
+from pipeline.sandbox.handle import Handle
+from pipeline.sandbox.launched import UNSANDBOXED
 from pipeline.sandbox.launcher import fork_server_library
-from pipeline.sandbox.result import ExecutionResult, Handle
-from pipeline.sandbox.rlimit import UNSANDBOXED
 
 __all__ = [
     "FileSpec",

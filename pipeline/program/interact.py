@@ -1,6 +1,6 @@
 """An interaction of two sandboxed programs (a submission and its interactor): each runs
 through the seam (execute.run) under its own limits, connected through the relay of
-interaction.exchange."""
+exchange.exchange."""
 
 from __future__ import annotations
 
@@ -8,10 +8,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.program import execute
-from pipeline.program.interaction import INTERACTOR, SUBMISSION, Interaction, exchange
+from pipeline.program.exchange import exchange
+from pipeline.program.relay import INTERACTOR, SUBMISSION, Interaction
 from pipeline.program.transcript import SUMMARY, Transcript, TranscriptKind
-from pipeline.sandbox.result import ExecutionResult, Handle
+from pipeline.sandbox.handle import Handle
 
 __all__ = ["Interaction", "Side", "interact"]
 
@@ -51,7 +53,7 @@ def interact(
 ) -> Interaction:
     """Both programs at once, each sandboxed under its own limits, forked or spawned by
     `execute.run`'s rule; each one's stdout goes to the other's stdin through the relay
-    (interaction.exchange), which records the `transcript` (each direction's first and
+    (exchange.exchange), which records the `transcript` (each direction's first and
     last KiB, or up to 64 MiB: FULL), or, with NONE, straight through joined pipes (no
     output cap then: nothing is kept).
 

@@ -1,5 +1,5 @@
 """What the judge watches of an interaction whose two programs' pipes are joined (no
-transcript: interaction.exchange with NONE): no byte passes through it, yet it must
+transcript: exchange.exchange with NONE): no byte passes through it, yet it must
 know which program's stdout ended first, as the relay knows it.
 
 The judge keeps a read end of each pipe (an "ear") and does not read it: epoll reports a

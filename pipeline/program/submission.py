@@ -16,6 +16,7 @@ from typing import Any
 
 from pipeline.errors import GridjudgeError
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.problem.contract import IOMode, Problem
 from pipeline.program import execute
 from pipeline.program.build import Source, build, default_cache_dir
@@ -28,7 +29,6 @@ from pipeline.program.languages import (
     missing,
 )
 from pipeline.program.languages.multipliers import multiplier
-from pipeline.sandbox.result import ExecutionResult
 
 __all__ = [
     "Language",

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.problem.contract import STDIO
 from pipeline.program import execute
 from pipeline.program.build import build
@@ -25,7 +26,6 @@ from pipeline.program.languages.registry import (
     toolchain_version,
 )
 from pipeline.program.submission import PreparedSubmission
-from pipeline.sandbox.result import ExecutionResult
 
 LIMITS = Limits.from_seconds(10.0, memory_mb=256)
 SUM_INPUT, SUM_OUTPUT = "1 2 39\n-5 5\n", "42"
@@ -44,7 +44,7 @@ class LanguageInfo:
 
 
 @dataclass(frozen=True)
-class Check:
+class ToolchainCheck:
     language: str
     step: str  # hello | accepted | fork server | compile error
     ok: bool
@@ -117,7 +117,7 @@ def _ran(result: ExecutionResult, want: str) -> tuple[bool, str]:
     return False, f"exit {result.exit_code} signal {result.signal}: {got[:80]!r} {tail}"
 
 
-def self_test(lang: Language, cache_dir: Path) -> list[Check]:
+def self_test(lang: Language, cache_dir: Path) -> list[ToolchainCheck]:
     """The three checks of one language (which must be available)."""
     test = lang.self_test
     checks = []
@@ -127,21 +127,21 @@ def self_test(lang: Language, cache_dir: Path) -> list[Check]:
     ):
         sub = _prepared(lang, name, text, cache_dir)
         if sub.compile_error is not None:
-            checks.append(Check(lang.name, step, False, f"CE: {sub.compile_error[:300]}"))
+            checks.append(ToolchainCheck(lang.name, step, False, f"CE: {sub.compile_error[:300]}"))
             continue
         ok, detail = _ran(sub.run(stdin, LIMITS), want)
-        checks.append(Check(lang.name, step, ok, detail))
+        checks.append(ToolchainCheck(lang.name, step, ok, detail))
         if step == "accepted" and lang.fork_server is not None:
             checks.append(fork_server_check(sub))
     bad = _prepared(lang, "broken", test.compile_error, cache_dir)
     message = bad.compile_error or ""
     ok = test.error_word.lower() in message.lower()
     detail = message.splitlines()[0][:120] if ok else f"not refused as expected: {message[:200]!r}"
-    checks.append(Check(lang.name, "compile error", ok, detail))
+    checks.append(ToolchainCheck(lang.name, "compile error", ok, detail))
     return checks
 
 
-def fork_server_check(sub: PreparedSubmission) -> Check:
+def fork_server_check(sub: PreparedSubmission) -> ToolchainCheck:
     """The accepted program run twice from one fork server; a program that cannot be
     served (statically linked, no namespaces here) passes, saying it is spawned."""
     assert sub.language is not None
@@ -154,10 +154,10 @@ def fork_server_check(sub: PreparedSubmission) -> Check:
         servers.close()
     how = results[0].extra.get("runner", "")
     if how != execute.FORK_SERVER and not any(r.judge_error for r in results):
-        return Check(sub.language, "fork server", True, f"spawned instead: {how}")
+        return ToolchainCheck(sub.language, "fork server", True, f"spawned instead: {how}")
     runs = [_ran(result, SUM_OUTPUT) for result in results]
     bad = [detail for ok, detail in runs if not ok]
-    return Check(sub.language, "fork server", not bad, bad[0] if bad else runs[1][1])
+    return ToolchainCheck(sub.language, "fork server", not bad, bad[0] if bad else runs[1][1])
 
 
 def startup_ms(lang: Language, cache_dir: Path) -> float | None:

@@ -29,7 +29,7 @@ from pipeline.results.summary import last_attempts, summarize
 from pipeline.schemas import PROGRAM_VERDICTS, VERDICTS
 from pipeline.scoring.gradebook import by_problem, default_policy_for, gradebook
 from pipeline.scoring.policy import Policy
-from pipeline.scoring.run import run_policy
+from pipeline.scoring.run_folder import run_policy
 from pipeline.text import printable
 
 REPORT_FILE = "report.html"
@@ -257,7 +257,7 @@ def write_report(
     policy: Policy | None = None,
 ) -> Path:
     """Render RUN_DIR's report into `out` (default RUN_DIR/report.html), atomically;
-    scored under `policy`, else the run's kept policy (see scoring.run.run_policy)."""
+    scored under `policy`, else the run's kept policy (see scoring.run_folder.run_policy)."""
     run_dir = Path(run_dir)
     needed = list(dict.fromkeys(["run_id", "family", "attempt", *_COLUMNS]))
     results = last_attempts(load_results(run_dir, columns=needed, skip_unreadable=True))

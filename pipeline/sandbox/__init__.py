@@ -11,6 +11,7 @@ import threading
 
 from pipeline.sandbox.base import FileSpec, Sandbox, Workspace
 from pipeline.sandbox.errors import SandboxError
+from pipeline.sandbox.features import BACKENDS, FULL
 
 __all__ = [
     "BACKENDS",
@@ -23,8 +24,7 @@ __all__ = [
     "use",
 ]
 
-BACKENDS = ("rlimit", "bwrap", "none")
-DEFAULT_BACKEND = "rlimit"
+DEFAULT_BACKEND = FULL.name
 
 _lock = threading.Lock()
 _chosen: dict[str, Sandbox] = {}
@@ -41,20 +41,14 @@ def use(sandbox: Sandbox | None) -> None:
 
 
 def make(name: str) -> Sandbox:
-    """A new sandbox of backend `name`."""
-    if name == "none":
-        from pipeline.sandbox.plain import PlainSandbox
+    """A new sandbox of backend `name` (features.BACKENDS)."""
+    features = BACKENDS.get(name)
+    if features is None:
+        known = ", ".join(BACKENDS)
+        raise SandboxError(f"unknown sandbox backend {name!r} (known: {known})")
+    from pipeline.sandbox.launched import LauncherSandbox
 
-        return PlainSandbox()
-    if name == "rlimit":
-        from pipeline.sandbox.rlimit import RlimitSandbox
-
-        return RlimitSandbox()
-    if name == "bwrap":
-        from pipeline.sandbox.bwrap import BwrapSandbox
-
-        return BwrapSandbox()
-    raise SandboxError(f"unknown sandbox backend {name!r} (known: {', '.join(BACKENDS)})")
+    return LauncherSandbox(features)
 
 
 def get_sandbox() -> Sandbox:

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import BinaryIO, Protocol, runtime_checkable
 
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
+from pipeline.sandbox.handle import Handle
 from pipeline.sandbox.processes import children as children
 from pipeline.sandbox.processes import decode_status as decode_status
 from pipeline.sandbox.processes import descendants as descendants
@@ -24,7 +26,6 @@ from pipeline.sandbox.processes import group_gone as group_gone
 from pipeline.sandbox.processes import kill_group as kill_group
 from pipeline.sandbox.processes import wait_with_deadline as wait_with_deadline
 from pipeline.sandbox.remove import remove_tree
-from pipeline.sandbox.result import ExecutionResult, Handle
 
 log = logging.getLogger(__name__)
 STDERR_HEAD_BYTES = 4096

@@ -1,6 +1,6 @@
-"""The `bwrap` backend: bubblewrap's filesystem isolation (only the system directories,
-read-only; a private /tmp holding the scratch dir at /tmp/box; /proc and /dev of its
-own; all namespaces unshared, network included).
+"""The `bwrap` backend's wrapper (features.BWRAP): bubblewrap's filesystem isolation
+(only the system directories, read-only; a private /tmp holding the scratch dir at
+/tmp/box; /proc and /dev of its own; all namespaces unshared, network included).
 
 The launcher joins the cgroup slot, sets the rlimits and drops to nobody, then execs
 bwrap, which builds the sandbox in an unprivileged user namespace. bwrap's pid namespace
@@ -17,11 +17,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pipeline.limits import Limits
-from pipeline.sandbox import slots, views
+from pipeline.outcome import ExecutionResult
+from pipeline.sandbox import views
 from pipeline.sandbox.base import Workspace, private_open
 from pipeline.sandbox.errors import SandboxError
-from pipeline.sandbox.result import ExecutionResult
-from pipeline.sandbox.rlimit import RlimitSandbox, Serve
 
 ARGS_FILE = "bwrap-args"
 # the socket the launcher's INIT sends the run's stdio on, and the launcher's executable
@@ -43,41 +42,22 @@ def system_binds(exclude: Sequence[str] = ()) -> list[str]:
     return args
 
 
-class BwrapSandbox(RlimitSandbox):
-    name = "bwrap"
+class Bwrap:
+    """bubblewrap between the launcher and the program: its command inside the
+    launcher's, the launcher's options it needs, and the figures it changes."""
 
     def __init__(self) -> None:
-        self.bwrap = shutil.which("bwrap")
-        if self.bwrap is None:
+        found = shutil.which("bwrap")
+        if found is None:
             raise SandboxError("the bwrap backend needs bubblewrap (apt-get install bubblewrap)")
+        self.path = found
         self.binds = system_binds()
-        super().__init__(namespaces=False, hide_fs=False)
-        # an ordinary user: the launcher makes a user namespace of the run's own, in
-        # which RLIMIT_NPROC counts the run's tasks alone (no pids cgroup holds a fork
-        # bomb), and bwrap makes its namespaces inside it
-        self.userns = os.geteuid() != 0
 
-    def _probe_namespaces(self) -> bool:
-        return True
-
-    @property
-    def unsandboxed(self) -> bool:
-        return False  # bwrap makes its own namespaces
-
-    def command(
-        self,
-        ws: Workspace,
-        argv: Sequence[str],
-        limits: Limits,
-        slot: slots.Slot | None,
-        *,
-        serve: Serve | None = None,
-        args_file: Path | None = None,
-        handover: int | None = None,
-        view: Sequence[str] | None = None,
-        keep: Sequence[str] = (),
+    def inner(
+        self, ws: Workspace, argv: Sequence[str], limits: Limits, view: Sequence[str] | None
     ) -> list[str]:
-        assert self.bwrap is not None and serve is None and args_file is None
+        """bwrap's command, for the launcher to exec; its options in the run's args file
+        (`args_file`), which the launcher hands it as fd 3."""
         binds = self.binds
         if view is not None:  # a compiler's: of /etc only what it reads (views.py)
             binds = [*system_binds(exclude=("etc",)), *views.bwrap_binds(view)]
@@ -95,25 +75,30 @@ class BwrapSandbox(RlimitSandbox):
         # bwrap reads its options from fd 3 (the launcher opens the file): as pid 1 of the
         # program's namespace, running as the program's user, its command line is the
         # program's to read, and must not name the judge's run folder
-        with private_open(ws.root / ARGS_FILE) as fh:
+        with private_open(self.args_file(ws)) as fh:
             fh.write(b"".join(arg.encode() + b"\0" for arg in options))
         taker = [f"/proc/self/fd/{HANDOVER_FD + 1}", "--take-stdio", str(HANDOVER_FD), "--"]
-        inner = [self.bwrap, "--args", "3", "--", *taker, *argv]
-        # with a slot, the watchdog reads the cgroup (bwrap hides the program's clock)
-        args = super().command(
-            ws, inner, limits, slot, args_file=ws.root / ARGS_FILE, handover=HANDOVER_FD
-        )
-        # the scratch dir bwrap binds: a private tmpfs in the launcher's own mount
-        # namespace, as large as the memory limit, the files to read back copied out
+        return [self.path, "--args", "3", "--", *taker, *argv]
+
+    @staticmethod
+    def args_file(ws: Workspace) -> Path:
+        return ws.root / ARGS_FILE
+
+    @staticmethod
+    def launcher_args(limits: Limits, keep: Sequence[str]) -> list[str]:
+        """The scratch dir bwrap binds: a private tmpfs in the launcher's own mount
+        namespace, as large as the memory limit, the files to read back copied out."""
         private = ["--private-box", "--tmpfs-size", str(limits.memory_bytes)]
         for name in keep:
             private += ["--keep", name]
-        at = args.index("--")
-        return [*args[:at], *private, *args[at:]]
+        return private
 
-    def _measured(
-        self, result: ExecutionResult, group_cpu_ms: float, group_peak_kb: int, grouped: bool
+    @staticmethod
+    def measured(
+        result: ExecutionResult, group_cpu_ms: float, group_peak_kb: int, grouped: bool
     ) -> None:
+        """bwrap's pid namespace hides the program from wait4: with a slot, CPU and peak
+        are the cgroup's; a program killed by signal N is bwrap's exit status 128+N."""
         if grouped:
             result.cpu_ms = group_cpu_ms
             result.peak_rss_kb = group_peak_kb

@@ -10,12 +10,9 @@ back to rlimits alone.
 
 from __future__ import annotations
 
-import atexit
 import contextlib
-import itertools
 import os
 import signal
-import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -169,50 +166,13 @@ class Slot:
                 path.rmdir()
 
 
-_slot_numbers = itertools.count()
-
-
-class SlotPool:
-    """Slots of this process, handed to one run at a time (thread-safe)."""
+class SlotPool(slots.SlotPool):
+    """cgroup v1 slots of this process (slots.SlotPool), under every controller's
+    `gridjudge` folder."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._free: list[Slot] = []
-        self._all: list[Slot] = []
-        self._owner = os.getpid()
         sweep_stale()
-        atexit.register(self.close)
-
-    def acquire(self) -> Slot:
-        with self._lock:
-            if self._free:
-                return self._free.pop()
-            # numbered per process, not per pool: two pools must never share a cgroup
-            slot = Slot.create(f"{os.getpid()}-{next(_slot_numbers)}")
-            self._all.append(slot)
-            return slot
-
-    def release(self, slot: slots.Slot) -> None:
-        """Hands `slot` to the next run, unless memory is still charged to it (files a
-        run left on a tmpfs, say): then it is removed and the next run gets a new one."""
-        assert isinstance(slot, Slot), "a slot of another pool"
-        if not slot.clean():
-            slot.remove()
-            with self._lock:
-                if slot in self._all:
-                    self._all.remove(slot)
-            return
-        with self._lock:
-            self._free.append(slot)
-
-    def close(self) -> None:
-        if os.getpid() != self._owner:  # a forked child does not own these slots
-            return
-        with self._lock:
-            for slot in self._all:
-                slot.remove()
-            self._all.clear()
-            self._free.clear()
+        super().__init__(Slot.create)
 
 
 def _alive(pid: int) -> bool:

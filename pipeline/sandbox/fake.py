@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.sandbox.base import FileSpec, Server, close_fds
 from pipeline.sandbox.errors import ForkServerUnavailable
-from pipeline.sandbox.result import ExecutionResult, Handle
+from pipeline.sandbox.handle import Handle
 
 
 @dataclass

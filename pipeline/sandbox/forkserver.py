@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Protocol
 
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.sandbox import slots
 from pipeline.sandbox.base import (
     FileSpec,
@@ -32,6 +33,7 @@ from pipeline.sandbox.base import (
 )
 from pipeline.sandbox.elf import why_not_served
 from pipeline.sandbox.errors import ForkServerUnavailable
+from pipeline.sandbox.handle import WATCHED, Handle
 from pipeline.sandbox.launcher import fork_server_library
 from pipeline.sandbox.processes import children, descendants
 from pipeline.sandbox.protocol import (
@@ -43,7 +45,6 @@ from pipeline.sandbox.protocol import (
     parse_report,
 )
 from pipeline.sandbox.remove import remove_tree
-from pipeline.sandbox.result import WATCHED, ExecutionResult, Handle
 
 __all__ = [
     "LIBRARY",
@@ -72,13 +73,15 @@ REFUSED = {
 
 
 class Launching(Protocol):
-    """The sandbox a server starts in (RlimitSandbox): its launcher command and what it
+    """The sandbox a server starts in (LauncherSandbox): its launcher command and what it
     runs programs as."""
 
     namespaces: bool
-    hide_fs: bool
     owner: tuple[int, int] | None
     pool: slots.Pool | None
+
+    @property
+    def hide_fs(self) -> bool: ...
 
     def command(
         self,

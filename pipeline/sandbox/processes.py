@@ -10,9 +10,9 @@ import select
 import signal
 import time
 
+from pipeline.outcome import ExecutionResult
 from pipeline.proctree import children as children
 from pipeline.proctree import descendants as descendants
-from pipeline.sandbox.result import ExecutionResult
 
 
 def kill_group(pid: int) -> None:

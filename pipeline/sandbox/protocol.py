@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.sandbox import views
 from pipeline.sandbox.base import SANDBOX_PATH
 from pipeline.sandbox.processes import decode_status
-from pipeline.sandbox.result import ExecutionResult
 
 ENV = {
     "PATH": SANDBOX_PATH,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pipeline.private import private_dir, private_writer
 from pipeline.text import printable
-from pipeline.verify.run import Verification
+from pipeline.verify.verification import Verification
 
 
 def junit_xml(result: Verification) -> ET.ElementTree:

@@ -19,6 +19,7 @@ import string
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from pipeline.outcome import ExecutionResult
 from pipeline.package.problem import PackageJudge, judge_of, test_files
 from pipeline.package.programs import run_checker
 from pipeline.package.protocols.contract import Case, Invocation
@@ -27,7 +28,6 @@ from pipeline.package.spec import Package
 from pipeline.problem.checkers import CheckResult
 from pipeline.problem.contract import Problem
 from pipeline.program import execute
-from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 from pipeline.verify.expect import Check
 

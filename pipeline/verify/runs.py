@@ -1,5 +1,5 @@
 """The grading runs of one `verify`: its options, where it grades, and each submission
-graded through the grading pipeline (grade.plan / grade.job, the result cache off) in a
+graded through the grading pipeline (grade.plan / grade.driver, the result cache off) in a
 run folder of its own, the submissions of a step side by side on the cluster
 (grade.together: one task stream, whatever the number of workers).
 

@@ -12,7 +12,7 @@ import pytest
 
 from pipeline.sandbox import isolation, make
 from pipeline.sandbox.cgroups_v2 import Slot, SlotPool
-from pipeline.sandbox.rlimit import RlimitSandbox
+from pipeline.sandbox.launched import LauncherSandbox
 
 
 def _v2_root() -> Path:
@@ -37,10 +37,10 @@ def pool() -> Iterator[SlotPool]:
 
 
 @pytest.fixture(scope="module")
-def box() -> Iterator[RlimitSandbox]:
+def box() -> Iterator[LauncherSandbox]:
     """The default sandbox, as grading makes it (with its own pool)."""
     sandbox = make("rlimit")
-    assert isinstance(sandbox, RlimitSandbox)
+    assert isinstance(sandbox, LauncherSandbox)
     yield sandbox
     if sandbox.pool is not None:
         sandbox.pool.close()

@@ -17,7 +17,7 @@ from pipeline.problem.registry import get_problem
 from pipeline.program.submission import parse_spec, prepare
 from pipeline.sandbox import cgroups_v2, isolation
 from pipeline.sandbox.base import Workspace
-from pipeline.sandbox.rlimit import RlimitSandbox
+from pipeline.sandbox.launched import LauncherSandbox
 from tests.test_seed_programs import _cases
 
 MB = 1 << 20
@@ -28,14 +28,14 @@ LIMITS = Limits.from_seconds(60.0, memory_mb=256, wall_ms=120_000, processes=8)
 TOUCH = "b = bytearray({n} << 20)\nfor i in range(0, len(b), 4096): b[i] = 1\nprint('done')\n"
 
 
-def test_the_sandbox_chose_cgroup_v2_slots(box: RlimitSandbox) -> None:
+def test_the_sandbox_chose_cgroup_v2_slots(box: LauncherSandbox) -> None:
     hierarchy, subtree = isolation.slots_probed()
     assert hierarchy == "v2", (subtree, box.notes)
     assert isinstance(box.pool, cgroups_v2.SlotPool), box.notes
     assert box.pool.root == Path(subtree.path or "")
 
 
-def test_memory_limit_is_the_cgroup_s(box: RlimitSandbox, slot: cgroups_v2.Slot) -> None:
+def test_memory_limit_is_the_cgroup_s(box: LauncherSandbox, slot: cgroups_v2.Slot) -> None:
     ws = Workspace.create(b"", None, box.owner)
     try:
         command = box.command(ws, ["true"], LIMITS, slot)
@@ -50,7 +50,7 @@ def test_memory_limit_is_the_cgroup_s(box: RlimitSandbox, slot: cgroups_v2.Slot)
     assert result.output == b""
 
 
-def test_peak_and_cpu_come_from_the_cgroup(box: RlimitSandbox) -> None:
+def test_peak_and_cpu_come_from_the_cgroup(box: LauncherSandbox) -> None:
     # the memory is touched by a grandchild: wait4 of the program alone would miss it
     code = (
         "import subprocess, sys\n"
@@ -62,7 +62,7 @@ def test_peak_and_cpu_come_from_the_cgroup(box: RlimitSandbox) -> None:
     assert result.cpu_ms > 0
 
 
-def test_the_watchdog_counts_a_child_s_cpu(box: RlimitSandbox) -> None:
+def test_the_watchdog_counts_a_child_s_cpu(box: LauncherSandbox) -> None:
     """The program sleeps; its child burns CPU: only the cgroup's cpu.stat sees it."""
     code = "import os, time\nif os.fork() == 0:\n    while True: pass\ntime.sleep(60)\n"
     limits = Limits.from_seconds(0.5, memory_mb=256, wall_ms=60_000, processes=8)
@@ -85,7 +85,7 @@ print(made)
 """
 
 
-def test_a_fork_bomb_is_held_by_pids_max_and_nothing_survives(box: RlimitSandbox) -> None:
+def test_a_fork_bomb_is_held_by_pids_max_and_nothing_survives(box: LauncherSandbox) -> None:
     before = {p.pid for p in psutil.process_iter()}
     result = box.run(["python3", "prog.py"], limits=LIMITS, files={"prog.py": FORK_BOMB.encode()})
     assert result.exit_code == 0, vars(result)
@@ -104,7 +104,7 @@ def _sleeper(pid: int) -> bool:
         return False
 
 
-def test_an_escaped_daemon_is_ended_with_the_run(box: RlimitSandbox) -> None:
+def test_an_escaped_daemon_is_ended_with_the_run(box: LauncherSandbox) -> None:
     code = (
         "import subprocess\n"
         "p = subprocess.Popen(['sleep', '600'], start_new_session=True)\n"

@@ -19,9 +19,9 @@ from pipeline.grade.runners.base import Graded
 from pipeline.grade.runners.program import ProgramRunner
 from pipeline.grade.verdict import decide, judge
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.problem.checkers import ACCEPTED
 from pipeline.program import execute
-from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 
 BATCH_OUTPUT_CAP_KB = 256 * 1024

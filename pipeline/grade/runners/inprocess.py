@@ -24,9 +24,9 @@ from pipeline.grade.runners.base import Graded
 from pipeline.grade.runners.timing import timed_calls
 from pipeline.grade.verdict import check_output, judge
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.problem.contract import Problem
 from pipeline.program.submission import PreparedSubmission
-from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 
 STDERR_HEAD_BYTES = 4096

@@ -17,12 +17,12 @@ from pipeline.grade.cases import Cases
 from pipeline.grade.runners.base import Graded
 from pipeline.grade.verdict import judge, judge_interaction
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.package.judged import interaction_of
 from pipeline.problem.contract import Problem
 from pipeline.program import execute
 from pipeline.program.submission import PreparedSubmission
 from pipeline.program.transcript import NONE, SUMMARY
-from pipeline.sandbox.result import ExecutionResult
 
 
 @dataclass

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from pipeline.outcome import ExecutionResult
 from pipeline.problem.checkers import CheckResult
-from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 
 MESSAGE_CHARS = 500

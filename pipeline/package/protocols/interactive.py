@@ -24,11 +24,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pipeline.outcome import ExecutionResult
 from pipeline.package.protocols.contract import ANSWER, INPUT, Case, Invocation, judge_error
 from pipeline.package.protocols.kattis import JUDGE_MESSAGE, SCORE, TEAM_MESSAGE, KattisValidator
 from pipeline.package.protocols.testlib import TestlibChecker
 from pipeline.problem.checkers import CheckResult
-from pipeline.sandbox.result import ExecutionResult
 
 NEXT_PASS = "nextpass.in"
 # every file the interactor leaves in its feedback dir is read back (multi-pass: they

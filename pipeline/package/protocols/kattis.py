@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from pipeline.outcome import ExecutionResult
 from pipeline.package.protocols.contract import (
     ANSWER,
     INPUT,
@@ -23,7 +24,6 @@ from pipeline.package.protocols.contract import (
     undefined_exit,
 )
 from pipeline.problem.checkers import ACCEPTED, CheckResult
-from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 
 ACCEPT_EXIT, REJECT_EXIT = 42, 43

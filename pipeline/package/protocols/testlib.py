@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pipeline.outcome import ExecutionResult
 from pipeline.package.protocols.contract import (
     ANSWER,
     INPUT,
@@ -25,7 +26,6 @@ from pipeline.package.protocols.contract import (
     undefined_exit,
 )
 from pipeline.problem.checkers import ACCEPTED, CheckResult
-from pipeline.sandbox.result import ExecutionResult
 from pipeline.schemas import Verdict
 
 EXITS = {0: Verdict.AC, 1: Verdict.WA, 2: Verdict.PE, 4: Verdict.PE, 8: Verdict.PE}

@@ -15,8 +15,8 @@ from pipeline.compare.runs import compare_runs
 from pipeline.corpus.importers import import_path
 from pipeline.corpus.store import CorpusError, manifest_path, read_manifest
 from pipeline.distribute.cluster import Cluster
+from pipeline.grade.driver import run_grade
 from pipeline.grade.interrupts import on_sigterm, raise_if_terminated, sigterm_interrupts
-from pipeline.grade.job import run_grade
 from pipeline.grade.plan import GradeOptions, GradeOutcome, plan_grade
 from pipeline.jobs.config import CorpusSpec, JobSpec, RunConfig
 from pipeline.jobs.corpus import generate_on

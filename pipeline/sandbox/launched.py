@@ -1,4 +1,7 @@
-"""The default `rlimit` backend: full isolation, through the exec launcher.
+"""The sandbox every backend is: the exec launcher, with what a run gets given by one
+value of `features.Features` (FULL, the default `rlimit` backend, is described here;
+BWRAP puts bubblewrap between the launcher and the program, bwrap.py; UNSANDBOXED, the
+`none` backend, keeps only the watchdog and the rlimits).
 
 Per run: a new session; the CPU limit enforced by the launcher's watchdog (not
 RLIMIT_CPU, which coarsens the program's own CPU clock); rlimits FSIZE (output cap),
@@ -27,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.sandbox import cgroups, cgroups_v2, isolation, slots
 from pipeline.sandbox.base import (
     FileSpec,
@@ -41,7 +45,10 @@ from pipeline.sandbox.base import (
     sweep_stale_runs,
     wait_with_deadline,
 )
+from pipeline.sandbox.bwrap import HANDOVER_FD, Bwrap
 from pipeline.sandbox.errors import ForkServerUnavailable
+from pipeline.sandbox.features import FULL, Features
+from pipeline.sandbox.handle import WATCHED, Handle
 from pipeline.sandbox.isolation import ALLOW_UNSANDBOXED_ENV
 from pipeline.sandbox.launcher import launcher_path
 from pipeline.sandbox.protocol import (
@@ -53,12 +60,11 @@ from pipeline.sandbox.protocol import (
     read_report,
     view_args,
 )
-from pipeline.sandbox.result import WATCHED, ExecutionResult, Handle
 
 if TYPE_CHECKING:
     from pipeline.sandbox.forkserver import ForkServer
 
-__all__ = ["RlimitSandbox", "Serve"]
+__all__ = ["LauncherSandbox", "Serve"]
 
 # the top-level host folders the view shows (view.c's `shown`): judge data elsewhere is
 # hidden with the rest of the host
@@ -118,42 +124,38 @@ def spawn(command: list[str], ws: Workspace, stdio: tuple[int, int] | None = Non
         close_fds(stdio)
 
 
-class RlimitSandbox:
-    """See the module docstring. Features default to what this machine allows."""
+class LauncherSandbox:
+    """See the module docstring: `features` says what a run gets where this machine
+    allows it."""
 
-    name = "rlimit"
-
-    def __init__(
-        self,
-        *,
-        namespaces: bool | None = None,
-        drop_uid: bool | None = None,
-        use_cgroups: bool | None = None,
-        hide_fs: bool = True,
-        hidden: Sequence[str] = (),
-    ) -> None:
+    def __init__(self, features: Features = FULL, *, hidden: Sequence[str] = ()) -> None:
         root = os.geteuid() == 0
+        self.features = features
+        self.name = features.name
         self.launcher = str(launcher_path())
-        self.owner = nobody_ids() if (root if drop_uid is None else drop_uid) else None
+        self.bwrap = Bwrap() if features.bwrap else None
+        self.owner = nobody_ids() if root and features.drop_uid else None
         self.notes: list[str] = []
         # v1 slots need root; a delegated v2 subtree serves an ordinary user too
-        want_cg = True if use_cgroups is None else use_cgroups
-        self.pool = slot_pool(self.notes) if want_cg else None
-        # namespaces wherever the machine allows them: an ordinary user makes them in a
-        # user namespace of its own (the probe below falls back when it cannot)
-        self.namespaces = True if namespaces is None else namespaces
-        self.userns = self.namespaces and not root
-        self.hide_fs = hide_fs
+        self.pool = slot_pool(self.notes) if features.cgroups else None
+        # namespaces wherever the machine allows them (the probe below falls back where
+        # it cannot); an ordinary user's launcher makes a user namespace for them, or,
+        # under bwrap, one alone, in which RLIMIT_NPROC counts the run's tasks (no pids
+        # cgroup holds a fork bomb there) and bwrap makes its namespaces inside it
+        self.namespaces = features.namespaces
+        self.userns = (features.namespaces or features.bwrap) and not root
         # host folders holding judge data (corpora, packages) that the view hides
         # besides the ones it shows no one: `hidden`, and GRIDJUDGE_HIDE (os.pathsep)
         extra = os.environ.get("GRIDJUDGE_HIDE", "").split(os.pathsep)
         self.concealed = [os.path.realpath(p) for p in (*hidden, *extra) if p]
-        # without a memory cgroup, the launcher's watchdog holds the run's memory (the
-        # `none` backend sets no memory limit)
-        self.watch_memory = True
         sweep_stale_runs()
         if self.namespaces and not self._probe_namespaces():
             self.namespaces = False
+
+    @property
+    def hide_fs(self) -> bool:
+        """The launcher's filesystem view (a fork server needs it)."""
+        return self.namespaces and self.features.view
 
     def _probe_namespaces(self) -> bool:
         """Whether a run in namespaces works here; tried a few times, so that a passing
@@ -168,9 +170,14 @@ class RlimitSandbox:
 
     @property
     def unsandboxed(self) -> bool:
-        """The program runs as the judge's user with its files and the network (no
-        namespaces could be made here): rlimits only."""
-        return not self.namespaces and self.owner is None
+        """The program would run as the judge's user with its files and the network
+        under a backend that promises isolation (no namespaces could be made here)."""
+        return (
+            self.features.isolated
+            and self.bwrap is None
+            and not self.namespaces
+            and self.owner is None
+        )
 
     def command(
         self,
@@ -180,17 +187,31 @@ class RlimitSandbox:
         slot: slots.Slot | None,
         *,
         serve: Serve | None = None,
-        args_file: Path | None = None,
-        handover: int | None = None,
         view: Sequence[str] | None = None,
         keep: Sequence[str] = (),
     ) -> list[str]:
         """The launcher's command line for one spawned run, or (`serve`) for a fork
-        server whose cases set their own CPU and output limits; `args_file` is handed to
-        the program as fd 3; `handover`: the program (bwrap) gets the run's stdio through
-        a socket on that fd (launcher.c's hand_over); `view`: a compiler's (views.py); the
-        files `keep` names are read back from the scratch dir."""
-        memory = limits.memory_bytes
+        server whose cases set their own CPU and output limits; `view`: a compiler's
+        (views.py); the files `keep` names are read back from the scratch dir. Under
+        bwrap the launcher execs bwrap's command, handing it its options as fd 3 and the
+        run's stdio through a socket (launcher.c's hand_over)."""
+        if self.bwrap is None:
+            return [*self._launcher_args(ws, limits, slot, serve, keep, view), "--", *argv]
+        assert serve is None, "bwrap runs are not served"
+        inner = self.bwrap.inner(ws, argv, limits, view)
+        args = self._launcher_args(ws, limits, slot, None, (), None)
+        args += ["--args-file", str(self.bwrap.args_file(ws)), "--handover", str(HANDOVER_FD)]
+        return [*args, *self.bwrap.launcher_args(limits, keep), "--", *inner]
+
+    def _launcher_args(
+        self,
+        ws: Workspace,
+        limits: Limits,
+        slot: slots.Slot | None,
+        serve: Serve | None,
+        keep: Sequence[str],
+        view: Sequence[str] | None,
+    ) -> list[str]:
         request = LimitsRequest.of(limits)
         args = [self.launcher, "--report", str(ws.report), "--box", str(ws.box)]
         args += request.common_args()
@@ -200,7 +221,7 @@ class RlimitSandbox:
             args += ["--serve", "--start-ms", str(serve.start_ms)]
             if serve.charge_start:
                 args.append("--charge-start")
-        if slot is None and self.watch_memory:
+        if slot is None and self.features.watch_memory:
             args += request.memory_args()
         if slot is not None:
             for path in slot.join_dirs:
@@ -219,11 +240,8 @@ class RlimitSandbox:
         if self.namespaces:
             args.append("--ns")
             if self.hide_fs:
-                args += view_args(memory, keep, self.concealed, view)
-        if args_file is not None:
-            args += ["--args-file", str(args_file)]
-        args += ["--handover", str(handover)] if handover is not None else []
-        return [*args, "--", *argv]
+                args += view_args(limits.memory_bytes, keep, self.concealed, view)
+        return args
 
     def conceal(self, paths: Iterable[Path | str]) -> None:
         """Hides these folders of judge data (corpora, packages, run folders) from every
@@ -251,7 +269,7 @@ class RlimitSandbox:
     ) -> ForkServer:
         """`argv` started as a fork server in this sandbox; ForkServerUnavailable (with
         the reason) where this sandbox cannot serve or the server did not start."""
-        if type(self) is not RlimitSandbox:
+        if self.bwrap is not None:
             raise ForkServerUnavailable(f"{self.name} sandbox")
         if not self.namespaces:
             raise ForkServerUnavailable(UNSANDBOXED)
@@ -361,7 +379,8 @@ class RlimitSandbox:
         if "status" not in report and not hit:
             result.judge_error = f"launcher failed (wait status {status})"
             return
-        self._measured(result, group_cpu_ms, group_peak_kb, slot is not None)
+        if self.bwrap is not None:
+            self.bwrap.measured(result, group_cpu_ms, group_peak_kb, slot is not None)
         # bwrap's figures are the cgroup's (_measured), and the cgroup counts every process
         result.cpu_exceeded = (
             result.cpu_exceeded or limits.cpu_over(result.cpu_ms) or limits.cpu_over(group_cpu_ms)
@@ -373,8 +392,3 @@ class RlimitSandbox:
             # no pid namespace to end and no cgroup to list them: what the program left
             # running past its end is neither killed by the launcher nor measured
             result.extra["children"] = "not counted"
-
-    def _measured(
-        self, result: ExecutionResult, group_cpu_ms: float, group_peak_kb: int, grouped: bool
-    ) -> None:
-        """Hook for backends whose wait4 figures are not the program's (bwrap)."""

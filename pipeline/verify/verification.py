@@ -46,7 +46,7 @@ from pipeline.package.submissions import FOLDERS, SUBMISSIONS, ExpectedSubmissio
 from pipeline.problem.contract import Problem
 from pipeline.problem.registry import get_problem
 from pipeline.scoring.gradebook import gradebook
-from pipeline.scoring.run import package_policy
+from pipeline.scoring.run_folder import package_policy
 from pipeline.verify.answers import answer_checks
 from pipeline.verify.expect import (
     FIRST_REJECTED,
