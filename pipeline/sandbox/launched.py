@@ -269,7 +269,7 @@ class LauncherSandbox:
     ) -> ForkServer:
         """`argv` started as a fork server in this sandbox; ForkServerUnavailable (with
         the reason) where this sandbox cannot serve or the server did not start."""
-        if self.bwrap is not None:
+        if self.bwrap is not None or not self.features.isolated:
             raise ForkServerUnavailable(f"{self.name} sandbox")
         if not self.namespaces:
             raise ForkServerUnavailable(UNSANDBOXED)
