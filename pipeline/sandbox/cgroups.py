@@ -30,12 +30,13 @@ HELPER_MEMORY = 8 << 20
 RELEASE_BOUND = 1 << 20
 
 
-def _write(path: Path, value: str) -> None:
+def write_file(path: Path, value: str) -> None:
+    """One write of a cgroup file (a cgroup takes a value in one write)."""
     with open(path, "w") as fh:
         fh.write(value)
 
 
-def _read(path: Path) -> str:
+def read_file(path: Path) -> str:
     with open(path) as fh:
         return fh.read()
 
@@ -57,7 +58,7 @@ def available() -> bool:
 
 def procs(path: Path) -> list[int]:
     try:
-        return [int(p) for p in _read(path / "cgroup.procs").split()]
+        return [int(p) for p in read_file(path / "cgroup.procs").split()]
     except (OSError, ValueError):
         return []
 
@@ -96,27 +97,27 @@ class Slot:
         """Sets the limits of the next run and resets its counters."""
         pids_max = processes + HELPER_PROCESSES
         if pids_max != self._pids_max:
-            _write(self.dirs["pids"] / "pids.max", str(pids_max))
+            write_file(self.dirs["pids"] / "pids.max", str(pids_max))
             self._pids_max = pids_max
         mem = self.dirs["memory"]
         limit = -1 if memory_bytes is None else memory_bytes + HELPER_MEMORY
         if limit != self._memory_limit:
             # memsw (where swap accounting exists) must stay >= the memory limit
             try:
-                _write(mem / "memory.limit_in_bytes", str(limit))
+                write_file(mem / "memory.limit_in_bytes", str(limit))
             except OSError:
-                _write(mem / "memory.memsw.limit_in_bytes", str(limit))
-                _write(mem / "memory.limit_in_bytes", str(limit))
+                write_file(mem / "memory.memsw.limit_in_bytes", str(limit))
+                write_file(mem / "memory.limit_in_bytes", str(limit))
             with contextlib.suppress(OSError):
-                _write(mem / "memory.memsw.limit_in_bytes", str(limit))
+                write_file(mem / "memory.memsw.limit_in_bytes", str(limit))
             self._memory_limit = limit
-        _write(mem / "memory.max_usage_in_bytes", "0")
+        write_file(mem / "memory.max_usage_in_bytes", "0")
         self._oom_kills = self.oom_kills()
-        _write(self.dirs["cpuacct"] / "cpuacct.usage", "0")
+        write_file(self.dirs["cpuacct"] / "cpuacct.usage", "0")
 
     def oom_kills(self) -> int:
         """How many processes the OOM killer has killed in this slot so far."""
-        for line in _read(self.dirs["memory"] / "memory.oom_control").splitlines():
+        for line in read_file(self.dirs["memory"] / "memory.oom_control").splitlines():
             key, _, value = line.partition(" ")
             if key == "oom_kill":
                 return int(value)
@@ -124,7 +125,7 @@ class Slot:
 
     def usage(self) -> int:
         """Memory charged to the slot now, in bytes."""
-        return int(_read(self.dirs["memory"] / "memory.usage_in_bytes"))
+        return int(read_file(self.dirs["memory"] / "memory.usage_in_bytes"))
 
     def clean(self) -> bool:
         """Whether at most RELEASE_BOUND bytes stay charged once the page cache it holds
@@ -132,7 +133,7 @@ class Slot:
         try:
             if self.usage() <= RELEASE_BOUND:
                 return True
-            _write(self.dirs["memory"] / "memory.force_empty", "0")
+            write_file(self.dirs["memory"] / "memory.force_empty", "0")
             return self.usage() <= RELEASE_BOUND
         except (OSError, ValueError):
             return False
@@ -140,8 +141,8 @@ class Slot:
     def measure(self) -> tuple[int, int, bool]:
         """(peak memory bytes, CPU ns, whether the OOM killer fired) of the last run."""
         mem = self.dirs["memory"]
-        peak = int(_read(mem / "memory.max_usage_in_bytes"))
-        cpu = int(_read(self.dirs["cpuacct"] / "cpuacct.usage"))
+        peak = int(read_file(mem / "memory.max_usage_in_bytes"))
+        cpu = int(read_file(self.dirs["cpuacct"] / "cpuacct.usage"))
         return peak, cpu, self.oom_kills() > self._oom_kills
 
     def kill_all(self, timeout_s: float = 5.0) -> bool:
@@ -215,7 +216,7 @@ def _kill_members(path: Path, timeout_s: float = 1.0) -> None:
     while left := procs(path):
         if one_write:
             with contextlib.suppress(OSError):
-                _write(kill_file, "1")
+                write_file(kill_file, "1")
         else:
             for pid in left:
                 with contextlib.suppress(ProcessLookupError, PermissionError):

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.sandbox import slots
-from pipeline.sandbox.cgroups import RELEASE_BOUND, procs, sweep_stale
+from pipeline.sandbox.cgroups import RELEASE_BOUND, procs, read_file, sweep_stale, write_file
 from pipeline.sandbox.isolation import JUDGE_LEAF
 
 CONTROLLERS = ("memory", "pids")
@@ -42,16 +42,6 @@ VACATE_TRIES = 20
 
 class CgroupV2Error(OSError):
     """The root given cannot hold slots; the message says why, in one line."""
-
-
-def _write(path: Path, value: str) -> None:
-    with open(path, "w") as fh:
-        fh.write(value)
-
-
-def _read(path: Path) -> str:
-    with open(path) as fh:
-        return fh.read()
 
 
 def parse_keyed(text: str) -> dict[str, int]:
@@ -80,7 +70,7 @@ def vacate(root: Path) -> int:
             return moved
         for pid in left:
             try:
-                _write(leaf / "cgroup.procs", str(pid))
+                write_file(leaf / "cgroup.procs", str(pid))
                 moved += 1
             except ProcessLookupError:
                 pass  # it exited meanwhile
@@ -99,7 +89,7 @@ def enable_controllers(path: Path) -> None:
     enabled = (path / "cgroup.subtree_control").read_text().split()
     wanted = [c for c in CONTROLLERS if c not in enabled]
     if wanted:
-        _write(path / "cgroup.subtree_control", " ".join(f"+{c}" for c in wanted))
+        write_file(path / "cgroup.subtree_control", " ".join(f"+{c}" for c in wanted))
 
 
 def prepare_root(root: Path) -> Path:
@@ -142,7 +132,7 @@ class Slot:
     def _make(self) -> None:
         self.path.mkdir(exist_ok=True)
         with contextlib.suppress(FileNotFoundError):  # no swap accounting: no swap to deny
-            _write(self.path / "memory.swap.max", "0")
+            write_file(self.path / "memory.swap.max", "0")
         self._pids_max = self._memory_limit = -1
         self._measured = False
         self._peak_mode = self._peak_support()
@@ -188,11 +178,11 @@ class Slot:
             self._recreate()
         pids_max = processes + HELPER_PROCESSES
         if pids_max != self._pids_max:
-            _write(self.path / "pids.max", str(pids_max))
+            write_file(self.path / "pids.max", str(pids_max))
             self._pids_max = pids_max
         limit = -1 if memory_bytes is None else memory_bytes + HELPER_MEMORY
         if limit != self._memory_limit:
-            _write(self.path / "memory.max", "max" if limit < 0 else str(limit))
+            write_file(self.path / "memory.max", "max" if limit < 0 else str(limit))
             self._memory_limit = limit
         if self._peak_fd is not None:
             os.pwrite(self._peak_fd, b"reset\n", 0)
@@ -226,14 +216,14 @@ class Slot:
 
     def oom_kills(self) -> int:
         """How many processes the OOM killer has killed in this slot so far."""
-        return parse_keyed(_read(self.path / "memory.events")).get("oom_kill", 0)
+        return parse_keyed(read_file(self.path / "memory.events")).get("oom_kill", 0)
 
     def cpu_usec(self) -> int:
-        return parse_keyed(_read(self.cpu_file)).get("usage_usec", 0)
+        return parse_keyed(read_file(self.cpu_file)).get("usage_usec", 0)
 
     def usage(self) -> int:
         """Memory charged to the slot now, in bytes."""
-        return int(_read(self.path / "memory.current"))
+        return int(read_file(self.path / "memory.current"))
 
     def clean(self) -> bool:
         """Whether at most RELEASE_BOUND bytes stay charged once the kernel is asked to
@@ -246,7 +236,7 @@ class Slot:
             if self.usage() <= RELEASE_BOUND:
                 return True
             with contextlib.suppress(OSError):  # EAGAIN: could not reclaim it all
-                _write(self.path / "memory.reclaim", str(self.usage()))
+                write_file(self.path / "memory.reclaim", str(self.usage()))
             return self.usage() <= RELEASE_BOUND
         except (OSError, ValueError):
             return False
@@ -255,7 +245,7 @@ class Slot:
         if self._peak_fd is not None:
             return int(os.pread(self._peak_fd, 64, 0))
         if self._peak_mode == "recreate":
-            return int(_read(self.path / "memory.peak"))
+            return int(read_file(self.path / "memory.peak"))
         self._stop_sampling()
         return max(self._sampled, self.usage())
 
@@ -266,7 +256,7 @@ class Slot:
         return self.peak(), cpu_ns, self.oom_kills() > self._oom_kills
 
     def populated(self) -> bool:
-        return parse_keyed(_read(self.path / "cgroup.events")).get("populated", 0) != 0
+        return parse_keyed(read_file(self.path / "cgroup.events")).get("populated", 0) != 0
 
     def kill_all(self, timeout_s: float = 5.0) -> bool:
         """Kills every process still in the slot (`cgroup.kill`, else SIGKILL to each);
@@ -277,7 +267,7 @@ class Slot:
             if not self.populated():
                 return True
             try:
-                _write(self.path / "cgroup.kill", "1")
+                write_file(self.path / "cgroup.kill", "1")
             except FileNotFoundError:  # before 5.14
                 for pid in procs(self.path):
                     with contextlib.suppress(ProcessLookupError, PermissionError):
