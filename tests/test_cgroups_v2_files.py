@@ -80,7 +80,7 @@ def test_prepare_root_of_a_delegated_subtree_moves_its_processes_to_a_leaf(
         path.write_text(value)
 
     fake_cgroup(root / "gridjudge")
-    monkeypatch.setattr(cgroups_v2, "_write", write)
+    monkeypatch.setattr(cgroups_v2, "write_file", write)
     prepare_root(root)
     assert moved[0] == f"run-r1.scope/judge/cgroup.procs={os.getpid()}"
     assert moved[1] == "run-r1.scope/cgroup.subtree_control=+memory +pids"
