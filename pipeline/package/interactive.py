@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 
 from pipeline.limits import Limits
 from pipeline.outcome import ExecutionResult
-from pipeline.package.programs import CHECKER_LIMITS
+from pipeline.package.programs import CHECKER_LIMITS, checked_run, run_checker
 from pipeline.package.protocols.contract import Case, CheckerProtocol, Invocation
 from pipeline.package.protocols.interactive import EVERY_FILE, NEXT_PASS, TESTLIB_OUTPUT
 from pipeline.package.protocols.testlib import TestlibChecker
@@ -148,17 +148,7 @@ class CaseRun:
         assert self.checker is not None
         told = interactor.files.get(TESTLIB_OUTPUT, b"")
         checked = replace(case, output=told.decode("utf-8", "replace"))
-        protocol = TestlibChecker()
-        call = protocol.invocation(checked)
-        result = execute.run(
-            self.checker,
-            call.stdin,
-            limits=self.limits,
-            args=call.args,
-            files=dict(call.files),
-            servers=execute.current_judge_servers(),
-        )
-        return protocol.verdict(result, checked)
+        return run_checker(self.checker, TestlibChecker(), checked, self.limits)
 
     def _batch(
         self,
@@ -176,17 +166,11 @@ class CaseRun:
         if judge(result, ACCEPTED, False).verdict != Verdict.AC:
             return Pass(result, ACCEPTED)  # `judge` gives the submission's failure again
         checked = replace(case, output=result.output.decode("utf-8", "replace"))
-        call, files = self._call(checked, kept)
-        ran = execute.run(
-            self.judge_program,
-            call.stdin,
-            limits=self.limits,
-            args=call.args,
-            files=files,
-            read_back=call.read_back,
-            servers=execute.current_judge_servers(),
+        call, _ = self._call(checked, kept)
+        check, left = checked_run(
+            self.judge_program, self.protocol, checked, self.limits, call, kept
         )
-        return Pass(result, self.protocol.verdict(ran, checked), files=self._left(call, ran.files))
+        return Pass(result, check, files=self._left(call, left))
 
     def _done(self, done: list[Pass], verdict: CheckResult) -> Interactive:
         runs = [p.result for p in done]

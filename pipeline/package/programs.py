@@ -9,6 +9,7 @@ protocol does not define is a judge error (JE): never a wrong answer of the subm
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from pipeline.package.protocols.contract import (
     MESSAGE_CHARS,
     Case,
     CheckerProtocol,
+    Invocation,
     abnormal,
     one_line,
 )
@@ -128,8 +130,24 @@ def run_checker(
     limits: Limits = CHECKER_LIMITS,
 ) -> CheckResult:
     """One checker run on one case in the sandbox -> the case's verdict."""
-    call = protocol.invocation(case)
-    placed: dict[str, bytes | str | Path] = dict(call.files)
+    return checked_run(program, protocol, case, limits)[0]
+
+
+def checked_run(
+    program: PreparedSubmission,
+    protocol: CheckerProtocol,
+    case: Case,
+    limits: Limits = CHECKER_LIMITS,
+    call: Invocation | None = None,
+    kept: Mapping[str, bytes] | None = None,
+) -> tuple[CheckResult, dict[str, bytes]]:
+    """The one place a checker program (an output validator, a testlib checker, a
+    multi-pass validator) runs for a case: its protocol's invocation (or `call`), with
+    `kept` (a pass's files from the pass before) beside the files it places, in the
+    sandbox -> the case's verdict and the files it left that the invocation reads back.
+    A run that could not start is the judge's fault: JE."""
+    call = protocol.invocation(case) if call is None else call
+    placed: dict[str, bytes | str | Path] = {**(kept or {}), **call.files}
     try:
         result = execute.run(
             program,
@@ -141,8 +159,9 @@ def run_checker(
             servers=execute.current_judge_servers(),
         )
     except Exception as exc:  # the program is missing on this node and cannot be rebuilt
-        return CheckResult(Verdict.JE, f"checker: {type(exc).__name__}: {exc}"[:MESSAGE_CHARS])
-    return protocol.verdict(result, case)
+        why = f"checker: {type(exc).__name__}: {exc}"[:MESSAGE_CHARS]
+        return CheckResult(Verdict.JE, why), {}
+    return protocol.verdict(result, case), result.files
 
 
 def run_input_validator(
