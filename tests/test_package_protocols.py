@@ -177,3 +177,19 @@ def test_the_verdict_of_an_interaction(
     submission: ExecutionResult, check: CheckResult, first: bool, verdict: Verdict
 ) -> None:
     assert judge_interaction(LIMITS, submission, check, first).verdict == verdict
+
+
+def test_a_checker_that_cannot_start_is_the_judges_fault(monkeypatch: pytest.MonkeyPatch) -> None:
+    """checked_run, the one place a checker program runs (run_checker, the testlib checker
+    after an interactor, a multi-pass validator): a run that raises is JE, no traceback."""
+    from pipeline.package import programs
+    from pipeline.package.protocols.kattis import KattisValidator
+
+    def missing(*_args: object, **_kwargs: object) -> None:
+        raise FileNotFoundError("validate: gone from this node")
+
+    monkeypatch.setattr(programs.execute, "run", missing)
+    case = Case("1 2\n", "3\n", "3\n")
+    check, files = programs.checked_run(object(), KattisValidator(), case)  # type: ignore[arg-type]
+    assert check.verdict == Verdict.JE and "gone from this node" in check.message
+    assert files == {}
