@@ -1,7 +1,7 @@
 """A package's own programs (input validators, output validators, testlib checkers):
 code from outside, built once per content hash by the build cache and run in the sandbox.
 
-`run_checker` is the one place a checker program runs for a case, under its protocol
+`checked_run` is the one place a checker program runs for a case, under its protocol
 (pipeline.package.protocols: the files, arguments and the meaning of its exit). A checker
 that cannot be built, crashes, runs out of time or memory, or exits with a code its
 protocol does not define is a judge error (JE): never a wrong answer of the submission.
