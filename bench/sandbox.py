@@ -60,6 +60,44 @@ def tiny_binary(folder: Path) -> Path:
     return out
 
 
+FLOOR = "fork+exit+wait floor (a tiny C process)"
+FLOOR_C = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    int n = atoi(argv[1]);
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    for (int i = 0; i < n; i++) {
+        pid_t pid = fork();
+        if (pid == 0) _exit(0);
+        waitpid(pid, NULL, 0);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    printf("%f\n", ((b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6) / n);
+    return 0;
+}
+"""
+
+
+def floor_binary(folder: Path) -> Path:
+    """The machine's floor for a fresh process: a tiny C process forking a child that
+    exits at once, and waiting for it (what a fork server's case costs at the least)."""
+    src = folder / "floor.c"
+    src.write_text(FLOOR_C)
+    out = folder / "floor"
+    subprocess.run(["gcc", "-O2", "-o", str(out), str(src)], check=True)
+    return out
+
+
+def floor_ms(binary: Path, runs: int) -> float:
+    done = subprocess.run([str(binary), str(runs)], capture_output=True, text=True, check=True)
+    return float(done.stdout)
+
+
 def bare(binary: Path) -> Callable[[], None]:
     path = str(binary)
 
@@ -137,6 +175,12 @@ def report(samples: dict[str, list[float]], mode: str) -> None:
         f"target (fork server <= {FORK_TARGET_RATIO}x bare spawn+wait): {fork:.2f} ms, "
         f"{fork / base:.2f}x -> {'met' if fork / base <= FORK_TARGET_RATIO else 'NOT met'}"
     )
+    if FLOOR in samples:
+        floor = statistics.median(samples[FLOOR])
+        print(
+            f"the machine's {FLOOR}: {floor:.3f} ms, {floor / base:.2f}x bare spawn+wait; "
+            f"the fork server's case {fork / floor:.1f}x it"
+        )
     zygote = statistics.median(samples[PY_ZYGOTE])
     spawned = statistics.median(samples[PY_SPAWN])
     print(
@@ -167,6 +211,7 @@ def measure(runs: int, rounds: int) -> dict[str, list[float]]:
     os.environ[ALLOW_UNSANDBOXED_ENV] = "1"
     with tempfile.TemporaryDirectory() as tmp:
         binary = tiny_binary(Path(tmp))
+        floor = floor_binary(Path(tmp))
         script = Path(tmp) / "hello.py"
         script.write_text('print("hello world")\n')
         full = make("rlimit")
@@ -187,7 +232,7 @@ def measure(runs: int, rounds: int) -> dict[str, list[float]]:
         variants[FORK] = served(started[0])
         variants[PY_SPAWN] = python_spawned(full, script)
         variants[PY_ZYGOTE] = served(started[1], b"hello world\n")
-        samples: dict[str, list[float]] = {name: [] for name in variants}
+        samples: dict[str, list[float]] = {name: [] for name in [*variants, FLOOR]}
         try:
             per_round = {
                 name: runs_per_round(run, runs // rounds) for name, run in variants.items()
@@ -199,6 +244,7 @@ def measure(runs: int, rounds: int) -> dict[str, list[float]]:
                         run()
                     took = time.perf_counter() - start
                     samples[name].append(took / per_round[name] * 1000)
+                samples[FLOOR].append(floor_ms(floor, per_round[FORK]))
         finally:
             for server in started:
                 server.close()
