@@ -45,8 +45,14 @@ RUNNERS = {
 }
 
 
+# wide enough that a table cell holds a whole submission path, however long the test's
+# temporary folder is (an ordinary user's, a pytest-xdist worker's): the names are read
+# whole from the output
+COLUMNS = "400"
+
+
 def _cli(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(app, list(args))
+    result = CliRunner().invoke(app, list(args), env={"COLUMNS": COLUMNS})
     return result.exit_code, result.output
 
 

@@ -85,7 +85,8 @@ class _Exchange:
         self.over_at: dict[str, float] = {}  # when each run was over
         self.stop = os.pipe()  # written when both runs are over
         self.both_over = threading.Event()
-        # joined pipes: the judge's read end of each direction (joined.listen's ears)
+        # the judge's read end of each direction while it listens: the relay's, or, the
+        # pipes joined, joined.listen's ears
         self.ears: dict[str, int] = {}
 
     def begin(self, stdio: dict[str, tuple[int, int]]) -> float:
@@ -107,6 +108,8 @@ class _Exchange:
         closed: list[str] = []
         cut: list[str] = []
         caps = None if cap_bytes is None else dict.fromkeys(DIRECTIONS, cap_bytes)
+        # the relay's read ends, which it keeps open until it has read each one's end
+        self.ears = {TO_INTERACTOR: sub_out[0], TO_SUBMISSION: int_out[0]}
         try:
             closed, cut = relay(
                 [(sub_out[0], int_in[1], TO_INTERACTOR), (int_out[0], sub_in[1], TO_SUBMISSION)],
@@ -117,6 +120,8 @@ class _Exchange:
             )
         except Exception as exc:  # the judge's own: the runs still end at their limits
             relay_error = f"relay failed: {type(exc).__name__}: {exc}"
+        finally:
+            self.ears = {}
         return self.finish(began, relay_error, closed, cut)
 
     def run_joined(self) -> Interaction:
@@ -181,10 +186,10 @@ class _Exchange:
             return  # it ended by itself
         if INTERACTOR in over:
             # a submission whose output is over has ended by itself, unless its processes
-            # still run (it closed its stdout): the interactor then ended first. Joined,
-            # the interactor sees that end itself, and its run may be over before the
-            # judge's listening has counted it: the ear is asked now, after `over` was
-            # read (its end came before the interactor's)
+            # still run (it closed its stdout): the interactor then ended first. The
+            # interactor's run may be over before the judge has counted that end (it sees
+            # the end itself on joined pipes; relayed, it may reject on what it read
+            # before): the pipe is asked now, after `over` was read
             output_over = TO_INTERACTOR in closed or self.hung_up(TO_INTERACTOR)
             rejected = self.ends_submission is not None and self.ends_submission(over[INTERACTOR])
             if rejected and (not output_over or sub.running()):
@@ -198,8 +203,8 @@ class _Exchange:
             self.look_for_idleness(sub, self.idle_ms)
 
     def hung_up(self, direction: str) -> bool:
-        """Whether every writer of `direction`'s joined pipe is gone (False where the
-        pipes are not joined: the relay counts an end before the other side sees it)."""
+        """Whether every writer of `direction`'s pipe is gone (False once the judge no
+        longer listens: it counted every end it saw)."""
         fd = self.ears.get(direction)
         if fd is None:
             return False
