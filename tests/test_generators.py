@@ -17,9 +17,10 @@ from typer.testing import CliRunner
 
 from pipeline.cli.app import app
 from pipeline.package.generators import read_plan, seed_of
-from pipeline.program.languages import get_language, missing
 from tests.cli_output import without_isolation_line
-from tests.fork_server_probe import require_fork_server
+
+# caches under tmp_path; `fork` (spawn, fork server) is tests/package_runs.py's
+pytestmark = pytest.mark.usefixtures("own_caches")
 
 PACKAGE = Path(__file__).resolve().parent / "packages" / "generated"
 SERIAL = ("--address", "local-serial")
@@ -29,23 +30,6 @@ SUM = "/submissions/accepted/sum.py"
 def cli(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(app, list(args))
     return result.exit_code, result.output
-
-
-@pytest.fixture(autouse=True)
-def _own_caches(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Builds and generated cases cached under tmp_path: a first run does the work."""
-    monkeypatch.setenv("GRIDJUDGE_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("GRIDJUDGE_RESULT_CACHE", "off")
-
-
-@pytest.fixture(params=[False, True], ids=["spawn", "fork-server"])
-def fork(request: pytest.FixtureRequest) -> bool:
-    reason = missing(get_language("python"))
-    if reason is not None:
-        pytest.skip(f"no python toolchain here: {reason}")
-    if request.param:
-        require_fork_server()
-    return bool(request.param)
 
 
 def runner_flag(fork: bool) -> str:

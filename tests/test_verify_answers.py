@@ -17,29 +17,14 @@ from typer.testing import CliRunner
 from pipeline.cli.app import app
 from pipeline.package.problem import judge_of, package_problem
 from pipeline.package.spec import PackageError, read_package
-from pipeline.program.languages import get_language, missing
 from pipeline.verify.invalid import invalid_checks
 from tests.cli_output import without_isolation_line
-from tests.fork_server_probe import require_fork_server
+
+# caches under tmp_path; `fork` (spawn, fork server) is tests/package_runs.py's
+pytestmark = pytest.mark.usefixtures("own_caches")
 
 PACKAGE = Path(__file__).resolve().parent / "packages" / "answers"
 SERIAL = ("--address", "local-serial", "--repeat", "1")
-
-
-@pytest.fixture(autouse=True)
-def own_caches(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("GRIDJUDGE_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("GRIDJUDGE_RESULT_CACHE", "off")
-
-
-@pytest.fixture(params=[False, True], ids=["spawn", "fork-server"])
-def fork(request: pytest.FixtureRequest) -> bool:
-    reason = missing(get_language("python"))
-    if reason is not None:
-        pytest.skip(f"no python toolchain here: {reason}")
-    if request.param:
-        require_fork_server()
-    return bool(request.param)
 
 
 def verify(root: Path, fork: bool) -> tuple[int, list[str]]:
