@@ -13,8 +13,6 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
-# the fixtures of the tests of packages run under spawn and the fork server
-pytest_plugins = ["tests.package_runs"]
 
 
 @pytest.fixture

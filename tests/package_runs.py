@@ -1,6 +1,5 @@
 """Fixtures of the tests that verify or generate packages whose programs are Python
-(registered for every test module by tests/conftest.py's pytest_plugins; a module's own
-fixture of the same name takes precedence): caches of their own under tmp_path (a first
+(imported by the modules that use them): caches of their own under tmp_path (a first
 run does the work: `pytestmark = pytest.mark.usefixtures("own_caches")`), and each test
 under spawn and the fork server."""
 

@@ -1,3 +1,4 @@
+# ruff: noqa: F811 (each test takes the imported `fork` fixture as an argument)
 """A package whose test data its generators/generators.yaml makes (the format BAPCtools'
 `bt generate` reads): `tests/packages/generated` commits no data/ and uses each key
 gridjudge reads. `gridjudge generate PACKAGE` writes its data/ (seeds as the format
@@ -18,8 +19,9 @@ from typer.testing import CliRunner
 from pipeline.cli.app import app
 from pipeline.package.generators import read_plan, seed_of
 from tests.cli_output import without_isolation_line
+from tests.package_runs import fork, own_caches  # noqa: F401 (fixtures)
 
-# caches under tmp_path; `fork` (spawn, fork server) is tests/package_runs.py's
+# caches under tmp_path; `fork`: spawn and fork server
 pytestmark = pytest.mark.usefixtures("own_caches")
 
 PACKAGE = Path(__file__).resolve().parent / "packages" / "generated"

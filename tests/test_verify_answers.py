@@ -1,3 +1,4 @@
+# ruff: noqa: F811 (each test takes the imported `fork` fixture as an argument)
 """`verify` runs what a package brings to check its own data (tests/packages/answers, a
 2025-09 package): BAPCtools' answer validators on every answer, data/invalid_input,
 invalid_answer and invalid_output against the validators that must reject them, and
@@ -19,8 +20,9 @@ from pipeline.package.problem import judge_of, package_problem
 from pipeline.package.spec import PackageError, read_package
 from pipeline.verify.invalid import invalid_checks
 from tests.cli_output import without_isolation_line
+from tests.package_runs import fork, own_caches  # noqa: F401 (fixtures)
 
-# caches under tmp_path; `fork` (spawn, fork server) is tests/package_runs.py's
+# caches under tmp_path; `fork`: spawn and fork server
 pytestmark = pytest.mark.usefixtures("own_caches")
 
 PACKAGE = Path(__file__).resolve().parent / "packages" / "answers"

@@ -1,3 +1,4 @@
+# ruff: noqa: F811 (each test takes the imported `fork` fixture as an argument)
 """A 2025-09 `submissions.yaml` says how a submission is built as well as what it must
 get: `language` (a code of the format's languages table) over the extension, and
 `entrypoint` (the file or class that starts a submission of several sources) over the
@@ -17,8 +18,8 @@ from pipeline.package.spec import PackageError
 from pipeline.package.submissions import read_submissions
 from pipeline.program.build import entry_source
 from tests.cli_output import without_isolation_line
+from tests.package_runs import fork  # noqa: F401 (the fixture)
 from tests.test_verify_answers import failed, package_copy, verify
-from tests.test_verify_answers import fork as fork  # the fixture: spawn and fork server
 from tests.test_verify_answers import own_caches as own_caches  # the fixture (autouse)
 
 WRONG = "import sys\n\na, b = map(int, sys.stdin.read().split())\nprint(a - b)\n"
