@@ -17,30 +17,42 @@ WATCHED = 64
 class Handle:
     """A run seen from outside while it runs (an interaction's two runs): the sandbox
     arms it with a function listing the program's processes (never the sandbox's own),
-    disarms it once the run is over; `end(reason)` kills those processes (now, or as soon
-    as it is armed) and is safe to repeat; `activity()` tells whether they still work.
-    Thread-safe."""
+    disarms it once the run is over; `end(reason)` kills those still running and is safe
+    to repeat; `activity()` tells whether they still work. Thread-safe."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._pids: Callable[[], list[int]] | None = None
+        self._over = False  # disarmed: the run is over, whatever is still reported
+        self._pending: str | None = None  # asked to end before it was armed
         self.ended: str | None = None  # why the judge ended the run
 
     def arm(self, pids: Callable[[], list[int]]) -> None:
         with self._lock:
             self._pids = pids
-            if self.ended is not None:
-                self._kill()
+            if self._pending is not None:
+                self._end(self._pending)
 
     def disarm(self) -> None:
         with self._lock:
-            self._pids = None
+            self._pids, self._over = None, True
 
     def end(self, reason: str) -> None:
+        """Kills the run's live processes; `ended` says why only if one was there to kill.
+        A run whose processes are all over ended by itself, however late its report
+        reaches the judge (on a loaded machine, past an interactor's grace: it was then
+        taken for out of time, JE). Asked before the run is armed, it ends once armed;
+        callers ask again at each look, as a run may be armed before its program starts."""
         with self._lock:
-            if self.ended is None:
-                self.ended = reason
-            self._kill()
+            if self._pids is None:
+                if not self._over:
+                    self._pending = reason
+                return
+            self._end(reason)
+
+    def _end(self, reason: str) -> None:
+        if self._kill() and self.ended is None:
+            self.ended = reason
 
     @property
     def armed(self) -> bool:
@@ -76,19 +88,27 @@ class Handle:
         """Whether one of the processes is there and not over (a zombie is over)."""
         with self._lock:
             pids = self._pids() if self._pids is not None else []
-        for pid in pids:
-            try:
-                with open(f"/proc/{pid}/stat", "rb") as fh:
-                    if fh.read().rsplit(b")", 1)[1].split()[0] != b"Z":
-                        return True
-            except (OSError, IndexError):
-                continue
-        return False
+        return any(_state(pid) not in (b"", b"Z") for pid in pids)
 
-    def _kill(self) -> None:
+    def _kill(self) -> bool:
+        """SIGKILL to every process not over yet (a zombie is over); whether any was."""
+        killed = False
         for pid in self._pids() if self._pids is not None else []:
+            if _state(pid) in (b"", b"Z"):
+                continue
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
+                killed = True
+        return killed
+
+
+def _state(pid: int) -> bytes:
+    """A process's state letter (b"": gone or unreadable)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return fh.read().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return b""
 
 
 def _task_wait(pid: int, task: str) -> tuple[bytes, bytes]:
