@@ -239,9 +239,19 @@ def gridjudge() -> None:
 
 def main() -> None:
     """Console entry point: an unexpected exception is one line, not a traceback
-    (set GRIDJUDGE_DEBUG=1 to see it)."""
+    (set GRIDJUDGE_DEBUG=1 to see it). A Ray cluster the command joined is left as the
+    process ends (distribute.cluster.end_joined_ray_with_process)."""
+    from pipeline.distribute.cluster import end_joined_ray_with_process, joined_ray_left
+
+    end_joined_ray_with_process()
     try:
         app(prog_name="gridjudge")
+    except SystemExit as end:
+        if joined_ray_left():
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(end.code if isinstance(end.code, int) else int(end.code is not None))
+        raise
     except Exception as exc:
         if os.environ.get("GRIDJUDGE_DEBUG"):
             raise

@@ -65,6 +65,8 @@ _attempt = 1
 _node = ""
 _node_id = ""
 _ray_left_running = False
+_joined_ray_ends_with_process = False
+_joined_ray_left = False
 
 
 _WAITS_ON_NOTHING = "the chunks wait on a result with no chunk in flight"
@@ -133,6 +135,24 @@ def worker_runtime_env(runtime_env: dict[str, Any] | None, env: dict[str, str]) 
     if env_vars:
         merged["env_vars"] = env_vars
     return merged
+
+
+def end_joined_ray_with_process() -> None:
+    """For a process that ends once its command is done (the CLI): a cluster it joined
+    is left without Ray's shutdown, and the process then ends at once (os._exit, after
+    joined_ray_left() says so). Disconnecting a driver whose worker died mid-task can
+    crash Ray's core worker (SIGSEGV in its io thread or in the interpreter's teardown,
+    after every result was written); the cluster notices the driver's end by itself, as
+    it does a killed driver's. An embedded cluster is still shut down: its processes
+    are this one's to stop."""
+    global _joined_ray_ends_with_process
+    _joined_ray_ends_with_process = True
+
+
+def joined_ray_left() -> bool:
+    """Whether a cluster this process joined was left connected (see
+    end_joined_ray_with_process): the process must end with os._exit."""
+    return _joined_ray_left
 
 
 def interrupted_ray() -> bool:
@@ -238,6 +258,13 @@ class Cluster:
                 global _ray_left_running
                 _ray_left_running = True
                 self._owns_ray = False
+            return
+        if self._owns_ray and _joined_ray_ends_with_process and self.address not in (None, LOCAL):
+            # a command joined a cluster and is done: its process ends next, without
+            # disconnecting from Ray first (see end_joined_ray_with_process)
+            global _joined_ray_left
+            _joined_ray_left = True
+            self._owns_ray = False
             return
         if self._owns_ray:
             import ray
