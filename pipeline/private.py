@@ -13,7 +13,8 @@ The folders written into may belong to another user (root grading into a user's
 folder's descriptor (the folder itself opened without following a link), never through
 a symbolic link, and only when it is a regular file of the judge's with no other name
 (a hard link to a file elsewhere); a folder made or entered here is never a link either.
-What is refused is an OSError (EPERM) naming the path: one line at the command line.
+What is refused is an OSError (EPERM) naming the path: one line at the command line
+(docs/decisions.md#d9).
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """Fan work out over Ray: the only module of gridjudge that imports ray
-(import-linter's `ray` contract), so Ray's API and its version's quirks stay in one place.
+(import-linter's `ray` contract), so Ray's API and its version's quirks stay in one place
+(docs/decisions.md#d1).
 
     with Cluster(address=None) as cluster:
         for chunk, result in cluster.map_unordered(fn, chunks, max_in_flight=8):
@@ -144,7 +145,7 @@ def end_joined_ray_with_process() -> None:
     crash Ray's core worker (SIGSEGV in its io thread or in the interpreter's teardown,
     after every result was written); the cluster notices the driver's end by itself, as
     it does a killed driver's. An embedded cluster is still shut down: its processes
-    are this one's to stop."""
+    are this one's to stop (docs/decisions.md#d8)."""
     global _joined_ray_ends_with_process
     _joined_ray_ends_with_process = True
 

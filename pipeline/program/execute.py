@@ -1,6 +1,7 @@
 """The one way a program runs in the sandbox: submissions, a package's validators and
 checkers, compile steps, the languages' self-tests, stress. Nothing else in the engine
-starts a sandboxed process (an import-linter contract in pyproject.toml).
+starts a sandboxed process (an import-linter contract in pyproject.toml;
+docs/decisions.md#d2).
 
 `run(program, ...)` forks the run from the program's fork server in `servers` where the
 program and the sandbox allow it, and spawns it otherwise; the result's

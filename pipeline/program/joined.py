@@ -6,7 +6,8 @@ The judge keeps a read end of each pipe (an "ear") and does not read it: epoll r
 pipe's hang-up (every writer's end closed: its program is over) whatever events it is
 asked for, in the order they happen. Once a pipe's reader is over, the judge reads and
 drops what is still written into it, as the relay does: a writer whose reader is gone
-neither blocks on a full pipe nor gets EPIPE (its run goes on to its own end).
+neither blocks on a full pipe nor gets EPIPE (its run goes on to its own end). Why two
+ways to join the pipes: docs/decisions.md#d6.
 """
 
 from __future__ import annotations

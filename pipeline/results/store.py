@@ -1,5 +1,5 @@
 """Run folders on disk: results parquet parts written while a run goes, run.json, and
-(summaries, below) what is computed from them.
+(summaries, below) what is computed from them (docs/decisions.md#d5).
 
 Layout of RUN_DIR:
     run.json                 what was run (problem, corpora, submissions, limits, status)

@@ -42,7 +42,8 @@ class Handle:
         A run whose processes are all over ended by itself, however late its report
         reaches the judge (on a loaded machine, past an interactor's grace: it was then
         taken for out of time, JE). Asked before the run is armed, it ends once armed;
-        callers ask again at each look, as a run may be armed before its program starts."""
+        callers ask again at each look, as a run may be armed before its program starts
+        (docs/decisions.md#d7)."""
         with self._lock:
             if self._pids is None:
                 if not self._over:

@@ -1,5 +1,6 @@
 /* One program's wait, watchdog and report (run.c): the same for a spawned program
- * (launcher.c) and a fork server's case (serve.c). */
+ * (launcher.c) and a fork server's case (serve.c); the one killer of every limit
+ * (docs/decisions.md#d3). */
 #ifndef GRIDJUDGE_RUN_H
 #define GRIDJUDGE_RUN_H
 #include <dirent.h>
