@@ -1,11 +1,19 @@
 """What running a program on one input gives: produced by the sandbox and by the
 in-process runner, turned into a verdict by grade.verdict. A value of the bottom floor,
 as its limits are (limits.py): problems, packages and grading read it without the
-sandbox."""
+sandbox. (What one case gives, this run and its verdict, is problem.contract.CaseOutcome:
+a verdict is of the problem floor.)"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
+
+# what an interaction records: nothing (the two programs' pipes are joined, no judge
+# between them), each direction's first and last bytes, or all of it
+# (program.transcript: NONE, SUMMARY, FULL); here, below the problem floor, whose
+# interactive contract names it
+TranscriptKind = Literal["none", "summary", "full"]
 
 
 @dataclass

@@ -15,6 +15,7 @@ from pipeline.grade.rows import RowContext
 from pipeline.grade.verdict import judge
 from pipeline.limits import Limits
 from pipeline.outcome import ExecutionResult
+from pipeline.problem.contract import CaseOutcome
 from pipeline.program.submission import PreparedSubmission
 from pipeline.schemas import RESULTS_SCHEMA, Verdict
 from tests._fake_problem import make_problem
@@ -110,7 +111,7 @@ def _table(graded: pa.Table, sub: PreparedSubmission) -> list[dict[str, object]]
 
 def test_a_run_makes_one_row_of_the_results_schema() -> None:
     check = judge(PROBLEM, "1 2\n", "3\n", _ok(b"4\n"), LIMITS)
-    (row,) = _table(rows.from_runs([rows.Run(_ok(b"4\n"), check)]), _sub())
+    (row,) = _table(rows.from_runs([CaseOutcome(_ok(b"4\n"), check)]), _sub())
     assert list(row) == RESULTS_SCHEMA.names
     assert row["verdict"] == "WA" and row["submission"] == "x.c" and row["submission_sha"] == "abc"
     assert row["cpu_ms_runs"] == [5.0] and row["wall_ms_runs"] == [7.0]

@@ -21,10 +21,9 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
-from pipeline.grade.rows import Run
 from pipeline.grade.runners.program import ProgramRunner
 from pipeline.limits import Limits
-from pipeline.problem.contract import self_test
+from pipeline.problem.contract import CaseOutcome, self_test
 from pipeline.program.submission import PreparedSubmission, parse_spec, prepare
 from solvers.spot.solve import SOLVERS
 from solvers.spotlive import PROBLEM
@@ -63,7 +62,7 @@ def fork(request: pytest.FixtureRequest) -> Iterator[bool]:
     yield bool(request.param)
 
 
-def play(path: Path, games: list[tuple[str, str]], fork: bool) -> list[Run]:
+def play(path: Path, games: list[tuple[str, str]], fork: bool) -> list[CaseOutcome]:
     runner = ProgramRunner(PROBLEM, built(path), LIMITS, fork_server=fork)
     try:
         return [runner.run(text, answer) for text, answer in games]

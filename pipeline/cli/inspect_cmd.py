@@ -56,7 +56,7 @@ def _case(run_dir: Path, case: str, submission: str | None, whole: bool) -> None
             raise fail("--transcript runs one case of one submission: name it with -s")
         again = full_transcript(run_dir, submission, case)
         say(f"{submission} on {case}, run again: {again.check.verdict} {again.check.message}")
-        say(again.transcript)
+        say(again.transcript or "")
         return
     rows = case_rows(run_dir, case, submission)
     if not rows:

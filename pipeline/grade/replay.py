@@ -6,7 +6,6 @@ behaves differently from one run to the next shows it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -14,7 +13,7 @@ from pipeline.corpus.store import iter_rows
 from pipeline.errors import GridjudgeError
 from pipeline.grade.verdict import judge_interaction
 from pipeline.limits import Limits
-from pipeline.problem.checkers import CheckResult
+from pipeline.problem.contract import CaseOutcome, InteractRequest
 from pipeline.problem.registry import get_problem
 from pipeline.program import execute
 from pipeline.program.submission import parse_spec, prepare
@@ -26,18 +25,12 @@ class ReplayError(GridjudgeError):
     """The case cannot be run again; one line for the user."""
 
 
-@dataclass(frozen=True)
-class Replayed:
-    check: CheckResult
-    transcript: str
-
-
 def _limits(recorded: dict[str, object]) -> Limits:
     known = {k: v for k, v in recorded.items() if k in Limits.__dataclass_fields__}
     return Limits(**known)  # type: ignore[arg-type]
 
 
-def full_transcript(run_dir: Path, submission: str, case_id: str) -> Replayed:
+def full_transcript(run_dir: Path, submission: str, case_id: str) -> CaseOutcome:
     """`case_id` of `submission` (its label in the run) run again with its whole
     transcript kept."""
     info = read_run_json(run_dir)
@@ -60,18 +53,20 @@ def full_transcript(run_dir: Path, submission: str, case_id: str) -> Replayed:
         try:
             with execute.judging_with(judges):
                 done = problem.interact(
-                    program,
-                    rows[0]["input"] or "",
-                    rows[0].get("expected"),
-                    limits,
-                    servers,
-                    partial(judge_interaction, limits),
-                    FULL,
+                    InteractRequest(
+                        submission=program,
+                        servers=servers,
+                        input_text=rows[0]["input"] or "",
+                        expected=rows[0].get("expected"),
+                        limits=limits,
+                        judge=partial(judge_interaction, limits),
+                        transcript=FULL,
+                    )
                 )
         finally:
             servers.close()
             judges.close()
-        return Replayed(done.check, done.transcript or "")
+        return done
     raise ReplayError(f"{run_dir}: no submission {submission!r} in this run")
 
 

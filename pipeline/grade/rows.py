@@ -12,14 +12,14 @@ import hashlib
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.outcome import ExecutionResult
 from pipeline.problem.checkers import CheckResult
+from pipeline.problem.contract import CaseOutcome
 from pipeline.schemas import RESULTS_SCHEMA
 
 if TYPE_CHECKING:
@@ -44,15 +44,6 @@ class RowContext:
     problem: str
     attempt: int
     node: str
-
-
-class Run(NamedTuple):
-    """One judged run of one case: what the program did and the verdict on it."""
-
-    result: ExecutionResult
-    check: CheckResult
-    batch_size: int = 1
-    transcript: str | None = None  # of an interactive case
 
 
 def message(check: CheckResult) -> str | None:
@@ -92,9 +83,9 @@ def _table(columns: dict[str, Any], n: int) -> pa.Table:
     return pa.Table.from_arrays(arrays, schema=GRADED_SCHEMA)
 
 
-def from_runs(runs: Sequence[Run]) -> pa.Table:
-    """The graded rows of single runs (a spawned process, a case of a batch, an in-process
-    call that failed)."""
+def from_runs(runs: Sequence[CaseOutcome]) -> pa.Table:
+    """The graded rows of cases run one by one (a spawned process, a case of a batch, an
+    in-process call that failed)."""
     cpu = [float(r.result.cpu_ms) for r in runs]
     wall = [float(r.result.wall_ms) for r in runs]
     table = _table(

@@ -42,21 +42,22 @@ class Tagged:
 
 
 @dataclass
-class Graded:
-    """What a task sends back: the chunk's result, or the fault that stopped it."""
+class TaskReturn:
+    """What a task sends back: the chunk's result, or the fault that stopped it (not
+    rows: runners.Graded is those)."""
 
     result: ChunkResult | None
     pid: int
     fault: str = ""
 
 
-def grade_tagged(task: Tagged) -> Graded:
+def grade_tagged(task: Tagged) -> TaskReturn:
     """The task: grade_and_stage, and the worker process it ran in; an exception is sent
     back as the run's fault (raised, it would end every run in the stream)."""
     try:
-        return Graded(grade_and_stage(task.chunk), os.getpid())
+        return TaskReturn(grade_and_stage(task.chunk), os.getpid())
     except Exception as exc:
-        return Graded(None, os.getpid(), f"{type(exc).__name__}: {' '.join(str(exc).split())}")
+        return TaskReturn(None, os.getpid(), f"{type(exc).__name__}: {' '.join(str(exc).split())}")
 
 
 @dataclass
@@ -124,16 +125,16 @@ class _Stream:
                 self.held[key] = chunks
                 return
 
-    def took(self, task: Tagged, graded: Graded) -> None:
+    def took(self, task: Tagged, returned: TaskReturn) -> None:
         run = self.open.get(task.key)
         if run is None:
             return  # its run failed already
-        run.ended.workers.add(graded.pid)
-        if graded.result is None:
-            run.ended.fault = graded.fault
+        run.ended.workers.add(returned.pid)
+        if returned.result is None:
+            run.ended.fault = returned.fault
             self.end(task.key, "failed")
             return
-        run.ended.driver.commit(task.chunk, graded.result)
+        run.ended.driver.commit(task.chunk, returned.result)
         run.left -= 1
         if run.left == 0 and run.all_made:
             self.end(task.key, "done")
@@ -167,8 +168,8 @@ def grade_together(
         tasks = cluster.map_unordered(
             grade_tagged, stream.chunks(runs), max_in_flight=max_in_flight
         )
-        for task, graded in tasks:
-            stream.took(task, graded)
+        for task, returned in tasks:
+            stream.took(task, returned)
             raise_if_terminated()
     except KeyboardInterrupt:
         raise

@@ -18,8 +18,8 @@ pass's that is not AC, else the last one's.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
 from pipeline.limits import Limits
 from pipeline.outcome import ExecutionResult
@@ -28,28 +28,24 @@ from pipeline.package.protocols.contract import Case, CheckerProtocol, Invocatio
 from pipeline.package.protocols.interactive import EVERY_FILE, NEXT_PASS, TESTLIB_OUTPUT
 from pipeline.package.protocols.testlib import TestlibChecker
 from pipeline.problem.checkers import ACCEPTED, CheckResult
-from pipeline.problem.contract import Interactive
+from pipeline.problem.contract import CaseOutcome, InteractRequest
 from pipeline.program import execute, interact
 from pipeline.program.relay import INTERACTOR
 from pipeline.program.submission import PreparedSubmission
-from pipeline.program.transcript import SUMMARY, TranscriptKind
 from pipeline.schemas import Verdict
 
-# judge(submission's result, the judge program's check, whether the interactor ended first)
-Judge = Callable[[ExecutionResult, CheckResult, bool], CheckResult]
 PASS_MARK = "---"  # between passes in a transcript (the format's interaction samples' mark)
 
 
-@dataclass(frozen=True)
-class Pass:
-    """One pass, judged: the submission's run, the judge program's check, whether the
-    interactor ended first, the transcript, and the files the judge program left."""
-
-    result: ExecutionResult
-    check: CheckResult
-    interactor_first: bool = False
-    transcript: str | None = None
-    files: Mapping[str, bytes] = field(default_factory=dict)
+def entrant(request: InteractRequest) -> tuple[PreparedSubmission, execute.Servers | None]:
+    """The request's submission and fork servers as the seam takes them (the problem
+    floor names them by protocol only); anything else is the caller's bug."""
+    submission, servers = request.submission, request.servers
+    if not isinstance(submission, PreparedSubmission):
+        raise TypeError(f"an interaction runs a PreparedSubmission, not {submission!r}")
+    if servers is not None and not isinstance(servers, execute.Servers):
+        raise TypeError(f"an interaction's fork servers are execute.Servers, not {servers!r}")
+    return submission, servers
 
 
 @dataclass(frozen=True)
@@ -64,29 +60,20 @@ class CaseRun:
     checker: PreparedSubmission | None = None
     limits: Limits = CHECKER_LIMITS
 
-    def run(
-        self,
-        submission: PreparedSubmission,
-        case: Case,
-        limits: Limits,
-        servers: execute.Servers | None,
-        judge: Judge,
-        transcript: TranscriptKind = SUMMARY,
-    ) -> Interactive:
-        """The case run and judged; `limits` are the submission's (of each pass)."""
-        done: list[Pass] = []
+    def run(self, request: InteractRequest, case: Case) -> CaseOutcome:
+        """`case` (the request's, with the package's flags) run and judged as `request`
+        asks; each pass gets the request's limits, and its verdict by `request.judge`."""
+        done: list[CaseOutcome] = []
         kept: dict[str, bytes] = {}  # the feedback dir's files, from pass to pass
         for number in range(1, self.passes + 1):
             if self.interactive:
-                one = self._exchange(submission, case, kept, limits, servers, transcript)
+                one, kept = self._exchange(request, case, kept)
             else:
-                one = self._batch(submission, case.input_text, case, kept, limits, servers, judge)
+                one, kept = self._batch(request, case, kept)
             done.append(one)
-            verdict = judge(one.result, one.check, one.interactor_first)
-            kept = dict(one.files)
             following = kept.pop(NEXT_PASS, None)
-            if verdict.verdict != Verdict.AC or following is None or self.passes == 1:
-                return self._done(done, verdict)
+            if one.check.verdict != Verdict.AC or following is None or self.passes == 1:
+                return self._done(done, one.check)
             if number == self.passes:
                 why = f"{self.protocol.what} asked for pass {number + 1} of {self.passes}"
                 return self._done(done, CheckResult(Verdict.JE, why))
@@ -111,17 +98,13 @@ class CaseRun:
         return {k: v for k, v in files.items() if k not in placed}
 
     def _exchange(
-        self,
-        submission: PreparedSubmission,
-        case: Case,
-        kept: Mapping[str, bytes],
-        limits: Limits,
-        servers: execute.Servers | None,
-        transcript: TranscriptKind,
-    ) -> Pass:
+        self, request: InteractRequest, case: Case, kept: Mapping[str, bytes]
+    ) -> tuple[CaseOutcome, dict[str, bytes]]:
+        """An interactive pass, judged, and the files the judge program left."""
+        submission, servers = entrant(request)
         call, files = self._call(case, kept)
         done = interact.interact(
-            interact.Side(submission, limits, servers=servers),
+            interact.Side(submission, request.limits, servers=servers),
             interact.Side(
                 self.judge_program,
                 self.limits,
@@ -130,7 +113,7 @@ class CaseRun:
                 read_back=call.read_back,
                 servers=execute.current_judge_servers(),
             ),
-            transcript=transcript,
+            transcript=request.transcript,
             # a rejection decides the case: the submission is ended then (the format's
             # rule: what it does after the interactor's verdict does not count)
             ends_submission=lambda ran: self.protocol.verdict(ran, case).verdict != Verdict.AC,
@@ -138,10 +121,9 @@ class CaseRun:
         check = self.protocol.verdict(done.interactor, case)
         if check.verdict == Verdict.AC and self.checker is not None:
             check = self._testlib_check(done.interactor, case)
-        first = done.first == INTERACTOR
-        left = self._left(call, done.interactor.files)
+        verdict = request.judge(done.submission, check, done.first == INTERACTOR)
         text = None if done.transcript is None else done.transcript.render()
-        return Pass(done.submission, check, first, text, left)
+        return CaseOutcome(done.submission, verdict, text), self._left(call, done.interactor.files)
 
     def _testlib_check(self, interactor: ExecutionResult, case: Case) -> CheckResult:
         """The package's testlib checker on what the interactor wrote to `tout`."""
@@ -151,28 +133,25 @@ class CaseRun:
         return run_checker(self.checker, TestlibChecker(), checked, self.limits)
 
     def _batch(
-        self,
-        submission: PreparedSubmission,
-        stdin: str,
-        case: Case,
-        kept: Mapping[str, bytes],
-        limits: Limits,
-        servers: execute.Servers | None,
-        judge: Judge,
-    ) -> Pass:
+        self, request: InteractRequest, case: Case, kept: Mapping[str, bytes]
+    ) -> tuple[CaseOutcome, dict[str, bytes]]:
         """A non-interactive pass: the submission on the pass's input, then the validator
         on its output unless the run itself failed (that failure is then the verdict)."""
-        result = submission.run(stdin, limits, servers)
-        if judge(result, ACCEPTED, False).verdict != Verdict.AC:
-            return Pass(result, ACCEPTED)  # `judge` gives the submission's failure again
+        submission, servers = entrant(request)
+        result = submission.run(case.input_text, request.limits, servers)
+        failed = request.judge(result, ACCEPTED, False)
+        if failed.verdict != Verdict.AC:
+            return CaseOutcome(result, failed), {}
         checked = replace(case, output=result.output.decode("utf-8", "replace"))
         call, _ = self._call(checked, kept)
         check, left = checked_run(
             self.judge_program, self.protocol, checked, self.limits, call, kept
         )
-        return Pass(result, check, files=self._left(call, left))
+        return CaseOutcome(result, request.judge(result, check, False)), self._left(call, left)
 
-    def _done(self, done: list[Pass], verdict: CheckResult) -> Interactive:
+    def _done(self, done: list[CaseOutcome], verdict: CheckResult) -> CaseOutcome:
+        """The case's outcome from its passes: the last pass's run, with the slowest CPU,
+        the largest peak and the summed wall time of all, and their transcripts."""
         runs = [p.result for p in done]
         last = runs[-1]
         combined = replace(
@@ -187,7 +166,8 @@ class CaseRun:
             if len(done) > 1:
                 verdict = verdict._replace(message=f"pass {len(done)}: {verdict.message}".strip())
         texts = [p.transcript for p in done if p.transcript is not None]
-        return Interactive(combined, verdict, f"\n{PASS_MARK}\n".join(texts) if texts else None)
+        text = f"\n{PASS_MARK}\n".join(texts) if texts else None
+        return CaseOutcome(combined, verdict, text, passes=tuple(done) if self.passes > 1 else ())
 
 
-__all__ = ["CaseRun", "Judge", "Pass"]
+__all__ = ["CaseRun", "entrant"]

@@ -8,17 +8,13 @@ from __future__ import annotations
 from functools import cache, partial
 from pathlib import Path
 
-from pipeline.limits import Limits
 from pipeline.outcome import ExecutionResult
-from pipeline.package.interactive import CaseRun, Judge
+from pipeline.package.interactive import CaseRun
 from pipeline.package.programs import PackageProgram
 from pipeline.package.protocols.contract import Case
 from pipeline.package.protocols.interactive import KattisInteractor
 from pipeline.problem.checkers import CheckResult
-from pipeline.problem.contract import Interact, Interactive, Problem
-from pipeline.program import execute
-from pipeline.program.submission import PreparedSubmission
-from pipeline.program.transcript import SUMMARY, TranscriptKind
+from pipeline.problem.contract import CaseOutcome, Interact, InteractRequest, Problem
 from pipeline.schemas import Verdict
 
 
@@ -37,23 +33,13 @@ def interaction_of(problem: Problem) -> Interact | None:
     return partial(_interact, str(problem.judge_program))
 
 
-def _interact(
-    path: str,
-    submission: PreparedSubmission,
-    input_text: str,
-    expected: str | None,
-    limits: Limits,
-    servers: execute.Servers | None,
-    judge: Judge,
-    transcript: TranscriptKind = SUMMARY,
-) -> Interactive:
+def _interact(path: str, request: InteractRequest) -> CaseOutcome:
     program = _program(path)
     why = program.failure()  # the judge's own program failed to build: the judge's fault
     if why is not None:
-        return Interactive(ExecutionResult(), CheckResult(Verdict.JE, why))
+        return CaseOutcome(ExecutionResult(), CheckResult(Verdict.JE, why))
     run = CaseRun(program.prepared(), KattisInteractor(), interactive=True)
-    case = Case(input_text, expected or "", "")
-    return run.run(submission, case, limits, servers, judge, transcript)
+    return run.run(request, Case(request.input_text, request.expected or "", ""))
 
 
 __all__ = ["interaction_of"]

@@ -19,13 +19,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from pipeline.limits import Limits
 from pipeline.outcome import ExecutionResult
 from pipeline.package.case_config import case_settings
 from pipeline.package.case_files import answer_of
 from pipeline.package.checktestdata import unsupported
 from pipeline.package.default_validator import Options, compare, parse_flags
-from pipeline.package.interactive import CaseRun, Judge
+from pipeline.package.interactive import CaseRun
 from pipeline.package.programs import (
     PackageProgram,
     is_program_folder,
@@ -46,10 +45,12 @@ from pipeline.package.spec import (
 )
 from pipeline.package.validator_args import NO_INPUT_ARGS, InputArgs
 from pipeline.problem.checkers import CheckResult
-from pipeline.problem.contract import Interactive, Problem, ValidatorUnavailable
-from pipeline.program import execute
-from pipeline.program.submission import PreparedSubmission
-from pipeline.program.transcript import SUMMARY, TranscriptKind
+from pipeline.problem.contract import (
+    CaseOutcome,
+    InteractRequest,
+    Problem,
+    ValidatorUnavailable,
+)
 from pipeline.schemas import Verdict
 
 INPUT_VALIDATOR_DIRS = ("input_validators", "input_format_validators", "input_validator")
@@ -153,24 +154,16 @@ class PackageJudge:
                 return [why]
         return []
 
-    def interact(
-        self,
-        submission: PreparedSubmission,
-        input_text: str,
-        expected: str | None,
-        limits: Limits,
-        servers: execute.Servers | None,
-        judge: Judge,
-        transcript: TranscriptKind = SUMMARY,
-    ) -> Interactive:
+    def interact(self, request: InteractRequest) -> CaseOutcome:
         """One case of an interactive or multi-pass package (the Problem's `interact`)."""
         assert self.checker is not None  # such a package has its own validator (spec.py)
-        flags, unit = self.case_flags(input_text, expected or "")
-        case = Case(input_text, expected or "", "", flags, unit)
+        expected = request.expected or ""
+        flags, unit = self.case_flags(request.input_text, expected)
+        case = Case(request.input_text, expected, "", flags, unit)
         for program in (self.checker, self.testlib_checker):
             why = None if program is None else program.failure()
             if why is not None:
-                return Interactive(ExecutionResult(), CheckResult(Verdict.JE, why))
+                return CaseOutcome(ExecutionResult(), CheckResult(Verdict.JE, why))
         after = self.testlib_checker.prepared() if self.testlib_checker else None
         run = CaseRun(
             self.checker.prepared(),
@@ -179,7 +172,7 @@ class PackageJudge:
             self.package.passes,
             checker=after,
         )
-        return run.run(submission, case, limits, servers, judge, transcript)
+        return run.run(request, case)
 
     def case_flags(self, input_text: str, expected: str) -> tuple[tuple[str, ...], float]:
         """The output validator's flags and the accept score of the case with these texts

@@ -2,18 +2,20 @@
 code from outside, built once per content hash by the build cache and run in the sandbox.
 
 `checked_run` is the one place a checker program runs for a case, under its protocol
-(pipeline.package.protocols: the files, arguments and the meaning of its exit). A checker
+(pipeline.package.protocols: the files, arguments and the meaning of its exit), and
+`_judging_run` the one place any of these programs, validators too, starts. A checker
 that cannot be built, crashes, runs out of time or memory, or exits with a code its
 protocol does not define is a judge error (JE): never a wrong answer of the submission.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pipeline.limits import Limits
+from pipeline.outcome import ExecutionResult
 from pipeline.package.checktestdata import CTD_SUFFIX, is_checktestdata, standalone
 from pipeline.package.protocols.contract import (
     INPUT,
@@ -149,19 +151,33 @@ def checked_run(
     call = protocol.invocation(case) if call is None else call
     placed: dict[str, bytes | str | Path] = {**(kept or {}), **call.files}
     try:
-        result = execute.run(
-            program,
-            call.stdin,
-            limits=limits,
-            args=call.args,
-            files=placed,
-            read_back=call.read_back,
-            servers=execute.current_judge_servers(),
-        )
+        result = _judging_run(program, call.stdin, limits, call.args, placed, call.read_back)
     except Exception as exc:  # the program is missing on this node and cannot be rebuilt
         why = f"checker: {type(exc).__name__}: {exc}"[:MESSAGE_CHARS]
         return CheckResult(Verdict.JE, why), {}
     return protocol.verdict(result, case), result.files
+
+
+def _judging_run(
+    program: PreparedSubmission,
+    stdin: bytes,
+    limits: Limits,
+    args: Sequence[str],
+    files: Mapping[str, bytes | str | Path] | None,
+    read_back: Sequence[str] = (),
+) -> ExecutionResult:
+    """A validator's or checker's run, through the seam on the judge-side fork servers
+    of the grading (execute.judging_with) so that none serves two submissions; raises
+    what execute.run raises for a program it cannot start."""
+    return execute.run(
+        program,
+        stdin,
+        limits=limits,
+        args=args,
+        files=files,
+        read_back=read_back,
+        servers=execute.current_judge_servers(),
+    )
 
 
 def run_input_validator(
@@ -196,14 +212,7 @@ def _validated(
     files: dict[str, bytes | str | Path] | None = None,
 ) -> str | None:
     try:
-        result = execute.run(
-            program,
-            stdin,
-            limits=CHECKER_LIMITS,
-            args=args,
-            files=files,
-            servers=execute.current_judge_servers(),
-        )
+        result = _judging_run(program, stdin, CHECKER_LIMITS, args, files)
     except Exception as exc:  # the program is missing on this node and cannot be rebuilt
         raise ValidatorUnavailable(f"{what}: {exc}") from None
     if result.judge_error or result.cpu_exceeded or result.wall_exceeded or result.memory_exceeded:

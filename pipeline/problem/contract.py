@@ -10,11 +10,11 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pipeline.errors import GridjudgeError
 from pipeline.limits import Limits
-from pipeline.outcome import ExecutionResult
+from pipeline.outcome import ExecutionResult, TranscriptKind
 from pipeline.problem.checkers import CheckResult, token_check
 
 Solver = Callable[[Any], Any]
@@ -40,25 +40,61 @@ class IOMode:
 STDIO = IOMode()
 
 
-@dataclass(frozen=True)
-class Interactive:
-    """One case of an interactive (or multi-pass) problem, run and judged: the
-    submission's run (over several passes the slowest CPU, the largest peak, the summed
-    wall time, the last exit), the case's
-    verdict, and what passed between the submission and the judge program (the
-    transcript's text: pipeline.program.relay.Transcript.render)."""
+# judge(submission's result, the judge program's check, whether the interactor ended
+# first) -> the case's verdict: the grading's rule (grade.verdict.judge_interaction)
+Judge = Callable[[ExecutionResult, CheckResult, bool], CheckResult]
+
+
+@dataclass(frozen=True, slots=True)
+class CaseOutcome:
+    """What one case gives, whatever ran it: the submission's run, its verdict and, of an
+    interactive case, what passed between the submission and the judge program (the
+    transcript's text: pipeline.program.transcript.Transcript.render). Over several
+    passes `result` has the slowest CPU, the largest peak, the summed wall time and the
+    last exit, and `passes` holds each pass's own outcome; `batch_size` is how many
+    cases the run held (a batch runner's joined run)."""
 
     result: ExecutionResult
     check: CheckResult
     transcript: str | None = None
+    batch_size: int = 1
+    passes: tuple[CaseOutcome, ...] = ()
 
 
-# (submission, input_text, expected, limits, servers, judge, transcript) -> Interactive:
-# the submission (a PreparedSubmission) run on one case with its fork servers `servers`
-# against the problem's judge program, `judge(result, interactor_check, interactor_first)`
-# the grading's verdict rule (grade.verdict.judge_interaction), `transcript` what to record
-# (pipeline.program.transcript.TranscriptKind: "none" joins the two programs' pipes)
-Interact = Callable[..., Interactive]
+class Submission(Protocol):
+    """The submission a request runs, as this floor can name it: a
+    pipeline.program.submission.PreparedSubmission, run through the seam by the
+    implementer (problems sit below the programs)."""
+
+    @property
+    def label(self) -> str: ...
+
+
+class ForkServers(Protocol):
+    """The fork servers the submission's runs are forked from: a
+    pipeline.program.execute.Servers, owned (and closed) by the caller."""
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class InteractRequest:
+    """One case of an interactive or multi-pass problem to run and judge: the submission
+    with its fork servers, the case's input and expected answer, the submission's limits
+    (of each pass), the grading's verdict rule and what transcript to keep ("none"
+    joins the two programs' pipes)."""
+
+    submission: Submission
+    servers: ForkServers | None
+    input_text: str
+    expected: str | None
+    limits: Limits
+    judge: Judge
+    transcript: TranscriptKind = "summary"
+
+
+# how a submission runs on one case of an interactive or multi-pass problem and is judged
+Interact = Callable[[InteractRequest], CaseOutcome]
 
 
 class InvalidInput(ValueError):

@@ -47,9 +47,10 @@ AFTER_SUBMISSION = "the interactor went on past the submission's end"
 
 @dataclass
 class Interaction:
-    """Both runs of one interaction. `first` is the side that ended first (SUBMISSION or
-    INTERACTOR); `wall_ms` the whole exchange's; `transcript` what passed between them
-    (None: the pipes were joined)."""
+    """Both runs of one interaction, before anything judges them (a case's outcome,
+    problem.contract.CaseOutcome, is made from it by the problem's protocol). `first` is
+    the side that ended first (SUBMISSION or INTERACTOR); `wall_ms` the whole exchange's;
+    `transcript` what passed between them (None: the pipes were joined)."""
 
     submission: ExecutionResult
     interactor: ExecutionResult

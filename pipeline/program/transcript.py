@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Literal
+
+from pipeline.outcome import TranscriptKind
 
 # the two directions, as the transcript names them
 TO_INTERACTOR, TO_SUBMISSION = "submission>interactor", "interactor>submission"
@@ -13,9 +14,8 @@ DIRECTIONS = (TO_INTERACTOR, TO_SUBMISSION)
 KEEP_BYTES = 1024  # of each direction's first and last bytes, in a summary transcript
 FULL_CAP_BYTES = 64 << 20  # a full transcript keeps at most this much each way
 GAP = "..."
-# what an interaction records: nothing (the two programs' pipes are joined, no judge
-# between them), each direction's first and last KEEP_BYTES, or all of it
-TranscriptKind = Literal["none", "summary", "full"]
+# what an interaction records (pipeline.outcome.TranscriptKind): nothing, each
+# direction's first and last KEEP_BYTES, or all of it
 NONE: TranscriptKind = "none"
 SUMMARY: TranscriptKind = "summary"
 FULL: TranscriptKind = "full"

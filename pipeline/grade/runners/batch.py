@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.grade import rows
 from pipeline.grade.cases import Cases
 from pipeline.grade.runners.base import Graded
 from pipeline.grade.runners.program import ProgramRunner
@@ -21,6 +20,7 @@ from pipeline.grade.verdict import decide, judge
 from pipeline.limits import Limits
 from pipeline.outcome import ExecutionResult
 from pipeline.problem.checkers import ACCEPTED
+from pipeline.problem.contract import CaseOutcome
 from pipeline.program import execute
 from pipeline.schemas import Verdict
 
@@ -50,14 +50,14 @@ class BatchRunner:
     def grade(self, cases: Cases) -> Graded:
         texts = [t or "" for t in cases.inputs]
         expected = cases.expected.to_pylist()
-        runs: list[rows.Run] = []
+        runs: list[CaseOutcome] = []
         with execute.judging_with(self.single.judges):
             for start in range(0, len(texts), self.k):
                 stop = min(start + self.k, len(texts))
                 runs += self.run_group(texts[start:stop], expected[start:stop])
         return self.single.graded(runs)
 
-    def run_group(self, texts: list[str], expected: list[str | None]) -> list[rows.Run]:
+    def run_group(self, texts: list[str], expected: list[str | None]) -> list[CaseOutcome]:
         """The runs of these cases: joined in one process where they pass together, else
         bisected down to single cases."""
         if len(texts) == 1:
@@ -70,7 +70,7 @@ class BatchRunner:
             texts[half:], expected[half:]
         )
 
-    def _once(self, texts: list[str], expected: list[str | None]) -> list[rows.Run] | None:
+    def _once(self, texts: list[str], expected: list[str | None]) -> list[CaseOutcome] | None:
         """One run of the cases joined in one file; None when it must be bisected."""
         problem, limits, n = self.single.problem, self.single.limits, len(texts)
         assert problem.join is not None and problem.split is not None
@@ -88,7 +88,7 @@ class BatchRunner:
             return None
         if len(parts) != n:
             return None
-        out: list[rows.Run] = []
+        out: list[CaseOutcome] = []
         for text, want, part in zip(texts, expected, parts, strict=True):
             # a shallow copy; copy.copy and dataclasses.replace cost several us per case
             per_case = ExecutionResult.__new__(ExecutionResult)
@@ -102,5 +102,5 @@ class BatchRunner:
             check = judge(problem, text, want, per_case, limits)
             if check.verdict != Verdict.AC:
                 return None
-            out.append(rows.Run(per_case, check, n))
+            out.append(CaseOutcome(per_case, check, batch_size=n))
         return out

@@ -25,7 +25,7 @@ from pipeline.grade.runners.timing import timed_calls
 from pipeline.grade.verdict import check_output, judge
 from pipeline.limits import Limits
 from pipeline.outcome import ExecutionResult
-from pipeline.problem.contract import Problem
+from pipeline.problem.contract import CaseOutcome, Problem
 from pipeline.program.submission import PreparedSubmission
 from pipeline.schemas import Verdict
 
@@ -96,7 +96,7 @@ class InProcessRunner:
         for i in bad:
             result = execution_result(outs[i], cpu[i], wall[i], self.limits)
             failed.append(
-                rows.Run(result, judge(self.problem, texts[i], expected[i], result, self.limits))
+                CaseOutcome(result, judge(self.problem, texts[i], expected[i], result, self.limits))
             )
         table = rows.scatter([(good, judged), (bad, rows.from_runs(failed))], len(texts))
         return Graded(table, kept)

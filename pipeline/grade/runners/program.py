@@ -19,7 +19,7 @@ from pipeline.grade.verdict import judge, judge_interaction
 from pipeline.limits import Limits
 from pipeline.outcome import ExecutionResult
 from pipeline.package.judged import interaction_of
-from pipeline.problem.contract import Problem
+from pipeline.problem.contract import CaseOutcome, InteractRequest, Problem
 from pipeline.program import execute
 from pipeline.program.submission import PreparedSubmission
 from pipeline.program.transcript import NONE, SUMMARY
@@ -43,23 +43,24 @@ class ProgramRunner:
     def execute(self, text: str, limits: Limits | None = None) -> ExecutionResult:
         return self.submission.run(text, limits or self.limits, self.servers)
 
-    def run(self, text: str, expected: str | None) -> rows.Run:
+    def run(self, text: str, expected: str | None) -> CaseOutcome:
         interact = interaction_of(self.problem)
         if interact is not None:
-            done = interact(
-                self.submission,
-                text,
-                expected,
-                self.limits,
-                self.servers,
-                partial(judge_interaction, self.limits),
-                SUMMARY if self.transcripts else NONE,
+            return interact(
+                InteractRequest(
+                    submission=self.submission,
+                    servers=self.servers,
+                    input_text=text,
+                    expected=expected,
+                    limits=self.limits,
+                    judge=partial(judge_interaction, self.limits),
+                    transcript=SUMMARY if self.transcripts else NONE,
+                )
             )
-            return rows.Run(done.result, done.check, transcript=done.transcript)
         result = self.execute(text)
-        return rows.Run(result, judge(self.problem, text, expected, result, self.limits))
+        return CaseOutcome(result, judge(self.problem, text, expected, result, self.limits))
 
-    def graded(self, runs: list[rows.Run]) -> Graded:
+    def graded(self, runs: list[CaseOutcome]) -> Graded:
         outputs = [r.result.output for r in runs] if self.keep_outputs else None
         return Graded(rows.from_runs(runs), outputs)
 
