@@ -1,4 +1,4 @@
-"""The Problem plugin contract.
+"""The Problem plugin contract (docs/decisions.md#d4).
 
 A problem is data plus pure functions: no I/O, no global randomness. Randomness arrives
 as a `random.Random`; a generator that wants numpy derives a Generator from it.
