@@ -17,6 +17,7 @@ import random
 from collections.abc import Iterator
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
@@ -139,3 +140,21 @@ def test_stress_finds_and_shrinks_the_seed_readings_loss(tmp_path: Path) -> None
     assert "WA: move 2: expected 'continue', got 'Player 1 wins on move 2'" in result.output
     shrunk = (tmp_path / "found" / "shrunk.in").read_text()
     assert PROBLEM.validate(shrunk) == [] and len(shrunk.split("\n")) <= 7  # N, 4 moves, 0
+
+
+def test_inspect_runs_a_case_again_with_its_whole_transcript(tmp_path: Path) -> None:
+    # spotlive plays against its judge program (no `interact` of its own): the case is
+    # run again against it, as grade ran it
+    runner = CliRunner()
+    corpus, run = tmp_path / "corpus", tmp_path / "run"
+    made = runner.invoke(app, ["generate", "spotlive", "--count", "2", "--out", str(corpus),
+                               "--address", "local-serial"])  # fmt: skip
+    assert made.exit_code == 0, made.output
+    sub = str(EXAMPLES / "correct.cpp")
+    graded = runner.invoke(app, ["grade", str(corpus), "-s", sub, "--out", str(run),
+                                 "--address", "local-serial"])  # fmt: skip
+    assert graded.exit_code == 0, graded.output
+    case = str(pq.read_table(corpus, columns=["case_id"]).column(0)[0])
+    again = runner.invoke(app, ["inspect", str(run), "--case", case, "-s", sub, "--transcript"])
+    assert again.exit_code == 0, again.output
+    assert ", run again: AC" in again.output and "\n" in again.output, again.output

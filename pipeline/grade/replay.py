@@ -13,6 +13,7 @@ from pipeline.corpus.store import iter_rows
 from pipeline.errors import GridjudgeError
 from pipeline.grade.verdict import judge_interaction
 from pipeline.limits import Limits
+from pipeline.package.judged import interaction_of
 from pipeline.problem.contract import CaseOutcome, InteractRequest
 from pipeline.problem.registry import get_problem
 from pipeline.program import execute
@@ -39,7 +40,8 @@ def full_transcript(run_dir: Path, submission: str, case_id: str) -> CaseOutcome
         if submission not in labels:
             continue
         problem = get_problem(str(corpus["problem"]))
-        if problem.interact is None:
+        interact = interaction_of(problem)  # its own interact, or against its judge program
+        if interact is None:
             raise ReplayError(f"{problem.name} is not interactive: its cases have no transcript")
         rows = [r for r in iter_rows(Path(corpus["path"])) if r["case_id"] == case_id]
         if not rows:
@@ -52,7 +54,7 @@ def full_transcript(run_dir: Path, submission: str, case_id: str) -> CaseOutcome
         judges = execute.Servers(fork=False)
         try:
             with execute.judging_with(judges):
-                done = problem.interact(
+                done = interact(
                     InteractRequest(
                         submission=program,
                         servers=servers,
