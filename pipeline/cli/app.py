@@ -240,8 +240,8 @@ def gridjudge() -> None:
 def main() -> None:
     """Console entry point: an unexpected exception is one line, not a traceback
     (set GRIDJUDGE_DEBUG=1 to see it). A Ray cluster the command joined is left as the
-    process ends (distribute.cluster.end_joined_ray_with_process)."""
-    from pipeline.distribute.cluster import end_joined_ray_with_process, joined_ray_left
+    process ends (distribute/ending.py)."""
+    from pipeline.distribute.ending import end_joined_ray_with_process, joined_ray_left
 
     end_joined_ray_with_process()
     try:

@@ -14,7 +14,7 @@ from typing import ParamSpec, TypeVar
 
 import typer
 
-from pipeline.distribute.cluster import interrupted_ray
+from pipeline.distribute.ending import interrupted_ray
 from pipeline.distribute.reaper import stop_interrupted_ray
 from pipeline.errors import GridjudgeError
 from pipeline.grade.interrupts import by_sigterm

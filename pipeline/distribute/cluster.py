@@ -49,6 +49,11 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
+from pipeline.distribute.ending import (
+    joined_ray_ends_with_process,
+    note_interrupted_ray,
+    note_joined_ray_left,
+)
 from pipeline.distribute.private_session import private_token, ray_temp_dir
 from pipeline.errors import GridjudgeError
 
@@ -65,9 +70,6 @@ WORKER_SETUP_HOOK = "pipeline.distribute.worker_setup.setup"
 _attempt = 1
 _node = ""
 _node_id = ""
-_ray_left_running = False
-_joined_ray_ends_with_process = False
-_joined_ray_left = False
 
 
 _WAITS_ON_NOTHING = "the chunks wait on a result with no chunk in flight"
@@ -136,31 +138,6 @@ def worker_runtime_env(runtime_env: dict[str, Any] | None, env: dict[str, str]) 
     if env_vars:
         merged["env_vars"] = env_vars
     return merged
-
-
-def end_joined_ray_with_process() -> None:
-    """For a process that ends once its command is done (the CLI): a cluster it joined
-    is left without Ray's shutdown, and the process then ends at once (os._exit, after
-    joined_ray_left() says so). Disconnecting a driver whose worker died mid-task can
-    crash Ray's core worker (SIGSEGV in its io thread or in the interpreter's teardown,
-    after every result was written); the cluster notices the driver's end by itself, as
-    it does a killed driver's. An embedded cluster is still shut down: its processes
-    are this one's to stop (docs/decisions.md#d8)."""
-    global _joined_ray_ends_with_process
-    _joined_ray_ends_with_process = True
-
-
-def joined_ray_left() -> bool:
-    """Whether a cluster this process joined was left connected (see
-    end_joined_ray_with_process): the process must end with os._exit."""
-    return _joined_ray_left
-
-
-def interrupted_ray() -> bool:
-    """Whether an embedded Ray of this process was left running by an interrupt (see
-    Cluster.__exit__): the process must then end without Ray's shutdown (its atexit
-    handler runs it, with the same risk): reaper.stop_interrupted_ray(), then os._exit."""
-    return _ray_left_running
 
 
 def _check_reachable(address: str, timeout_s: float = 5.0) -> None:
@@ -253,18 +230,16 @@ class Cluster:
             # Ctrl-C or SIGTERM: the process is ending. Neither chunks in flight are
             # cancelled nor Ray shut down: either, with tasks in flight, can trip a check
             # in Ray's core worker (a crash dump and exit 1, the caller's state unwritten).
-            # Ray's processes end with this one (fate-sharing); see interrupted_ray().
+            # Ray's processes end with this one (fate-sharing); see ending.py.
             self._interrupted = True
             if self._owns_ray:
-                global _ray_left_running
-                _ray_left_running = True
+                note_interrupted_ray()
                 self._owns_ray = False
             return
-        if self._owns_ray and _joined_ray_ends_with_process and self.address not in (None, LOCAL):
+        if self._owns_ray and joined_ray_ends_with_process() and self.address not in (None, LOCAL):
             # a command joined a cluster and is done: its process ends next, without
-            # disconnecting from Ray first (see end_joined_ray_with_process)
-            global _joined_ray_left
-            _joined_ray_left = True
+            # disconnecting from Ray first (ending.py)
+            note_joined_ray_left()
             self._owns_ray = False
             return
         if self._owns_ray:

@@ -7,7 +7,7 @@ import contextlib
 import os
 import subprocess
 
-from pipeline.distribute.cluster import interrupted_ray
+from pipeline.distribute.ending import interrupted_ray
 from pipeline.proctree import descendants
 
 
