@@ -148,16 +148,31 @@ static pid_t other_child(pid_t server_pid) {
     return found;
 }
 
-/* The server's answer naming the case's child, waited for at most `ms` in slices; 0 when
+/* The server's answer naming the case's child, waited for at most `us` in slices; 0 when
  * there is none, as soon as the server is dead or stopped without answering (the child
  * may run first and do that: stop_server.c; a server gone closes the socket, and its
- * state says so too). */
+ * state says so too). First INIT sleeps until one of its children changes state (the
+ * case's child ends, most often, or the server dies or stops) or one slice has passed,
+ * and only then reads the answer, there by then: a wait on the socket itself woke INIT
+ * for the answer while the child ran, a switch more per case (two on one core). */
 #define NAME_POLL_MS 10
 static ssize_t named(int server, pid_t server_pid, char *buf, size_t size, long long us) {
     long long deadline = now_us() + us;
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    long long first = us < NAME_POLL_MS * 1000 ? us : NAME_POLL_MS * 1000;
+    struct timespec slice = {(time_t)(first / 1000000), (long)(first % 1000000) * 1000};
+    sigtimedwait(&chld, NULL, &slice);
     for (;;) {
+        ssize_t n = recv(server, buf, size - 1, MSG_DONTWAIT);
+        if (n > 0) {
+            buf[n] = 0;
+            return n;
+        }
+        if (n == 0) return 0; /* the server is gone */
         long long left_ms = (deadline - now_us()) / 1000;
-        ssize_t n = answer(server, buf, size, (int)(left_ms < 0 ? 0 : left_ms < NAME_POLL_MS ? left_ms : NAME_POLL_MS));
+        n = answer(server, buf, size, (int)(left_ms < 0 ? 0 : left_ms < NAME_POLL_MS ? left_ms : NAME_POLL_MS));
         if (n > 0) return n;
         if (left_ms <= 0 || server_state(server_pid) == 0) return 0;
     }
