@@ -131,7 +131,7 @@ static void queue_children(const char *path, long *queue, int *n, int room) {
  * where there is no pid namespace of the run's: what it started stays below it), found
  * through each thread's list of children. */
 #define TREE_MAX 4096
-static void sample_tree(long long *ticks, long long *pages) {
+static int sample_tree(long long *ticks, long long *pages) {
     static long queue[TREE_MAX];
     int n = 0;
     queue[n++] = getpid();
@@ -147,29 +147,33 @@ static void sample_tree(long long *ticks, long long *pages) {
         }
         if (tasks) closedir(tasks);
     }
+    return n - 1;
 }
 
 /* One sample of the run (watch_spec.whole_ns): its CPU and its memory, -1 each where
  * /proc cannot be listed. Shared pages count in every process mapping them: never less
- * than the run holds. */
-static void sample_run(const struct watch_spec *w, long long *cpu_us, long long *mem_kb) {
+ * than the run holds. Returns how many processes it listed (-1: /proc could not be). */
+static int sample_run(const struct watch_spec *w, long long *cpu_us, long long *mem_kb) {
     long long ticks = 0, pages = 0;
+    int listed = 0;
     *cpu_us = *mem_kb = -1;
     if (w->whole_ns == WATCH_TREE) {
-        sample_tree(&ticks, &pages);
+        listed = sample_tree(&ticks, &pages);
     } else {
         DIR *proc = proc_pids();
-        if (!proc) return;
+        if (!proc) return -1;
         for (struct dirent *e; (e = readdir(proc)) != NULL;) {
             char *end;
             long pid = strtol(e->d_name, &end, 10);
             if (*end || pid <= 1 || pid == w->spared) continue;
             process_stat(pid, &ticks, &pages);
+            listed++;
         }
     }
     long hz = sysconf(_SC_CLK_TCK);
     *cpu_us = ticks * 1000000 / (hz > 0 ? hz : 100);
     *mem_kb = pages * (sysconf(_SC_PAGESIZE) / 1024) + shared_kb(w);
+    return listed;
 }
 
 void watch(pid_t pid, const struct watch_spec *w, struct outcome *out, struct rusage *ru) {
@@ -189,6 +193,7 @@ void watch(pid_t pid, const struct watch_spec *w, struct outcome *out, struct ru
      * cases) takes none */
     long long next_sample = w->start + MEM_POLL_US, sampled_cpu = 0;
     out->mem_peak_kb = 0;
+    out->others_seen = -1;
     for (;;) {
         if (wait4(pid, &out->status, WNOHANG, ru) == pid) {
             reaped = 1;
@@ -229,7 +234,7 @@ void watch(pid_t pid, const struct watch_spec *w, struct outcome *out, struct ru
     while (!reaped && wait4(pid, &out->status, 0, ru) < 0 && errno == EINTR) {}
     if (summed_mem) { /* what the run left behind: processes, files on its tmpfs mounts */
         long long cpu, mem;
-        sample_run(w, &cpu, &mem);
+        out->others_seen = sample_run(w, &cpu, &mem);
         if (mem > out->mem_peak_kb) out->mem_peak_kb = mem;
     }
 }
