@@ -152,16 +152,19 @@ static pid_t other_child(pid_t server_pid) {
  * there is none, as soon as the server is dead or stopped without answering (the child
  * may run first and do that: stop_server.c; a server gone closes the socket, and its
  * state says so too). First INIT sleeps until one of its children changes state (the
- * case's child ends, most often, or the server dies or stops) or one slice has passed,
- * and only then reads the answer, there by then: a wait on the socket itself woke INIT
- * for the answer while the child ran, a switch more per case (two on one core). */
+ * case's child ends, most often, or the server dies or stops) or NAME_FIRST_US has
+ * passed, and only then reads the answer, there by then: a wait on the socket itself
+ * woke INIT for the answer while the child ran, a switch more per case (two on one
+ * core). Short, so that a longer case's watch (its CPU counted from there where a
+ * cgroup counts it) starts at most that late. */
 #define NAME_POLL_MS 10
+#define NAME_FIRST_US 1000
 static ssize_t named(int server, pid_t server_pid, char *buf, size_t size, long long us) {
     long long deadline = now_us() + us;
     sigset_t chld;
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
-    long long first = us < NAME_POLL_MS * 1000 ? us : NAME_POLL_MS * 1000;
+    long long first = us < NAME_FIRST_US ? us : NAME_FIRST_US;
     struct timespec slice = {(time_t)(first / 1000000), (long)(first % 1000000) * 1000};
     sigtimedwait(&chld, NULL, &slice);
     for (;;) {
