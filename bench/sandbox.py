@@ -175,6 +175,11 @@ def report(samples: dict[str, list[float]], mode: str) -> None:
         f"target (fork server <= {FORK_TARGET_RATIO}x bare spawn+wait): {fork:.2f} ms, "
         f"{fork / base:.2f}x -> {'met' if fork / base <= FORK_TARGET_RATIO else 'NOT met'}"
     )
+    paired = [f / b for f, b in zip(samples[FORK], samples["bare spawn+wait"], strict=True)]
+    print(
+        f"the fork server / the bare spawn+wait measured just before it, median of the "
+        f"rounds: {statistics.median(paired):.2f}x ({min(paired):.2f}-{max(paired):.2f}x)"
+    )
     if FLOOR in samples:
         floor = statistics.median(samples[FLOOR])
         print(
@@ -216,7 +221,11 @@ def measure(runs: int, rounds: int) -> dict[str, list[float]]:
         script.write_text('print("hello world")\n')
         full = make("rlimit")
         assert isinstance(full, LauncherSandbox)
+        started = servers(full, binary, script)
+        # the fork server right after the bare spawn in every round: their ratio is
+        # taken per round too, from two blocks a few ms apart (load drifts less)
         variants: dict[str, Callable[[], None]] = {"bare spawn+wait": bare(binary)}
+        variants[FORK] = served(started[0])
         variants["none (launcher, no isolation)"] = sandboxed(make("none"), binary)
         variants["rlimit: rlimits (+nobody as root) only"] = sandboxed(
             LauncherSandbox(replace(FULL_FEATURES, namespaces=False, cgroups=False)), binary
@@ -228,8 +237,6 @@ def measure(runs: int, rounds: int) -> dict[str, list[float]]:
         variants[FULL] = sandboxed(full, binary)
         if shutil.which("bwrap"):
             variants["bwrap"] = sandboxed(make("bwrap"), binary)
-        started = servers(full, binary, script)
-        variants[FORK] = served(started[0])
         variants[PY_SPAWN] = python_spawned(full, script)
         variants[PY_ZYGOTE] = served(started[1], b"hello world\n")
         samples: dict[str, list[float]] = {name: [] for name in [*variants, FLOOR]}

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import psutil
@@ -23,6 +24,8 @@ from pipeline.program.submission import parse_spec, prepare
 from pipeline.sandbox import forkserver, get_sandbox
 from pipeline.sandbox.base import STDERR_HEAD_BYTES
 from pipeline.sandbox.errors import ForkServerUnavailable
+from pipeline.sandbox.features import FULL
+from pipeline.sandbox.launched import LauncherSandbox
 from tests._fake_problem import make_problem
 from tests.fork_server_probe import require_fork_server
 from tests.time_scale import scaled
@@ -187,6 +190,32 @@ def test_a_child_left_behind_does_not_outlive_its_case(serve: list[ProgramRunner
     left = [p for p in psutil.process_iter(["name"]) if p.info["name"] == f"gjfs{mark}"]
     assert left == []
     assert verdicts(cases(r, [mark + 1])) == ["AC"]
+
+
+def test_without_a_memory_cgroup_what_a_case_leaves_is_ended_and_counted(
+    tmp_path: Path,
+) -> None:
+    """Where no memory cgroup holds the cases (an ordinary user's, here root's without
+    cgroups), init ends a case from the watchdog's last sample of the namespace, which
+    spares the second listing when it finds no process: a child left sleeping and a
+    grandchild that ended unwaited-for (its CPU and memory counted) are still found."""
+    box = LauncherSandbox(replace(FULL, cgroups=False))
+    limits = scaled(LIMITS, "AC")
+    files = {"left": compiled(HOSTILE / "fork_and_exit.c", tmp_path)}
+    files["helper"] = compiled(HOSTILE.parent / "hostile" / "ac_work_in_a_grandchild.c", tmp_path)
+    mark = 10_000 + os.getpid() % 80_000
+    for name, numbers in (("left", [mark, mark + 1]), ("helper", [4, 5])):
+        server = box.start_server([f"./{name}"], files, limits)
+        try:
+            for n in numbers:
+                result = server.run(f"{n}\n".encode(), limits)
+                assert result.output == f"{n}\n".encode() and server.alive, vars(result)
+                gone = [p.info["name"] for p in psutil.process_iter(["name"])]
+                assert not {f"gjfs{mark}", f"gjfs{mark + 1}"} & set(gone)
+                if name == "helper":
+                    assert result.cpu_ms >= 400 and result.peak_rss_kb >= 150 * 1024
+        finally:
+            server.close()
 
 
 def test_a_case_sees_only_its_own_stdin_stdout_and_stderr(serve: list[ProgramRunner]) -> None:

@@ -16,8 +16,9 @@ def _option(args: list[str], name: str) -> str:
 
 def test_margin_rounding_and_units_are_applied_once() -> None:
     request = LimitsRequest.of(LIMITS)
-    assert request.cpu_ms == 1234 + CPU_KILL_MARGIN_MS  # whole ms, then the margin
-    assert request.wall_ms == int(LIMITS.wall_limit_ms)
+    # whole ms, then the margin, then microseconds (the C side converts nothing)
+    assert request.cpu_us == (1234 + CPU_KILL_MARGIN_MS) * 1000
+    assert request.wall_us == 2999 * 1000
     assert request.output_bytes == 10 * 1024 + 1  # the write past the limit is stopped
     assert request.stack_bytes == 100 << 20
     assert request.memory_kb == 100 << 10
@@ -27,10 +28,10 @@ def test_margin_rounding_and_units_are_applied_once() -> None:
 def test_a_spawned_run_and_a_served_case_get_the_same_numbers() -> None:
     request = LimitsRequest.of(LIMITS)
     spawned = request.common_args() + request.spawned_args()
-    # serve.c reads: cpu ms, wall ms, output cap, stack, open files
+    # serve.c reads: cpu us, wall us, output cap, stack, open files
     cpu, wall, fsize, stack, nofile = request.case_text().split()
-    assert _option(spawned, "--cpu-ms") == cpu
-    assert _option(spawned, "--wall-ms") == wall
+    assert _option(spawned, "--cpu-us") == cpu
+    assert _option(spawned, "--wall-us") == wall
     assert _option(spawned, "--fsize") == fsize
     assert _option(spawned, "--stack") == stack
     assert _option(spawned, "--nofile") == nofile

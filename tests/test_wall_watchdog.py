@@ -1,5 +1,5 @@
 """One killer of the wall limit: the launcher's watchdog (run.c's watch) ends a program
-at its wall limit whether it was spawned (launcher.c, --wall-ms) or served (serve.c),
+at its wall limit whether it was spawned (launcher.c, --wall-us) or served (serve.c),
 under every backend; the judge's own deadline (protocol.WALL_BACKSTOP_MS past the
 limit) is only a backstop for a launcher that never reports.
 

@@ -28,7 +28,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.sandbox import slots
-from pipeline.sandbox.cgroups import RELEASE_BOUND, procs, read_file, sweep_stale, write_file
+from pipeline.sandbox.cgroups import (
+    RELEASE_BOUND,
+    HeldFile,
+    procs,
+    read_file,
+    sweep_stale,
+    write_file,
+)
 from pipeline.sandbox.isolation import JUDGE_LEAF
 
 CONTROLLERS = ("memory", "pids")
@@ -122,6 +129,7 @@ class Slot:
     _sampled: int = 0
     _sampler: threading.Thread | None = None
     _sampling: threading.Event = field(default_factory=threading.Event)
+    _events: HeldFile | None = None  # memory.events, for the OOM kill count
 
     @classmethod
     def create(cls, name: str, base: Path) -> Slot:
@@ -192,6 +200,7 @@ class Slot:
             self._start_sampling()
 
     def _recreate(self) -> None:
+        self._close_events()
         self.kill_all(timeout_s=1.0)
         self.path.rmdir()
         self._make()
@@ -216,7 +225,14 @@ class Slot:
 
     def oom_kills(self) -> int:
         """How many processes the OOM killer has killed in this slot so far."""
-        return parse_keyed(read_file(self.path / "memory.events")).get("oom_kill", 0)
+        if self._events is None:
+            self._events = HeldFile(self.path / "memory.events")
+        return parse_keyed(self._events.read()).get("oom_kill", 0)
+
+    def _close_events(self) -> None:
+        if self._events is not None:
+            self._events.close()
+            self._events = None
 
     def cpu_usec(self) -> int:
         return parse_keyed(read_file(self.cpu_file)).get("usage_usec", 0)
@@ -278,6 +294,7 @@ class Slot:
             pause = min(pause * 2, 0.02)
 
     def remove(self) -> None:
+        self._close_events()
         self._stop_sampling()
         if self._peak_fd is not None:
             os.close(self._peak_fd)

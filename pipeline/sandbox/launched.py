@@ -218,9 +218,7 @@ class LauncherSandbox:
         if serve is None:
             args += request.spawned_args()
         else:
-            args += ["--serve", "--start-ms", str(serve.start_ms)]
-            if serve.charge_start:
-                args.append("--charge-start")
+            args += serve.args()
         if slot is None and self.features.watch_memory:
             args += request.memory_args()
         if slot is not None:

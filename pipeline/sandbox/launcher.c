@@ -2,13 +2,13 @@
  * judge for every run (no fork of the big judge process: its rusage and page tables
  * never reach the measured program).
  *
- *   launcher --report FILE --box DIR [--cpu-ms MS] [--wall-ms MS] [--cpu-file F]
+ *   launcher --report FILE --box DIR [--cpu-us US] [--wall-us US] [--cpu-file F]
  *            [--mem-kb KB] [--stack BYTES] [--fsize BYTES] [--nofile N]
  *            [--tmpfs-size BYTES] [--keep NAME]... [--private-box]
  *            [--uid U --gid G] [--cg DIR]... [--procs F]
  *            [--ns] [--userns [--nproc N]] [--hide-all] [--hide DIR]... [--conceal DIR]...
  *            [--show PATH]...
- *            [--serve [--start-ms MS] [--charge-start]] [--args-file F] [--handover N]
+ *            [--serve [--start-us US] [--charge-start]] [--args-file F] [--handover N]
  *            -- PROGRAM ARGS...
  *   launcher --take-stdio N -- PROGRAM ARGS...   (run by bwrap: see hand_over)
  *
@@ -37,11 +37,11 @@
  * every process below INIT) and what the run's tmpfs mounts hold, summed and sampled
  * (run.c). Without a cgroup's CPU file the CPU limit holds the same processes' CPU.
  *
- * The wall limit of a spawned run (--wall-ms) is INIT's watchdog too, as a served case's
+ * The wall limit of a spawned run (--wall-us) is INIT's watchdog too, as a served case's
  * is serve.c's: one watchdog ends every run at each of its limits and says which in the
  * report (the judge's own deadline is only a backstop past it, for a launcher that hangs).
  *
- * The CPU limit is INIT's watchdog (--cpu-ms, on the CPU of the run's processes summed
+ * The CPU limit is INIT's watchdog (--cpu-us, on the CPU of the run's processes summed
  * or on the run's cgroup with --cpu-file), not RLIMIT_CPU: any process-wide CPU timer,
  * RLIMIT_CPU included, makes the kernel answer the program's own
  * CLOCK_PROCESS_CPUTIME_ID (and clock()) from a cache refreshed only at scheduler ticks,
@@ -64,7 +64,7 @@
  * (/tmp/box) is read-only then; INIT binds a staged case's folder writable for it. With
  * --charge-start the CPU the server used before it was ready (the program's own pre-main
  * code: ELF constructors, .preinit_array) counts against every case's CPU limit and is
- * reported beside each case's CPU (start_cpu_us), and a server that passes --cpu-ms
+ * reported beside each case's CPU (start_cpu_us), and a server that passes --cpu-us
  * before it is ready is refused ("unsupported STATUS cpu").
  */
 #define _GNU_SOURCE
@@ -230,10 +230,10 @@ int main(int argc, char **argv) {
     const char *cgroups[MAX_LIST], *hidden[MAX_LIST], *concealed[MAX_LIST], *shown[MAX_LIST];
     const char *keep[MAX_LIST];
     int n_cg = 0, n_hide = 0, n_conceal = 0, n_keep = 0, use_ns = 0, hide_all = 0, serving = 0;
-    int start_ms = 10000;
+    long long start_us = 10000000;
     int charge_start = 0, use_userns = 0, private_box_only = 0, n_show = 0, handover = -1;
     long uid = -1, gid = -1, nofile = 256;
-    unsigned long long stack = 0, fsize = 0, cpu_ms = 0, wall_ms = 0, nproc = 0, mem_kb = 0;
+    unsigned long long stack = 0, fsize = 0, cpu_us = 0, wall_us = 0, nproc = 0, mem_kb = 0;
     unsigned long long tmpfs_size = 0;
     int i = 1;
     for (; i < argc; i++) {
@@ -249,8 +249,8 @@ int main(int argc, char **argv) {
         const char *v = argv[++i];
         if (strcmp(a, "--report") == 0) report = v;
         else if (strcmp(a, "--box") == 0) box = v;
-        else if (strcmp(a, "--cpu-ms") == 0) cpu_ms = strtoull(v, NULL, 10);
-        else if (strcmp(a, "--wall-ms") == 0) wall_ms = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--cpu-us") == 0) cpu_us = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--wall-us") == 0) wall_us = strtoull(v, NULL, 10);
         else if (strcmp(a, "--cpu-file") == 0) cpu_file = v;
         else if (strcmp(a, "--procs") == 0) procs_file = v;
         else if (strcmp(a, "--args-file") == 0) args_file = v;
@@ -267,7 +267,7 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--hide") == 0 && n_hide < MAX_LIST) hidden[n_hide++] = v;
         else if (strcmp(a, "--conceal") == 0 && n_conceal < MAX_LIST) concealed[n_conceal++] = v;
         else if (strcmp(a, "--show") == 0 && n_show < MAX_LIST) shown[n_show++] = v;
-        else if (strcmp(a, "--start-ms") == 0) start_ms = (int)strtol(v, NULL, 10);
+        else if (strcmp(a, "--start-us") == 0) start_us = strtoll(v, NULL, 10);
         else if (strcmp(a, "--handover") == 0) handover = (int)strtol(v, NULL, 10);
         else { fprintf(stderr, "launcher: unknown option %s\n", a); return 122; }
     }
@@ -446,9 +446,9 @@ int main(int argc, char **argv) {
             return 0;
         }
         struct serve_setup setup = {
-            .cpu_fd = -1, .start_ms = start_ms, .n_writable = 0,
+            .cpu_fd = -1, .start_us = start_us, .n_writable = 0,
             .mqueue_fd = -1, .uid = uid, .gid = gid, .charge_start = charge_start,
-            .start_cpu_ms = charge_start ? (long long)cpu_ms : 0};
+            .start_cpu_budget_us = charge_start ? (long long)cpu_us : 0};
         setup.cpu_fd = cpu_fd;
         setup.mem_kb = (long long)mem_kb;
         setup.tmpfs_size = tmpfs_size ? tmpfs_size : 64ULL << 20;
@@ -471,7 +471,7 @@ int main(int argc, char **argv) {
     /* every process of the run: the cgroup's (bwrap hides the program from its clock),
      * else the pid namespace's, or those below INIT */
     struct watch_spec limits = {
-        .cpu_us = cpu_ms ? (long long)cpu_ms * 1000 : -1, .wall_us = (long long)wall_ms * 1000,
+        .cpu_us = cpu_us ? (long long)cpu_us : -1, .wall_us = (long long)wall_us,
         .start = now_us(), .cpu_fd = cpu_fd,
         .mem_kb = (long long)mem_kb, .whole_ns = use_ns ? WATCH_NS : WATCH_TREE,
         .tmpfs_fds = tmpfs_fds, .n_tmpfs = n_tmpfs};

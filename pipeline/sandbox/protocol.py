@@ -46,19 +46,27 @@ class Serve:
     start_ms: int
     charge_start: bool
 
+    def args(self) -> list[str]:
+        """The launcher's serving options (times in microseconds, as LimitsRequest's)."""
+        return ["--serve", "--start-us", str(self.start_ms * 1000)] + (
+            ["--charge-start"] if self.charge_start else []
+        )
+
 
 @dataclass(frozen=True)
 class LimitsRequest:
     """A run's limits as the launcher and a fork server's init take them, made from
-    `Limits` in one place: the CPU limit plus the kill margin and the wall limit in
-    whole milliseconds, the output cap one byte past the output limit (RLIMIT_FSIZE
-    stops the write that would exceed it), the stack as large as the memory limit (a
-    default thread's stack is sized from it), and the memory limit in KB for the
-    watchdog where no cgroup holds it. A spawned run gets them as options
-    (`spawned_args`), a served case as its request's fields (`case_text`)."""
+    `Limits` in one place (`of`): the CPU limit cut to whole milliseconds plus the kill
+    margin, and the wall limit cut to whole milliseconds, both then in microseconds, the
+    one unit of every time the C side reads (it converts none); the output cap one byte
+    past the output limit (RLIMIT_FSIZE stops the write that would exceed it), the stack
+    as large as the memory limit (a default thread's stack is sized from it), and the
+    memory limit in KB for the watchdog where no cgroup holds it. A spawned run gets
+    them as options (`spawned_args`), a served case as its request's fields
+    (`case_text`)."""
 
-    cpu_ms: int
-    wall_ms: int
+    cpu_us: int
+    wall_us: int
     output_bytes: int
     stack_bytes: int
     memory_kb: int
@@ -67,8 +75,8 @@ class LimitsRequest:
     @classmethod
     def of(cls, limits: Limits) -> LimitsRequest:
         return cls(
-            cpu_ms=int(limits.cpu_ms) + CPU_KILL_MARGIN_MS,
-            wall_ms=int(limits.wall_limit_ms),
+            cpu_us=(int(limits.cpu_ms) + CPU_KILL_MARGIN_MS) * 1000,
+            wall_us=int(limits.wall_limit_ms) * 1000,
             output_bytes=limits.output_bytes + 1,
             stack_bytes=limits.memory_bytes,
             memory_kb=limits.memory_bytes // 1024,
@@ -78,11 +86,11 @@ class LimitsRequest:
         """What every launcher gets, spawned or serving: the stack and open files, and
         the CPU limit (serving: the most CPU the server may burn before it is ready)."""
         return ["--stack", str(self.stack_bytes), "--nofile", str(self.nofile),
-                "--cpu-ms", str(self.cpu_ms)]  # fmt: skip
+                "--cpu-us", str(self.cpu_us)]  # fmt: skip
 
     def spawned_args(self) -> list[str]:
         """A spawned run's own: its output cap and its wall limit (the watchdog's)."""
-        return ["--fsize", str(self.output_bytes), "--wall-ms", str(self.wall_ms)]
+        return ["--fsize", str(self.output_bytes), "--wall-us", str(self.wall_us)]
 
     def memory_args(self) -> list[str]:
         """The memory limit where no cgroup holds it: the launcher's watchdog sums the
@@ -96,7 +104,7 @@ class LimitsRequest:
     def case_text(self) -> str:
         """The limits' fields of a served case's request (serve.c reads them in this
         order)."""
-        return f" {self.cpu_ms} {self.wall_ms} {self.output_bytes} {self.stack_bytes} {self.nofile}"
+        return f" {self.cpu_us} {self.wall_us} {self.output_bytes} {self.stack_bytes} {self.nofile}"
 
 
 def view_args(

@@ -34,10 +34,13 @@ long long cgroup_cpu_us(int fd) {
     return strtoll(buf, NULL, 10) / 1000;
 }
 
+/* The process CPU clock of `pid` as clock_getcpuclockid names it (the kernel's
+ * MAKE_PROCESS_CPUCLOCK of CPUCLOCK_SCHED), without its check by clock_getres, a system
+ * call more on every read: clock_gettime fails alike for a process that is gone. */
 long long process_cpu_us(pid_t pid) {
-    clockid_t clock;
+    clockid_t clock = (clockid_t)((~(unsigned)pid << 3) | 2U);
     struct timespec t;
-    if (clock_getcpuclockid(pid, &clock) != 0 || clock_gettime(clock, &t) != 0) return -1;
+    if (clock_gettime(clock, &t) != 0) return -1;
     return (long long)t.tv_sec * 1000000 + t.tv_nsec / 1000;
 }
 
@@ -128,7 +131,7 @@ static void queue_children(const char *path, long *queue, int *n, int room) {
  * where there is no pid namespace of the run's: what it started stays below it), found
  * through each thread's list of children. */
 #define TREE_MAX 4096
-static void sample_tree(long long *ticks, long long *pages) {
+static int sample_tree(long long *ticks, long long *pages) {
     static long queue[TREE_MAX];
     int n = 0;
     queue[n++] = getpid();
@@ -144,29 +147,33 @@ static void sample_tree(long long *ticks, long long *pages) {
         }
         if (tasks) closedir(tasks);
     }
+    return n - 1;
 }
 
 /* One sample of the run (watch_spec.whole_ns): its CPU and its memory, -1 each where
  * /proc cannot be listed. Shared pages count in every process mapping them: never less
- * than the run holds. */
-static void sample_run(const struct watch_spec *w, long long *cpu_us, long long *mem_kb) {
+ * than the run holds. Returns how many processes it listed (-1: /proc could not be). */
+static int sample_run(const struct watch_spec *w, long long *cpu_us, long long *mem_kb) {
     long long ticks = 0, pages = 0;
+    int listed = 0;
     *cpu_us = *mem_kb = -1;
     if (w->whole_ns == WATCH_TREE) {
-        sample_tree(&ticks, &pages);
+        listed = sample_tree(&ticks, &pages);
     } else {
         DIR *proc = proc_pids();
-        if (!proc) return;
+        if (!proc) return -1;
         for (struct dirent *e; (e = readdir(proc)) != NULL;) {
             char *end;
             long pid = strtol(e->d_name, &end, 10);
             if (*end || pid <= 1 || pid == w->spared) continue;
             process_stat(pid, &ticks, &pages);
+            listed++;
         }
     }
     long hz = sysconf(_SC_CLK_TCK);
     *cpu_us = ticks * 1000000 / (hz > 0 ? hz : 100);
     *mem_kb = pages * (sysconf(_SC_PAGESIZE) / 1024) + shared_kb(w);
+    return listed;
 }
 
 void watch(pid_t pid, const struct watch_spec *w, struct outcome *out, struct rusage *ru) {
@@ -182,9 +189,11 @@ void watch(pid_t pid, const struct watch_spec *w, struct outcome *out, struct ru
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
     int reaped = 0;
-    /* the first sample after one period: a short run (most fork-server cases) takes none */
-    long long next_sample = now_us() + MEM_POLL_US, sampled_cpu = 0;
+    /* the first sample one period after the run's start: a short run (most fork-server
+     * cases) takes none */
+    long long next_sample = w->start + MEM_POLL_US, sampled_cpu = 0;
     out->mem_peak_kb = 0;
+    out->others_seen = -1;
     for (;;) {
         if (wait4(pid, &out->status, WNOHANG, ru) == pid) {
             reaped = 1;
@@ -225,7 +234,7 @@ void watch(pid_t pid, const struct watch_spec *w, struct outcome *out, struct ru
     while (!reaped && wait4(pid, &out->status, 0, ru) < 0 && errno == EINTR) {}
     if (summed_mem) { /* what the run left behind: processes, files on its tmpfs mounts */
         long long cpu, mem;
-        sample_run(w, &cpu, &mem);
+        out->others_seen = sample_run(w, &cpu, &mem);
         if (mem > out->mem_peak_kb) out->mem_peak_kb = mem;
     }
 }

@@ -14,6 +14,8 @@ struct outcome {
     long long start_cpu_us; /* a fork server's start-up, charged to the case's budget */
     long maxrss_kb;
     long long mem_peak_kb;  /* the largest sample of the run's memory (watch_spec.mem_kb) */
+    int others_seen;        /* the processes its last sample, taken after the program ended,
+                             * listed (but INIT and watch_spec.spared); -1: none taken */
 };
 
 long long now_us(void);

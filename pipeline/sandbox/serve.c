@@ -1,7 +1,7 @@
 /* The launcher's fork-server mode (--serve): INIT's side. See forkserver.c for the
  * server inside the sandbox and forkserver.py for the judge.
  *
- * judge -> INIT  "DIR CPU_MS WALL_MS FSIZE STACK NOFILE [NAME/NAME...]" with
+ * judge -> INIT  "DIR CPU_US WALL_US FSIZE STACK NOFILE [NAME/NAME...]" with
  *                stdin/stdout/stderr fds; DIR "-" asks INIT for a fresh empty scratch dir
  *                in the private /tmp; the NAMEs are copied back from a staged DIR
  * INIT -> judge  "ready", then per case one report line of key value pairs
@@ -148,16 +148,34 @@ static pid_t other_child(pid_t server_pid) {
     return found;
 }
 
-/* The server's answer naming the case's child, waited for at most `ms` in slices; 0 when
+/* The server's answer naming the case's child, waited for at most `us` in slices; 0 when
  * there is none, as soon as the server is dead or stopped without answering (the child
  * may run first and do that: stop_server.c; a server gone closes the socket, and its
- * state says so too). */
+ * state says so too). First INIT sleeps until one of its children changes state (the
+ * case's child ends, most often, or the server dies or stops) or NAME_FIRST_US has
+ * passed, and only then reads the answer, there by then: a wait on the socket itself
+ * woke INIT for the answer while the child ran, a switch more per case (two on one
+ * core). Short, so that a longer case's watch (its CPU counted from there where a
+ * cgroup counts it) starts at most that late. */
 #define NAME_POLL_MS 10
-static ssize_t named(int server, pid_t server_pid, char *buf, size_t size, long long ms) {
-    long long deadline = now_us() + ms * 1000;
+#define NAME_FIRST_US 1000
+static ssize_t named(int server, pid_t server_pid, char *buf, size_t size, long long us) {
+    long long deadline = now_us() + us;
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    long long first = us < NAME_FIRST_US ? us : NAME_FIRST_US;
+    struct timespec slice = {(time_t)(first / 1000000), (long)(first % 1000000) * 1000};
+    sigtimedwait(&chld, NULL, &slice);
     for (;;) {
+        ssize_t n = recv(server, buf, size - 1, MSG_DONTWAIT);
+        if (n > 0) {
+            buf[n] = 0;
+            return n;
+        }
+        if (n == 0) return 0; /* the server is gone */
         long long left_ms = (deadline - now_us()) / 1000;
-        ssize_t n = answer(server, buf, size, (int)(left_ms < 0 ? 0 : left_ms < NAME_POLL_MS ? left_ms : NAME_POLL_MS));
+        n = answer(server, buf, size, (int)(left_ms < 0 ? 0 : left_ms < NAME_POLL_MS ? left_ms : NAME_POLL_MS));
         if (n > 0) return n;
         if (left_ms <= 0 || server_state(server_pid) == 0) return 0;
     }
@@ -453,9 +471,9 @@ static const char *scratch_dir(const char *asked, const struct serve_setup *s, i
 static int one_case(int judge, int server, pid_t server_pid, struct serve_setup *s,
                     const char *request, int fds[3]) {
     char dir[256], forward[512], reply[32], report[256];
-    long long cpu_ms, wall_ms, fsize, stack, nofile;
+    long long cpu_us, wall_us, fsize, stack, nofile;
     int parsed = 0;
-    if (sscanf(request, "%255s %lld %lld %lld %lld %lld%n", dir, &cpu_ms, &wall_ms, &fsize, &stack,
+    if (sscanf(request, "%255s %lld %lld %lld %lld %lld%n", dir, &cpu_us, &wall_us, &fsize, &stack,
                &nofile, &parsed) != 6) {
         tell(judge, "error bad request");
         return -1;
@@ -486,7 +504,7 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     for (int k = 0; k < 3; k++) close(fds[k]);
     pid_t pid = 0;
     int lost = 0;
-    if (sent == 0 && named(server, server_pid, reply, sizeof reply, wall_ms > 0 ? wall_ms : 1000)) {
+    if (sent == 0 && named(server, server_pid, reply, sizeof reply, wall_us > 0 ? wall_us : 1000000)) {
         pid = (pid_t)strtol(reply, NULL, 10);
     } else if (sent == 0 && server_state(server_pid) == 0 && (pid = other_child(server_pid)) > 0) {
         /* the server cloned the case's child and was dead or stopped before it named it:
@@ -518,7 +536,7 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     int case_fd = staged >= 0 ? open(where, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
     if (case_fd >= 0) tmpfs_fds[n_tmpfs++] = case_fd;
     struct watch_spec limits = {
-        .cpu_us = cpu_ms * 1000 - s->start_cpu_us - charged, .wall_us = wall_ms * 1000,
+        .cpu_us = cpu_us - s->start_cpu_us - charged, .wall_us = wall_us,
         .start = start, .cpu_fd = s->cpu_fd, .mem_kb = s->mem_kb, .whole_ns = WATCH_NS,
         .spared = server_pid, .tmpfs_fds = tmpfs_fds, .n_tmpfs = n_tmpfs};
     watch(pid, &limits, &out, &ru);
@@ -526,7 +544,14 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     /* every case: what it left is counted (a pids count equal to the idle one proved
      * nothing under load: a grandchild went unmeasured) */
     struct others left = {0, 0};
-    if (kill_others(server_pid, &lost, &left) != 0) {
+    /* the watchdog's last sample (without a memory cgroup) listed the namespace after
+     * the child was reaped: where it found no process, not even one ended and not yet
+     * reaped, none is left to kill (the server, back in its wait for the next request,
+     * starts none), and a second listing is spared; the server is still reaped if it
+     * died */
+    if (out.others_seen == 0)
+        reap(server_pid, &lost, &left);
+    else if (kill_others(server_pid, &lost, &left) != 0) {
         tell(judge, "lost 1 error processes of the case outlived it");
         return -1;
     }
@@ -538,7 +563,7 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
         char pong[8];
         if (state < 0)
             lost = send(server, "ping", 4, MSG_NOSIGNAL) != 4 ||
-                   !answer(server, pong, sizeof pong, (int)(wall_ms > 0 ? wall_ms : 1000)) ||
+                   !answer(server, pong, sizeof pong, (int)(wall_us > 0 ? wall_us / 1000 : 1000)) ||
                    strcmp(pong, "pong") != 0;
         else
             lost = !state;
@@ -579,12 +604,12 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
 /* Waits for the server's "ready", judged on the server's own clock, not the wall's (a
  * loaded or emulated machine stretches the wall, not the work). Gives up when
  * the server's CPU passes its start budget (with a CPU limit charged, every case would
- * be over it: -1), or when it has used no CPU for start_ms (stuck: 0). Returns 1 when
+ * be over it: -1), or when it has used no CPU for start_us (stuck: 0). Returns 1 when
  * ready. */
 #define START_POLL_MS 100
 static int wait_ready(int server, pid_t server_pid, const struct serve_setup *s) {
     char buf[64];
-    long long budget_ms = s->start_cpu_ms > 0 ? s->start_cpu_ms : s->start_ms;
+    long long budget_us = s->start_cpu_budget_us > 0 ? s->start_cpu_budget_us : s->start_us;
     long long last_used = -1, moved_at = now_us();
     for (;;) {
         long long used = process_cpu_us(server_pid);
@@ -593,13 +618,14 @@ static int wait_ready(int server, pid_t server_pid, const struct serve_setup *s)
             last_used = used;
             moved_at = now;
         }
-        long long cpu_left_ms = budget_ms - (used < 0 ? 0 : used / 1000);
-        if (cpu_left_ms <= 0) return s->start_cpu_ms > 0 ? -1 : 0;
-        long long still_ms = (moved_at + (long long)s->start_ms * 1000 - now) / 1000;
-        if (still_ms <= 0) return 0;
-        long long slice = START_POLL_MS;
-        if (cpu_left_ms + 2 < slice) slice = cpu_left_ms + 2; /* CPU time <= wall time */
-        if (still_ms < slice) slice = still_ms;
+        long long cpu_left_us = budget_us - (used < 0 ? 0 : used);
+        if (cpu_left_us <= 0) return s->start_cpu_budget_us > 0 ? -1 : 0;
+        long long still_us = moved_at + s->start_us - now;
+        if (still_us <= 0) return 0;
+        /* poll's ms, rounded up; CPU time <= wall time */
+        long long slice = START_POLL_MS, cpu_left_ms = (cpu_left_us + 999) / 1000;
+        if (cpu_left_ms + 2 < slice) slice = cpu_left_ms + 2;
+        if ((still_us + 999) / 1000 < slice) slice = (still_us + 999) / 1000;
         struct pollfd p = {server, POLLIN, 0};
         int got = poll(&p, 1, (int)slice);
         if (got < 0 && errno != EINTR) return 0;

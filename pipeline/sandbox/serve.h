@@ -7,7 +7,7 @@
 
 struct serve_setup {
     int cpu_fd;     /* the run cgroup's cpuacct.usage or cpu.stat, or -1 */
-    int start_ms;   /* how long the server may use no CPU before it says it is ready */
+    long long start_us; /* how long the server may use no CPU before it says it is ready */
     const char *writable[SERVE_MAX_WRITABLE]; /* emptied after every case */
     int writable_fd[SERVE_MAX_WRITABLE];
     int n_writable;
@@ -17,7 +17,7 @@ struct serve_setup {
     long uid, gid;  /* the cases' user, or -1 */
     int charge_start;        /* charge the server's CPU before "ready" to every case */
     long long start_cpu_us;  /* that CPU, measured at "ready" */
-    long long start_cpu_ms;  /* with charge_start: more before "ready" and it is refused */
+    long long start_cpu_budget_us; /* with charge_start: more before "ready" is refused */
     long long mem_kb;        /* the watchdog's memory limit (run.h), or 0 (a cgroup holds it) */
     unsigned long long tmpfs_size; /* a staged case's private scratch dir's size */
 };
