@@ -1,0 +1,159 @@
+"""`strength` as a library: the target and its population, the kill matrix graded by
+`grade`, the minimal covers, and every table written to the strength folder:
+
+    OUT/run/             the grading run (`grade`'s run folder: --resume continues it)
+    OUT/mutants/         the mutants graded, one folder each
+    OUT/corpus/          a package's valid inputs as a corpus (a corpus target is read in place)
+    OUT/matrix.parquet   program, kind, case_id, family, verdict, cpu_ms, killed
+    OUT/programs.parquet program, kind, origin, kills, first_kill (null: a survivor)
+    OUT/cases.parquet    case_id, family, kills, cpu_ms, minimal, minimal_cpu
+    OUT/families.parquet family, cases, kills, programs_killed
+    OUT/minimal/         the smallest corpus that kills every killed program
+    OUT/data/            for a package: its data folder with only those secret cases
+    OUT/strength.json    the figures
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pipeline.grade.plan import GradeOutcome
+from pipeline.private import write_private
+from pipeline.results.store import write_table
+from pipeline.strength.cover import minimal_cover
+from pipeline.strength.matrix import (
+    GradeRun,
+    as_arrays,
+    corpus_cases,
+    grade_population,
+    kill_matrix,
+)
+from pipeline.strength.population import (
+    Population,
+    StrengthError,
+    Target,
+    population,
+    target_of,
+)
+from pipeline.strength.report import (
+    Strength,
+    summarize,
+    write_minimal_corpus,
+    write_minimal_data,
+)
+
+STRENGTH_JSON = "strength.json"
+OURS = frozenset(
+    {"run", "mutants", "corpus", "minimal", "data", STRENGTH_JSON}
+    | {f"{name}.parquet" for name in ("matrix", "programs", "cases", "families")}
+)
+
+
+@dataclass
+class StrengthOptions:
+    target: Path
+    out: Path
+    wrong: list[Path] = field(default_factory=list)
+    mutate: list[Path] = field(default_factory=list)
+    mutants: int = 0
+    seed: int = 0
+    grading: GradeRun | None = None  # None: GradeRun(out / "run")
+    workers: int = 2  # compiles at a time
+
+
+@dataclass
+class StrengthOutcome:
+    target: Target
+    population: Population
+    graded: GradeOutcome
+    strength: Strength
+    pairs: int
+    figures: dict[str, Any]
+
+
+def _check_out(out: Path, resume: bool) -> None:
+    """A fresh folder, or with --resume one a strength run wrote; nothing else in it."""
+    if not out.is_dir():
+        if out.exists():
+            raise StrengthError(f"--out {out} is a file")
+        return
+    entries = {p.name for p in out.iterdir()}
+    foreign = sorted(entries - OURS)
+    if foreign:
+        raise StrengthError(f"--out {out} holds {foreign[0]!r}, not a strength run's: refused")
+    if entries and not resume:
+        raise StrengthError(f"{out} already holds a strength run: pass --resume, or another --out")
+
+
+def run_strength(
+    options: StrengthOptions, on_rows: Callable[[int, Counter[str]], None] | None = None
+) -> StrengthOutcome:
+    out = Path(options.out)
+    grading = options.grading or GradeRun(out / "run")
+    _check_out(out, grading.resume)
+    out.mkdir(parents=True, exist_ok=True)
+    if (out / "corpus").exists():  # a package's corpus is made anew, the same each time
+        shutil.rmtree(out / "corpus")
+    target = target_of(options.target, out / "corpus")
+    pop = population(
+        target,
+        options.wrong,
+        options.mutate,
+        options.mutants,
+        options.seed,
+        out / "mutants",
+        options.workers,
+    )
+    graded = grade_population(target.corpus, pop.programs, grading, on_rows)
+    cases = corpus_cases(target.corpus)
+    matrix = kill_matrix(grading.out, pop.programs, cases)
+    write_table(out / "matrix.parquet", matrix)
+    kills, cost = as_arrays(matrix, [p.label for p in pop.programs], cases)
+    covers = (minimal_cover(kills, cost), minimal_cover(kills, cost, by_cpu=True))
+    strength = summarize(pop.programs, kills, cost, cases, covers)
+    for name in ("programs", "cases", "families"):
+        write_table(out / f"{name}.parquet", getattr(strength, name))
+    chosen = [cases.ids[j] for j in covers[0].cases]
+    if (out / "minimal").exists():
+        shutil.rmtree(out / "minimal")
+    write_minimal_corpus(target.corpus, chosen, out / "minimal")
+    if target.package is not None:
+        write_minimal_data(target.package, chosen, cases.ids, out / "data")
+    figures = _figures(options, pop, strength, cost)
+    write_private(out / STRENGTH_JSON, json.dumps(figures, indent=2) + "\n")
+    return StrengthOutcome(target, pop, graded, strength, matrix.num_rows, figures)
+
+
+def _figures(
+    options: StrengthOptions, pop: Population, strength: Strength, cost: np.ndarray
+) -> dict[str, Any]:
+    """strength.json: CPU is the population's on the cases (every program's ms summed)."""
+    kinds = Counter(p.kind for p in pop.programs)
+    survivors = strength.survivors
+    return {
+        "target": str(options.target),
+        "seed": options.seed,
+        "programs": len(pop.programs),
+        "programs_by_kind": dict(sorted(kinds.items())),
+        "mutants_made": pop.mutants.made,
+        "mutants_sampled": pop.mutants.sampled,
+        "mutants_compile_failed": len(pop.mutants.compile_failed),
+        "compile_failed": pop.compile_failed,
+        "killed": len(pop.programs) - len(survivors),
+        "survivors": survivors,
+        "cases": len(cost),
+        "cpu_ms": round(float(cost.sum()), 3),
+        "minimal_cases": len(strength.cover.cases),
+        "minimal_cpu_ms": round(float(cost[strength.cover.cases].sum()), 3),
+        "minimal_by_cpu_cases": len(strength.cpu_cover.cases),
+        "minimal_by_cpu_cpu_ms": round(strength.cpu_cover.cost, 3),
+        "optimal": strength.cover.optimal and strength.cpu_cover.optimal,
+    }
