@@ -40,8 +40,8 @@ class Strength:
 
 
 def _program_table(programs: list[Program], kills: np.ndarray, cases: Cases) -> pa.Table:
-    any_kill: list[bool] = kills.any(axis=1).tolist()
-    first: list[int] = np.argmax(kills, axis=1).tolist()
+    any_kill = [bool(hit) for hit in np.asarray(kills.any(axis=1))]
+    first = [int(j) for j in np.argmax(kills, axis=1)]
     return pa.table(
         {
             "program": [p.label for p in programs],

@@ -94,8 +94,12 @@ def _check_out(out: Path, resume: bool) -> None:
 
 
 def run_strength(
-    options: StrengthOptions, on_rows: Callable[[int, Counter[str]], None] | None = None
+    options: StrengthOptions,
+    on_rows: Callable[[int, Counter[str]], None] | None = None,
+    on_stage: Callable[[str], None] = lambda _: None,
 ) -> StrengthOutcome:
+    """The whole analysis (see the module); `on_stage` hears one line as each step
+    starts, `on_rows` is `grade`'s callback."""
     out = Path(options.out)
     grading = options.grading or GradeRun(out / "run")
     _check_out(out, grading.resume)
@@ -103,6 +107,8 @@ def run_strength(
     if (out / "corpus").exists():  # a package's corpus is made anew, the same each time
         shutil.rmtree(out / "corpus")
     target = target_of(options.target, out / "corpus")
+    if options.mutants:
+        on_stage(f"making {options.mutants} mutants (universalmutator) and compiling them")
     pop = population(
         target,
         options.wrong,
@@ -112,11 +118,13 @@ def run_strength(
         out / "mutants",
         options.workers,
     )
+    on_stage(f"grading {len(pop.programs)} programs on the cases of {target.corpus}")
     graded = grade_population(target.corpus, pop.programs, grading, on_rows)
     cases = corpus_cases(target.corpus)
     matrix = kill_matrix(grading.out, pop.programs, cases)
     write_table(out / "matrix.parquet", matrix)
     kills, cost = as_arrays(matrix, [p.label for p in pop.programs], cases)
+    on_stage("solving the minimal set cover (HiGHS)")
     covers = (minimal_cover(kills, cost), minimal_cover(kills, cost, by_cpu=True))
     strength = summarize(pop.programs, kills, cost, cases, covers)
     for name in ("programs", "cases", "families"):

@@ -1,0 +1,116 @@
+"""`gridjudge strength`: how strong a test set is. Every wrong program (and mutants of a
+correct one) on every case, which cases kill which programs, the survivors, and the
+smallest corpus that kills everything the full one kills (docs/strength.md).
+
+Exit 0: the matrix and the minimal corpus are written (survivors or not); 2: a user
+error (a target that is neither corpus nor package, a missing program, a bad option);
+130 / 143: interrupted (the graded chunks are kept: continue with --resume)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pipeline.cli.common import (
+    ALLOW_UNSANDBOXED_HELP,
+    interrupts_end,
+    say,
+    user_errors,
+    warn_isolation,
+)
+from pipeline.grade.plan import GradeOptions
+from pipeline.grade.settings import DEFAULT, GradeSettings
+from pipeline.strength.matrix import GradeRun
+from pipeline.strength.run import StrengthOptions, StrengthOutcome, run_strength
+
+SHOWN_SURVIVORS = 20
+
+
+@user_errors
+def strength(
+    target: Annotated[
+        Path, typer.Argument(help="A corpus folder of a built-in problem, or a problem package.")
+    ],
+    out: Annotated[Path, typer.Option(help="Folder to write the matrix, tables and corpora.")],
+    wrong: Annotated[
+        list[Path],
+        typer.Option(help="A wrong program, or a folder of them (repeatable)."),
+    ] = [],  # noqa: B006 (typer reads the default; never mutated)
+    mutate: Annotated[
+        list[Path],
+        typer.Option(
+            help="A correct source file to make mutants of (repeatable; default: a "
+            "package's accepted submissions)."
+        ),
+    ] = [],  # noqa: B006
+    mutants: Annotated[
+        int, typer.Option(min=0, help="How many mutants to grade, sampled from all made.")
+    ] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the mutant sample.")] = 0,
+    address: Annotated[
+        str | None,
+        typer.Option(
+            help="Ray cluster to join (default: RAY_ADDRESS, else an embedded local cluster; "
+            "`local-serial` runs in this process without Ray).",
+        ),
+    ] = GradeOptions.address,
+    resume: Annotated[
+        bool, typer.Option(help="Continue the strength run in --out (its grading run).")
+    ] = False,
+    batch: Annotated[
+        int, typer.Option(help="Cases per process where the problem's format allows several.")
+    ] = DEFAULT.batch,
+    time_limit: Annotated[
+        float | None, typer.Option(help="CPU seconds per case (default: the problem's).")
+    ] = DEFAULT.time_limit,
+    cache: Annotated[
+        bool,
+        typer.Option("--cache/--no-cache", help="Take pairs graded before from the result cache."),
+    ] = GradeOptions.cache,
+    allow_unsandboxed: Annotated[
+        bool, typer.Option("--allow-unsandboxed", help=ALLOW_UNSANDBOXED_HELP)
+    ] = DEFAULT.allow_unsandboxed,
+) -> None:
+    """Grade wrong programs and mutants on every case of TARGET; write the kill matrix,
+    the survivors and the minimal corpus that still kills every killed program."""
+    settings = GradeSettings.of_options(
+        batch=batch, time_limit=time_limit, allow_unsandboxed=allow_unsandboxed
+    )
+    warn_isolation(settings.allow_unsandboxed)
+    grading = GradeRun(out / "run", address, resume, settings, cache)
+    options = StrengthOptions(target, out, list(wrong), list(mutate), mutants, seed, grading)
+    with interrupts_end(f"graded chunks are in {out / 'run'}; continue with --resume"):
+        outcome = run_strength(options, on_stage=lambda line: typer.echo(line, err=True))
+    _print(outcome, out)
+
+
+def _print(outcome: StrengthOutcome, out: Path) -> None:
+    f = outcome.figures
+    by_kind = ", ".join(f"{n} {kind}" for kind, n in f["programs_by_kind"].items())
+    typer.echo(f"programs: {f['programs']} ({by_kind})")
+    if f["mutants_made"]:
+        typer.echo(
+            f"mutants: {f['mutants_made']} made, {f['mutants_sampled']} sampled (seed "
+            f"{f['seed']}), {f['mutants_compile_failed']} did not compile (dropped)"
+        )
+    for label in f["compile_failed"]:
+        say(f"left out: {label} does not compile")
+    typer.echo(f"matrix: {outcome.pairs} pairs; killed {f['killed']} of {f['programs']}")
+    survivors = f["survivors"]
+    if survivors:
+        shown = ", ".join(survivors[:SHOWN_SURVIVORS])
+        more = f" and {len(survivors) - SHOWN_SURVIVORS} more" if len(survivors) > 20 else ""
+        say(f"survivors ({len(survivors)}): {shown}{more}")
+    else:
+        typer.echo("survivors: none")
+    share = f["minimal_cases"] / f["cases"] * 100 if f["cases"] else 0.0
+    cpu_share = f["minimal_cpu_ms"] / f["cpu_ms"] * 100 if f["cpu_ms"] else 0.0
+    typer.echo(
+        f"minimal corpus: {f['minimal_cases']} of {f['cases']} cases ({share:.1f}%), "
+        f"{cpu_share:.1f}% of the CPU; by CPU: {f['minimal_by_cpu_cases']} cases"
+    )
+    written = "matrix.parquet, programs.parquet, cases.parquet, families.parquet, minimal/"
+    extra = ", data/" if outcome.target.package is not None else ""
+    typer.echo(f"wrote {written}{extra} and strength.json in {out}")
