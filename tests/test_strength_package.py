@@ -27,6 +27,7 @@ def main():
 
 main()
 """
+SERIAL = ("--address", "local-serial")
 CASES = ["1 2", "0 0", "-5 3", "100 -100", "7 7", "123456 654321", "-1 -1"]
 
 
@@ -137,8 +138,7 @@ def test_the_minimal_data_folder_kills_what_the_full_one_kills(
     again = tmp_path / "again"
     result = CliRunner().invoke(
         app,
-        ["strength", str(copy), "--out", str(again), "--mutants", "1000"]
-        + ["--address", "local-serial"],
+        ["strength", str(copy), "--out", str(again), "--mutants", "1000", *SERIAL],
     )
     assert result.exit_code == 0, result.output
     matrix = pd.read_parquet(again / "matrix.parquet")
