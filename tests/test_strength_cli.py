@@ -141,3 +141,18 @@ def test_the_matrix_is_the_same_after_a_killed_run_is_resumed(corpus: Path, tmp_
     assert len(kept) == len(before)
     assert (kept["cpu_ms_x"] == kept["cpu_ms_y"]).all()
     assert resumed.graded.skipped == len(before)
+
+
+def test_two_programs_of_one_name_are_refused_before_any_mutant_is_made(
+    corpus: Path, tmp_path: Path
+) -> None:
+    twin = tmp_path / "twin" / "wa_counts_empty_board.cpp"  # the stem of WRONG[0]
+    twin.parent.mkdir()
+    twin.write_text("int main() { return 0; }\n")
+    out = tmp_path / "s"
+    code, output = strength(
+        str(corpus), "--wrong", str(WRONG[0]), "--wrong", str(twin), "--mutants", "5",
+        "--mutate", str(CORRECT), "--out", str(out),
+    )  # fmt: skip
+    assert code == 2 and "'wa_counts_empty_board' is given twice" in output, output
+    assert not (out / "mutants").exists()

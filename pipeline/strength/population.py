@@ -100,6 +100,7 @@ def population(
     named: a compile error kills nothing of the test data's), and `count` mutants of
     `mutate` (default: the package's accepted sources)."""
     given = wrong_programs(wrong) + target.rejected
+    _once([p.label for p in given])  # before any mutant is made or compiled
     sources = list(mutate) or target.correct
     if count and not sources:
         raise StrengthError("--mutants needs --mutate SOURCE (a correct program to mutate)")
@@ -113,10 +114,16 @@ def population(
         Program(m.label, MUTANT, spec_for(m.label, m.source), str(m.origin))
         for m in mutants.mutants
     ]
-    labels = [p.label for p in programs]
-    twice = next((label for label in labels if labels.count(label) > 1), None)
-    if twice is not None:
-        raise StrengthError(f"program {twice!r} is given twice (rename one of them)")
+    _once([p.label for p in programs])
     if not programs:
         raise StrengthError("no program to grade: give --wrong, or --mutants with --mutate")
     return Population(programs, mutants, failed)
+
+
+def _once(labels: list[str]) -> None:
+    """Every program's id is its own: the matrix and `grade` know programs by it."""
+    seen: set[str] = set()
+    for label in labels:
+        if label in seen:
+            raise StrengthError(f"program {label!r} is given twice (rename one of them)")
+        seen.add(label)
