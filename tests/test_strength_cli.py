@@ -26,6 +26,7 @@ from tests.cli_output import without_isolation_line
 SPOT = Path(__file__).resolve().parent / "submissions" / "spot"
 WRONG = [SPOT / "wa_counts_empty_board.py", SPOT / "wa_no_rotations.cpp"]
 CORRECT = SPOT / "ac_rotations.c"
+SERIAL = ("--address", "local-serial")
 
 
 @pytest.fixture(scope="module")
@@ -156,3 +157,28 @@ def test_two_programs_of_one_name_are_refused_before_any_mutant_is_made(
     )  # fmt: skip
     assert code == 2 and "'wa_counts_empty_board' is given twice" in output, output
     assert not (out / "mutants").exists()
+
+
+def test_a_survivor_is_stressed_and_the_case_that_kills_it_is_a_corpus(tmp_path: Path) -> None:
+    # three cases of one family, where counting the empty board never matters
+    small = tmp_path / "n2"
+    generate_corpus(get_problem("spot"), 3, 0, small, families=["n2"])
+    out = tmp_path / "s"
+    code, output = strength(
+        str(small), "--wrong", str(WRONG[0]), "--wrong", str(WRONG[1]),
+        "--stress-survivors", "60", "--out", str(out),
+    )  # fmt: skip
+    assert code == 0, output
+    assert "survivors (1): wa_counts_empty_board" in output
+    searched = pd.read_parquet(out / "survivors.parquet")
+    assert list(searched["program"]) == ["wa_counts_empty_board"]
+    assert searched["verdict"][0] == "WA"
+    # the regression corpus, graded by `grade`, kills the survivor
+    again = tmp_path / "again"
+    result = CliRunner().invoke(
+        app,
+        ["grade", str(out / "regression"), "-s", str(WRONG[0]), "--out", str(again), *SERIAL],
+    )
+    assert result.exit_code == 0, result.output
+    rows = run_folder.load_results(again, columns=["case_id", "verdict"]).to_pylist()
+    assert rows == [{"case_id": "strength/wa_counts_empty_board", "verdict": "WA"}]

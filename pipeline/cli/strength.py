@@ -8,6 +8,8 @@ error (a target that is neither corpus nor package, a missing program, a bad opt
 
 from __future__ import annotations
 
+import time
+from collections import Counter
 from pathlib import Path
 from typing import Annotated
 
@@ -26,6 +28,7 @@ from pipeline.strength.matrix import GradeRun
 from pipeline.strength.run import StrengthOptions, StrengthOutcome, run_strength
 
 SHOWN_SURVIVORS = 20
+PROGRESS_S = 5.0
 
 
 @user_errors
@@ -48,7 +51,15 @@ def strength(
     mutants: Annotated[
         int, typer.Option(min=0, help="How many mutants to grade, sampled from all made.")
     ] = 0,
-    seed: Annotated[int, typer.Option(help="Seed of the mutant sample.")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the mutant sample and the searches.")] = 0,
+    stress_survivors: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            help="Seconds of `stress` per survivor for a case that kills it (a built-in "
+            "problem); the shrunk cases go to OUT/regression/ (default 0: none).",
+        ),
+    ] = 0.0,
     address: Annotated[
         str | None,
         typer.Option(
@@ -80,10 +91,31 @@ def strength(
     )
     warn_isolation(settings.allow_unsandboxed)
     grading = GradeRun(out / "run", address, resume, settings, cache)
-    options = StrengthOptions(target, out, list(wrong), list(mutate), mutants, seed, grading)
+    options = StrengthOptions(
+        target, out, list(wrong), list(mutate), mutants, seed, grading, stress_s=stress_survivors
+    )
+    rows = _Rows()
     with interrupts_end(f"graded chunks are in {out / 'run'}; continue with --resume"):
-        outcome = run_strength(options, on_stage=lambda line: typer.echo(line, err=True))
+        outcome = run_strength(options, rows.on_rows, lambda line: typer.echo(line, err=True))
     _print(outcome, out)
+
+
+class _Rows:
+    """A line on stderr at most every PROGRESS_S seconds while the pairs are graded."""
+
+    def __init__(self) -> None:
+        self.rows, self.counts, self.start = 0, Counter[str](), time.monotonic()
+        self.last = self.start
+
+    def on_rows(self, n: int, counts: Counter[str]) -> None:
+        self.rows += n
+        self.counts.update(counts)
+        now = time.monotonic()
+        if now - self.last >= PROGRESS_S:
+            self.last = now
+            shown = ", ".join(f"{v} {k}" for k, v in sorted(self.counts.items()))
+            rate = self.rows / max(now - self.start, 1e-9)
+            typer.echo(f"graded {self.rows} pairs ({shown}), {rate:.0f}/s", err=True)
 
 
 def _print(outcome: StrengthOutcome, out: Path) -> None:
@@ -111,6 +143,10 @@ def _print(outcome: StrengthOutcome, out: Path) -> None:
         f"minimal corpus: {f['minimal_cases']} of {f['cases']} cases ({share:.1f}%), "
         f"{cpu_share:.1f}% of the CPU; by CPU: {f['minimal_by_cpu_cases']} cases"
     )
+    if "regression_cases" in f:
+        found = f["regression_cases"]
+        typer.echo(f"stress: a case that kills {found} of the survivors, in regression/")
     written = "matrix.parquet, programs.parquet, cases.parquet, families.parquet, minimal/"
     extra = ", data/" if outcome.target.package is not None else ""
+    extra += ", survivors.parquet, regression/" if "regression_cases" in f else ""
     typer.echo(f"wrote {written}{extra} and strength.json in {out}")

@@ -10,6 +10,8 @@
     OUT/families.parquet family, cases, kills, programs_killed
     OUT/minimal/         the smallest corpus that kills every killed program
     OUT/data/            for a package: its data folder with only those secret cases
+    OUT/survivors.parquet   with --stress-survivors: each survivor's search, the case found
+    OUT/regression/      the shrunk cases that kill survivors, as a corpus
     OUT/strength.json    the figures
 """
 
@@ -25,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from pipeline.corpus.store import read_manifest
 from pipeline.grade.plan import GradeOutcome
 from pipeline.private import write_private
 from pipeline.results.store import write_table
@@ -49,11 +52,12 @@ from pipeline.strength.report import (
     write_minimal_corpus,
     write_minimal_data,
 )
+from pipeline.strength.survivors import search_survivors, search_table, write_regression
 
 STRENGTH_JSON = "strength.json"
 OURS = frozenset(
-    {"run", "mutants", "corpus", "minimal", "data", STRENGTH_JSON}
-    | {f"{name}.parquet" for name in ("matrix", "programs", "cases", "families")}
+    {"run", "mutants", "corpus", "minimal", "data", "regression", STRENGTH_JSON}
+    | {f"{name}.parquet" for name in ("matrix", "programs", "cases", "families", "survivors")}
 )
 
 
@@ -67,6 +71,7 @@ class StrengthOptions:
     seed: int = 0
     grading: GradeRun | None = None  # None: GradeRun(out / "run")
     workers: int = 2  # compiles at a time
+    stress_s: float = 0.0  # seconds of `stress` per survivor (0: none)
 
 
 @dataclass
@@ -118,7 +123,8 @@ def run_strength(
         out / "mutants",
         options.workers,
     )
-    on_stage(f"grading {len(pop.programs)} programs on the cases of {target.corpus}")
+    count = read_manifest(target.corpus).count
+    on_stage(f"grading {len(pop.programs)} programs on {count} cases ({target.corpus})")
     graded = grade_population(target.corpus, pop.programs, grading, on_rows)
     cases = corpus_cases(target.corpus)
     matrix = kill_matrix(grading.out, pop.programs, cases)
@@ -136,8 +142,33 @@ def run_strength(
     if target.package is not None:
         write_minimal_data(target.package, chosen, cases.ids, out / "data")
     figures = _figures(options, pop, strength, cost)
+    if options.stress_s > 0 and strength.survivors:
+        figures["regression_cases"] = _search(target, pop, strength, options, on_stage)
     write_private(out / STRENGTH_JSON, json.dumps(figures, indent=2) + "\n")
     return StrengthOutcome(target, pop, graded, strength, matrix.num_rows, figures)
+
+
+def _search(
+    target: Target,
+    pop: Population,
+    strength: Strength,
+    options: StrengthOptions,
+    on_stage: Callable[[str], None],
+) -> int:
+    """Each survivor stressed (a problem with a generator); the cases found written to
+    OUT/regression/; how many."""
+    out = Path(options.out)
+    if target.problem.generate is None:
+        on_stage(f"no survivor searched: {target.problem.name} has no generator")
+        return 0
+    left = set(strength.survivors)
+    survivors = [p for p in pop.programs if p.label in left]
+    on_stage(f"stressing {len(survivors)} survivors, {options.stress_s:g} s each")
+    searches = search_survivors(target.problem, survivors, options.seed, options.stress_s)
+    write_table(out / "survivors.parquet", search_table(searches))
+    if (out / "regression").exists():
+        shutil.rmtree(out / "regression")
+    return write_regression(target.problem, searches, out / "regression")
 
 
 def _figures(
