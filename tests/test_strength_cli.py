@@ -65,6 +65,12 @@ def test_wrong_programs_are_killed_a_correct_one_survives_and_the_minimal_corpus
         ).fetchall()
         assert programs.loc[label, "first_kill"] == kills[0][0]
         assert programs.loc[label, "kills"] == len(kills)
+    # the picture: one cell per (family, program), the survivor's column unshaded
+    page = (out / "strength.html").read_text()
+    families = len(pd.read_parquet(out / "families.parquet"))
+    assert page.count("<rect ") == families * 3
+    assert page.count('fill="#eef"><title>ac_rotations (wrong)') == families
+    assert "<li>ac_rotations</li>" in page
     # the minimal corpus, graded again by `grade`, rejects exactly the killed programs
     figures = json.loads((out / "strength.json").read_text())
     assert 1 <= figures["minimal_cases"] <= 2

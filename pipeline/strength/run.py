@@ -13,6 +13,7 @@
     OUT/survivors.parquet   with --stress-survivors: each survivor's search, the case found
     OUT/regression/      the shrunk cases that kill survivors, as a corpus
     OUT/strength.json    the figures
+    OUT/strength.html    the matrix as a picture, the survivors, the minimal corpus's size
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ from pipeline.grade.plan import GradeOutcome
 from pipeline.private import write_private
 from pipeline.results.store import write_table
 from pipeline.strength.cover import minimal_cover
+from pipeline.strength.html import write_html
 from pipeline.strength.matrix import (
+    Cases,
     GradeRun,
     as_arrays,
     corpus_cases,
@@ -55,8 +58,9 @@ from pipeline.strength.report import (
 from pipeline.strength.survivors import search_survivors, search_table, write_regression
 
 STRENGTH_JSON = "strength.json"
+STRENGTH_HTML = "strength.html"
 OURS = frozenset(
-    {"run", "mutants", "corpus", "minimal", "data", "regression", STRENGTH_JSON}
+    {"run", "mutants", "corpus", "minimal", "data", "regression", STRENGTH_JSON, STRENGTH_HTML}
     | {f"{name}.parquet" for name in ("matrix", "programs", "cases", "families", "survivors")}
 )
 
@@ -133,19 +137,24 @@ def run_strength(
     on_stage("solving the minimal set cover (HiGHS)")
     covers = (minimal_cover(kills, cost), minimal_cover(kills, cost, by_cpu=True))
     strength = summarize(pop.programs, kills, cost, cases, covers)
+    _write_corpora(out, target, [cases.ids[j] for j in covers[0].cases], cases)
+    figures = _figures(options, pop, strength, cost)
+    if options.stress_s > 0 and strength.survivors:
+        figures["regression_cases"] = _search(target, pop, strength, options, on_stage)
     for name in ("programs", "cases", "families"):
         write_table(out / f"{name}.parquet", getattr(strength, name))
-    chosen = [cases.ids[j] for j in covers[0].cases]
+    write_html(out / STRENGTH_HTML, figures, pop.programs, kills, cases)
+    write_private(out / STRENGTH_JSON, json.dumps(figures, indent=2) + "\n")
+    return StrengthOutcome(target, pop, graded, strength, matrix.num_rows, figures)
+
+
+def _write_corpora(out: Path, target: Target, chosen: list[str], cases: Cases) -> None:
+    """OUT/minimal/ (and a package's OUT/data/), written anew on a resumed run."""
     if (out / "minimal").exists():
         shutil.rmtree(out / "minimal")
     write_minimal_corpus(target.corpus, chosen, out / "minimal")
     if target.package is not None:
         write_minimal_data(target.package, chosen, cases.ids, out / "data")
-    figures = _figures(options, pop, strength, cost)
-    if options.stress_s > 0 and strength.survivors:
-        figures["regression_cases"] = _search(target, pop, strength, options, on_stage)
-    write_private(out / STRENGTH_JSON, json.dumps(figures, indent=2) + "\n")
-    return StrengthOutcome(target, pop, graded, strength, matrix.num_rows, figures)
 
 
 def _search(
