@@ -188,3 +188,25 @@ def test_a_survivor_is_stressed_and_the_case_that_kills_it_is_a_corpus(tmp_path:
     assert result.exit_code == 0, result.output
     rows = run_folder.load_results(again, columns=["case_id", "verdict"]).to_pylist()
     assert rows == [{"case_id": "strength/wa_counts_empty_board", "verdict": "WA"}]
+
+
+def test_a_program_stopped_by_max_tle_is_killed_only_by_the_cases_that_ran(
+    corpus: Path, tmp_path: Path
+) -> None:
+    loops = tmp_path / "loops.py"
+    loops.write_text("while True:\n    pass\n")
+    out = tmp_path / "s"
+    code, output = strength(
+        str(corpus), "--wrong", str(loops), "--wrong", str(WRONG[1]),
+        "--max-tle", "1", "--time-limit", "0.2", "--out", str(out),
+    )  # fmt: skip
+    assert code == 0, output
+    matrix = pd.read_parquet(out / "matrix.parquet")
+    mine = matrix[matrix["program"] == "loops"]
+    assert set(mine["verdict"]) == {"TLE"} and len(mine) == 24
+    ran = mine[mine["ran"]]
+    assert len(ran) == 1 and ran["killed"].all()
+    assert not mine[~mine["ran"]]["killed"].any()
+    programs = pd.read_parquet(out / "programs.parquet").set_index("program")
+    assert programs.loc["loops", "kills"] == 1
+    assert programs.loc["loops", "first_kill"] == ran["case_id"].iloc[0]

@@ -28,6 +28,7 @@ from pipeline.strength.matrix import GradeRun
 from pipeline.strength.run import StrengthOptions, StrengthOutcome, run_strength
 
 SHOWN_SURVIVORS = 20
+DEFAULT_MAX_TLE = 3
 PROGRESS_S = 5.0
 
 
@@ -76,6 +77,14 @@ def strength(
     time_limit: Annotated[
         float | None, typer.Option(help="CPU seconds per case (default: the problem's).")
     ] = DEFAULT.time_limit,
+    max_tle: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="After N TLEs of a program its other cases are not run (they kill "
+            "nothing): a mutant that loops forever costs N time limits, not one per case.",
+        ),
+    ] = DEFAULT_MAX_TLE,
     cache: Annotated[
         bool,
         typer.Option("--cache/--no-cache", help="Take pairs graded before from the result cache."),
@@ -87,7 +96,7 @@ def strength(
     """Grade wrong programs and mutants on every case of TARGET; write the kill matrix,
     the survivors and the minimal corpus that still kills every killed program."""
     settings = GradeSettings.of_options(
-        batch=batch, time_limit=time_limit, allow_unsandboxed=allow_unsandboxed
+        batch=batch, time_limit=time_limit, max_tle=max_tle, allow_unsandboxed=allow_unsandboxed
     )
     warn_isolation(settings.allow_unsandboxed)
     grading = GradeRun(out / "run", address, resume, settings, cache)

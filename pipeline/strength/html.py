@@ -14,7 +14,8 @@ from pipeline.private import write_private
 from pipeline.strength.matrix import Cases
 from pipeline.strength.population import Program
 
-CELL_W, CELL_H, LABEL_W, TOP = 8, 16, 220, 20
+CELL_H, LABEL_W, TOP = 16, 220, 20
+WIDTH = 900  # the columns' width, cells between 2 and 40 pixels wide
 MAX_PROGRAMS = 600  # columns drawn; more are summed up in the tables only
 _CSS = (
     "body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px}"
@@ -38,11 +39,11 @@ def family_shares(kills: np.ndarray, cases: Cases) -> tuple[list[str], np.ndarra
     return families, shares
 
 
-def _cell(x: int, y: int, share: float, title: str) -> str:
+def _cell(x: int, y: int, w: int, share: float, title: str) -> str:
     shade = int(255 - 200 * share)
     fill = f"rgb(255,{shade},{shade})" if share > 0 else "#eef"
     return (
-        f'<rect x="{x}" y="{y}" width="{CELL_W}" height="{CELL_H}" fill="{fill}">'
+        f'<rect x="{x}" y="{y}" width="{w}" height="{CELL_H}" fill="{fill}">'
         f"<title>{_e(title)}</title></rect>"
     )
 
@@ -50,7 +51,8 @@ def _cell(x: int, y: int, share: float, title: str) -> str:
 def matrix_svg(families: list[str], shares: np.ndarray, programs: list[Program]) -> str:
     """Rows: families; columns: programs (a survivor's column pale blue throughout)."""
     shown = programs[:MAX_PROGRAMS]
-    width = LABEL_W + CELL_W * len(shown)
+    cell = max(2, min(40, WIDTH // max(1, len(shown))))
+    width = LABEL_W + max(cell * len(shown), 100)
     height = TOP + CELL_H * len(families)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}">']
     parts.append(f'<text x="{LABEL_W}" y="14" font-size="12">programs →</text>')
@@ -60,7 +62,7 @@ def matrix_svg(families: list[str], shares: np.ndarray, programs: list[Program])
         for c, program in enumerate(shown):
             share = float(shares[r, c])
             title = f"{program.label} ({program.kind}) on {family}: {share:.0%} of cases kill"
-            parts.append(_cell(LABEL_W + c * CELL_W, y, share, title))
+            parts.append(_cell(LABEL_W + c * cell, y, cell, share, title))
     parts.append("</svg>")
     return "".join(parts)
 
@@ -99,7 +101,7 @@ def render(
         f"<style>{_CSS}</style></head><body><h1>Test set strength: {_e(f['target'])}</h1>"
         f"<table>{_rows(summary)}</table><h2>Kill matrix</h2>"
         f"<p>Each cell: the share of the family's cases that kill the program "
-        f"(white: none).</p>{matrix_svg(families, shares, programs)}{note}"
+        f"(pale blue: none).</p>{matrix_svg(families, shares, programs)}{note}"
         f"<h2>Families</h2><table><tr><th>family</th><th>cases</th>"
         f"<th>programs killed</th></tr>{_rows(per_family)}</table>"
         f"<h2>Survivors</h2><ul>{survivors}</ul></body></html>\n"

@@ -3,7 +3,9 @@ itself (a run folder under the strength folder: Ray, the result cache, batched r
 `--resume` after a kill), then read back as one row per (program, case).
 
 A program is killed by a case when its verdict there blames the program (WA, PE, TLE,
-MLE, RE, OLE). IE (the case is invalid) and JE (the judge failed) kill nothing; CE
+MLE, RE, OLE) and the case ran: with `--max-tle N` a program's cases after its N-th TLE
+are not run (a mutant that loops forever would cost the time limit on every case), and
+their TLE rows kill nothing. IE (the case is invalid) and JE (the judge failed) kill nothing; CE
 cannot occur, as a program that does not compile is left out of the population. A
 mutant that agrees with the reference on every case is AC everywhere: a survivor.
 """
@@ -23,6 +25,7 @@ from pipeline.corpus.store import iter_batches
 from pipeline.grade.driver import run_grade
 from pipeline.grade.plan import GradeOptions, GradeOutcome, plan_grade
 from pipeline.grade.settings import GradeSettings
+from pipeline.grade.time_verdicts import NOT_RUN
 from pipeline.results import store as run_folder
 from pipeline.results.summary import last_attempts
 from pipeline.strength.population import Program
@@ -38,6 +41,8 @@ MATRIX_SCHEMA = pa.schema(
         pa.field("verdict", pa.string(), nullable=False),
         pa.field("cpu_ms", pa.float64(), nullable=True),
         pa.field("killed", pa.bool_(), nullable=False),
+        # False: a TLE row of a program that had --max-tle TLEs already (not run, no kill)
+        pa.field("ran", pa.bool_(), nullable=False),
     ],
     metadata={"gridjudge.kind": "strength-matrix"},
 )
@@ -99,7 +104,7 @@ def corpus_cases(corpus: Path) -> Cases:
 def kill_matrix(run_dir: Path, programs: list[Program], cases: Cases) -> pa.Table:
     """One row per (program, case) from the run's results (its last attempt), programs
     in population order, cases in corpus order."""
-    columns = ["submission", "problem", "case_id", "verdict", "cpu_ms", "attempt"]
+    columns = ["submission", "problem", "case_id", "verdict", "cpu_ms", "tle_kind", "attempt"]
     rows = last_attempts(run_folder.load_results(run_dir, columns=columns))
     labels = [p.label for p in programs]
     at_program = pc.index_in(rows.column("submission"), value_set=pa.array(labels))
@@ -114,6 +119,7 @@ def kill_matrix(run_dir: Path, programs: list[Program], cases: Cases) -> pa.Tabl
     program_at = np.asarray(at_program)[order]
     case_at = np.asarray(at_case)[order]
     verdicts = rows.column("verdict").take(pa.array(order))
+    ran = pc.fill_null(pc.not_equal(rows.column("tle_kind").take(pa.array(order)), NOT_RUN), True)
     kinds = [p.kind for p in programs]
     return pa.Table.from_pydict(
         {
@@ -123,7 +129,8 @@ def kill_matrix(run_dir: Path, programs: list[Program], cases: Cases) -> pa.Tabl
             "family": pa.array(cases.families).take(pa.array(case_at)),
             "verdict": verdicts,
             "cpu_ms": rows.column("cpu_ms").take(pa.array(order)),
-            "killed": pc.is_in(verdicts, value_set=pa.array(sorted(KILLING))),
+            "killed": pc.and_(pc.is_in(verdicts, value_set=pa.array(sorted(KILLING))), ran),
+            "ran": ran,
         },
         schema=MATRIX_SCHEMA,
     )
