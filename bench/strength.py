@@ -1,7 +1,8 @@
 """`strength`'s driver side (docs/strength.md), on synthetic kill matrices:
 
 1. the minimal set cover's solve time (HiGHS through scipy.optimize.milp), by count and
-   by CPU, at programs x cases sizes up to 1,000 x 10,000;
+   by CPU, at programs x cases sizes up to 1,000 x 10,000, each within --time-limit
+   (then the best cover found, and the gap HiGHS could not close);
 2. the driver's memory as the matrix grows: a matrix table of 10^5, 10^6, 10^7 pairs
    turned into the cover's arrays (`as_arrays`) and covered, its peak RSS growth.
 
@@ -29,7 +30,7 @@ import numpy as np
 import psutil
 import pyarrow as pa
 
-from pipeline.strength.cover import minimal_cover
+from pipeline.strength.cover import Cover, minimal_cover
 from pipeline.strength.matrix import Cases, as_arrays
 
 FAMILIES = 20
@@ -50,20 +51,26 @@ def synthetic(programs: int, cases: int, seed: int = 0) -> tuple[np.ndarray, np.
     return kills, rng.gamma(2.0, 5.0, cases)
 
 
-def bench_cover(sizes: list[tuple[int, int]]) -> None:
-    print("programs x cases      killed  cover  time     cover by CPU  time")
+def _proof(cover: Cover) -> str:
+    return "optimal" if cover.optimal else f"gap {cover.gap:.0%}"
+
+
+def bench_cover(sizes: list[tuple[int, int]], limit_s: float) -> None:
+    print("programs x cases    killed distinct  cover  time              by CPU  time")
     for programs, cases in sizes:
         kills, cost = synthetic(programs, cases)
+        distinct = len(np.unique(kills[kills.any(axis=1)], axis=0))
         start = time.perf_counter()
-        by_count = minimal_cover(kills, cost)
+        by_count = minimal_cover(kills, cost, time_limit_s=limit_s)
         count_s = time.perf_counter() - start
         start = time.perf_counter()
-        by_cpu = minimal_cover(kills, cost, by_cpu=True)
+        by_cpu = minimal_cover(kills, cost, by_cpu=True, time_limit_s=limit_s)
         cpu_s = time.perf_counter() - start
         killed = int(kills.any(axis=1).sum())
         print(
-            f"{programs:>6} x {cases:<9} {killed:>8} {len(by_count.cases):>6} {count_s:7.2f} s"
-            f" {len(by_cpu.cases):>8} {cpu_s:10.2f} s"
+            f"{programs:>6} x {cases:<9} {killed:>6} {distinct:>8} {len(by_count.cases):>6} "
+            f"{count_s:6.1f} s {_proof(by_count):>8} {len(by_cpu.cases):>6} {cpu_s:6.1f} s "
+            f"{_proof(by_cpu)}"
         )
 
 
@@ -82,7 +89,7 @@ def matrix_table(programs: int, cases: int) -> tuple[pa.Table, list[str], Cases]
     return table, labels, Cases(ids, ["f"] * cases)
 
 
-def bench_memory(exponents: list[int]) -> None:
+def bench_memory(exponents: list[int], limit_s: float) -> None:
     print("pairs      programs x cases   table MB  RSS growth MB  arrays+cover s")
     process = psutil.Process()
     for e in exponents:
@@ -93,7 +100,7 @@ def bench_memory(exponents: list[int]) -> None:
         table, labels, cases_of = matrix_table(programs, cases)
         start = time.perf_counter()
         kills, cost = as_arrays(table, labels, cases_of)
-        minimal_cover(kills, cost)
+        minimal_cover(kills, cost, time_limit_s=limit_s)
         took = time.perf_counter() - start
         grown = (process.memory_info().rss - before) / 2**20
         print(
@@ -107,10 +114,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default="100x1000,300x3000,1000x10000")
     parser.add_argument("--memory", default="5,6,7")
+    parser.add_argument("--time-limit", type=float, default=120.0, help="seconds per cover")
     args = parser.parse_args()
     sizes = [tuple(int(n) for n in s.split("x")) for s in args.sizes.split(",") if s]
-    bench_cover([(p, c) for p, c in sizes])
-    bench_memory([int(e) for e in args.memory.split(",") if e])
+    bench_cover([(p, c) for p, c in sizes], args.time_limit)
+    bench_memory([int(e) for e in args.memory.split(",") if e], args.time_limit)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,12 @@ from pipeline.cli.common import (
 from pipeline.grade.plan import GradeOptions
 from pipeline.grade.settings import DEFAULT, GradeSettings
 from pipeline.strength.matrix import GradeRun
-from pipeline.strength.run import StrengthOptions, StrengthOutcome, run_strength
+from pipeline.strength.run import (
+    DEFAULT_COVER_TIME_S,
+    StrengthOptions,
+    StrengthOutcome,
+    run_strength,
+)
 
 SHOWN_SURVIVORS = 20
 DEFAULT_MAX_TLE = 3
@@ -77,6 +82,14 @@ def strength(
     time_limit: Annotated[
         float | None, typer.Option(help="CPU seconds per case (default: the problem's).")
     ] = DEFAULT.time_limit,
+    cover_time_limit: Annotated[
+        float,
+        typer.Option(
+            min=0.1,
+            help="Seconds the solver may spend on each cover; then the best cover found "
+            "is written and said to be unproven.",
+        ),
+    ] = DEFAULT_COVER_TIME_S,
     max_tle: Annotated[
         int | None,
         typer.Option(
@@ -101,8 +114,9 @@ def strength(
     warn_isolation(settings.allow_unsandboxed)
     grading = GradeRun(out / "run", address, resume, settings, cache)
     options = StrengthOptions(
-        target, out, list(wrong), list(mutate), mutants, seed, grading, stress_s=stress_survivors
-    )
+        target, out, list(wrong), list(mutate), mutants, seed, grading,
+        stress_s=stress_survivors, cover_time_s=cover_time_limit,
+    )  # fmt: skip
     rows = _Rows()
     with interrupts_end(f"graded chunks are in {out / 'run'}; continue with --resume"):
         outcome = run_strength(options, rows.on_rows, lambda line: typer.echo(line, err=True))
@@ -152,6 +166,11 @@ def _print(outcome: StrengthOutcome, out: Path) -> None:
         f"minimal corpus: {f['minimal_cases']} of {f['cases']} cases ({share:.1f}%), "
         f"{cpu_share:.1f}% of the CPU; by CPU: {f['minimal_by_cpu_cases']} cases"
     )
+    if not f["optimal"]:
+        typer.echo(
+            f"the cover is the best found within --cover-time-limit, not proven minimal "
+            f"(at most {f['gap']:.1%} above the bound)"
+        )
     if "regression_cases" in f:
         found = f["regression_cases"]
         typer.echo(f"stress: a case that kills {found} of the survivors, in regression/")

@@ -31,7 +31,8 @@ class CoverError(GridjudgeError):
 class Cover:
     cases: list[int]  # positions of the chosen cases, ascending
     cost: float  # their total cost (count, or CPU ms for a weighted cover)
-    optimal: bool
+    optimal: bool  # False: the time limit ended the search; the best cover found
+    gap: float = 0.0  # then how far above the proven lower bound it may be (relative)
 
 
 def _distinct_columns(kills: np.ndarray, cost: np.ndarray) -> list[int]:
@@ -98,4 +99,5 @@ def minimal_cover(
         raise CoverError(f"the set cover found no solution: {result.message}")
     chosen = sorted(columns[k] for k in np.flatnonzero(result.x > 0.5))
     total = float(cost[chosen].sum()) if by_cpu else float(len(chosen))
-    return Cover(chosen, total, result.status == 0)
+    gap = float(getattr(result, "mip_gap", 0.0) or 0.0)
+    return Cover(chosen, total, result.status == 0, 0.0 if result.status == 0 else gap)

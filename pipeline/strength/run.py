@@ -59,6 +59,7 @@ from pipeline.strength.survivors import search_survivors, search_table, write_re
 
 STRENGTH_JSON = "strength.json"
 STRENGTH_HTML = "strength.html"
+DEFAULT_COVER_TIME_S = 120.0
 OURS = frozenset(
     {"run", "mutants", "corpus", "minimal", "data", "regression", STRENGTH_JSON, STRENGTH_HTML}
     | {f"{name}.parquet" for name in ("matrix", "programs", "cases", "families", "survivors")}
@@ -76,6 +77,7 @@ class StrengthOptions:
     grading: GradeRun | None = None  # None: GradeRun(out / "run")
     workers: int = 2  # compiles at a time
     stress_s: float = 0.0  # seconds of `stress` per survivor (0: none)
+    cover_time_s: float | None = DEFAULT_COVER_TIME_S  # each cover's; then the best found
 
 
 @dataclass
@@ -135,7 +137,11 @@ def run_strength(
     write_table(out / "matrix.parquet", matrix)
     kills, cost = as_arrays(matrix, [p.label for p in pop.programs], cases)
     on_stage("solving the minimal set cover (HiGHS)")
-    covers = (minimal_cover(kills, cost), minimal_cover(kills, cost, by_cpu=True))
+    limit = options.cover_time_s
+    covers = (
+        minimal_cover(kills, cost, time_limit_s=limit),
+        minimal_cover(kills, cost, by_cpu=True, time_limit_s=limit),
+    )
     strength = summarize(pop.programs, kills, cost, cases, covers)
     _write_corpora(out, target, [cases.ids[j] for j in covers[0].cases], cases)
     figures = _figures(options, pop, strength, cost)
@@ -204,4 +210,5 @@ def _figures(
         "minimal_by_cpu_cases": len(strength.cpu_cover.cases),
         "minimal_by_cpu_cpu_ms": round(strength.cpu_cover.cost, 3),
         "optimal": strength.cover.optimal and strength.cpu_cover.optimal,
+        "gap": round(max(strength.cover.gap, strength.cpu_cover.gap), 6),
     }
