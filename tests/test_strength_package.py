@@ -143,3 +143,26 @@ def test_the_minimal_data_folder_kills_what_the_full_one_kills(
     assert result.exit_code == 0, result.output
     matrix = pd.read_parquet(again / "matrix.parquet")
     assert set(matrix[matrix["killed"]]["program"]) == killed
+
+
+def test_an_input_the_validators_reject_is_left_out_and_said(package: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "add"
+    shutil.copytree(package, copy)
+    (copy / "input_validators").mkdir()
+    (copy / "input_validators" / "validate.py").write_text(
+        "import sys\n"
+        "tokens = sys.stdin.read().split()\n"
+        "ok = len(tokens) == 2 and all(t.lstrip('-').isdigit() for t in tokens)\n"
+        "sys.exit(42 if ok else 43)\n"
+    )
+    (copy / "data" / "secret" / "bad.in").write_text("1 x\n")
+    (copy / "data" / "secret" / "bad.ans").write_text("1\n")
+    out = tmp_path / "s"
+    result = CliRunner().invoke(app, ["strength", str(copy), "--out", str(out), *SERIAL])
+    assert result.exit_code == 0, result.output
+    assert "left out: input data/secret/bad.in: rejected" in result.stdout
+    matrix = pd.read_parquet(out / "matrix.parquet")
+    assert "secret/bad" not in set(matrix["case_id"])
+    assert set(matrix["program"]) == {"wrong_answer/absolute.py"}
+    # nor is it in the minimal data folder
+    assert not list((out / "data" / "secret").glob("bad.*"))

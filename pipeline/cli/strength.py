@@ -150,6 +150,9 @@ def _print(outcome: StrengthOutcome, out: Path) -> None:
             f"mutants: {f['mutants_made']} made, {f['mutants_sampled']} sampled (seed "
             f"{f['seed']}), {f['mutants_compile_failed']} did not compile (dropped)"
         )
+    for check in outcome.target.checks:  # a package's inputs and submissions, as verify's
+        if not check.ok and not check.skipped:
+            say(f"left out: {check.name}: {check.detail}")
     for label in f["compile_failed"]:
         say(f"left out: {label} does not compile")
     typer.echo(f"matrix: {outcome.pairs} pairs; killed {f['killed']} of {f['programs']}")

@@ -12,6 +12,7 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.corpus.store import CorpusWriter, iter_batches, read_manifest
+from pipeline.package.case_files import INPUT_SUFFIX, case_path
 from pipeline.strength.cover import Cover
 from pipeline.strength.matrix import Cases
 from pipeline.strength.population import Program
@@ -21,7 +22,6 @@ CASE_SUFFIXES = (
     *(".in", ".ans", ".yaml", ".hint", ".desc", ".png", ".jpg", ".jpeg", ".svg"),
     *(".interaction", ".args", ".files", ".out"),
 )
-SECRET = "secret/"
 
 
 @dataclass(frozen=True)
@@ -120,16 +120,17 @@ def write_minimal_corpus(source: Path, chosen: list[str], out: Path) -> Path:
     return out
 
 
-def write_minimal_data(package: Path, keep: list[str], every: list[str], out: Path) -> Path:
+def write_minimal_data(package: Path, keep: list[str], out: Path) -> Path:
     """The package's `data/` folder with only the secret cases in `keep` (every sample
-    stays: it is shown to contestants, not only graded): a copy without the files of the
-    other secret cases of `every`."""
+    stays: it is shown to contestants, not only graded): a copy without the files of
+    every other secret case, those the validators rejected included."""
     if out.exists():
         shutil.rmtree(out)
     shutil.copytree(package / "data", out, symlinks=False)
     kept = set(keep)
-    for case_id in every:
-        if not case_id.startswith(SECRET) or case_id in kept:
+    for case_in in sorted((out / "secret").rglob("*" + INPUT_SUFFIX)):
+        case_id = case_path(case_in.relative_to(out)).as_posix()
+        if case_id in kept:
             continue
         for suffix in CASE_SUFFIXES:
             path = out / f"{case_id}{suffix}"

@@ -160,7 +160,7 @@ def _write_corpora(out: Path, target: Target, chosen: list[str], cases: Cases) -
         shutil.rmtree(out / "minimal")
     write_minimal_corpus(target.corpus, chosen, out / "minimal")
     if target.package is not None:
-        write_minimal_data(target.package, chosen, cases.ids, out / "data")
+        write_minimal_data(target.package, chosen, out / "data")
 
 
 def _search(
