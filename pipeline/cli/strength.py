@@ -119,7 +119,7 @@ def strength(
     )  # fmt: skip
     rows = _Rows()
     with interrupts_end(f"graded chunks are in {out / 'run'}; continue with --resume"):
-        outcome = run_strength(options, rows.on_rows, lambda line: typer.echo(line, err=True))
+        outcome = run_strength(options, rows.on_rows, rows.stage)
     _print(outcome, out)
 
 
@@ -129,6 +129,11 @@ class _Rows:
     def __init__(self) -> None:
         self.rows, self.counts, self.start = 0, Counter[str](), time.monotonic()
         self.last = self.start
+
+    def stage(self, line: str) -> None:
+        """A step's line; the rate counts from the step that grades."""
+        typer.echo(line, err=True)
+        self.start = self.last = time.monotonic()
 
     def on_rows(self, n: int, counts: Counter[str]) -> None:
         self.rows += n
@@ -153,8 +158,10 @@ def _print(outcome: StrengthOutcome, out: Path) -> None:
     for check in outcome.target.checks:  # a package's inputs and submissions, as verify's
         if not check.ok and not check.skipped:
             say(f"left out: {check.name}: {check.detail}")
+    for line in f["not_mutated"]:
+        say(f"not mutated: {line}")
     for label in f["compile_failed"]:
-        say(f"left out: {label} does not compile")
+        say(f"left out: {label} does not compile, or its language cannot run here")
     typer.echo(f"matrix: {outcome.pairs} pairs; killed {f['killed']} of {f['programs']}")
     survivors = f["survivors"]
     if survivors:

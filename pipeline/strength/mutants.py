@@ -23,6 +23,7 @@ from pathlib import Path
 
 from pipeline.errors import GridjudgeError
 from pipeline.problem.contract import Problem
+from pipeline.program.languages.registry import for_extension, missing
 from pipeline.program.submission import PreparedSubmission, SubmissionSpec, prepare
 from pipeline.program.submission_sets import spec_for
 
@@ -36,7 +37,7 @@ class MutantError(GridjudgeError):
 
 @dataclass(frozen=True)
 class Mutant:
-    label: str  # `<source stem>.m<number>`: the program's id in the matrix
+    label: str  # `<source file name>.m<number>`: the program's id in the matrix
     source: Path  # the mutated program's source
     number: int  # universalmutator's number of the mutant
     origin: Path  # the source it is a mutant of
@@ -48,6 +49,8 @@ class MutantSet:
     made: int = 0  # every mutant the tool made of the sources
     sampled: int = 0
     compile_failed: list[str] = field(default_factory=list)  # labels dropped
+    # sources not mutated: (source, why): no toolchain here, or the tool knows no rules
+    passed_over: list[tuple[Path, str]] = field(default_factory=list)
 
 
 def mutate(source: Path, into: Path) -> list[Path]:
@@ -89,13 +92,21 @@ def sample(paths: list[Path], count: int, seed: int) -> list[Path]:
 
 
 def _placed(made: Path, origin: Path, out: Path) -> Mutant:
-    """The mutant copied to `out/<stem>.m<n>/<origin's file name>`."""
+    """The mutant copied to `out/<origin's file name>.m<n>/<origin's file name>`."""
     number = _number(made)
-    label = f"{origin.stem}.m{number}"
+    label = f"{origin.name}.m{number}"  # the whole name: x.c and x.js both mutated
     folder = out / label
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(made, folder / origin.name)
     return Mutant(label, folder, number, origin)
+
+
+def _unusable(source: Path) -> str | None:
+    """Why a source's mutants could not run here (no language, no toolchain), or None."""
+    lang = for_extension(source.suffix)
+    if lang is None:
+        return f"no language uses {source.suffix or 'files without an extension'}"
+    return missing(lang)
 
 
 def make_mutants(
@@ -105,14 +116,25 @@ def make_mutants(
     out: Path,
     problem: Problem,
     workers: int = 2,
+    pass_over: bool = False,
 ) -> MutantSet:
     """`count` mutants over all the sources (a seeded sample of everything the tool
-    makes of them), written under `out`, each compiled; those that fail are dropped."""
+    makes of them), written under `out`, each compiled; those that fail are dropped. A
+    source whose language cannot run here, or that the tool cannot mutate, is an error,
+    or with `pass_over` (a package's accepted submissions, in any language) left out."""
     result = MutantSet()
     made: list[tuple[Path, Path]] = []
     with tempfile.TemporaryDirectory(prefix="gridjudge-mutants-") as scratch:
-        for n, source in enumerate(sources):
-            made += [(p, Path(source)) for p in mutate(Path(source), Path(scratch) / str(n))]
+        for n, source in enumerate(map(Path, sources)):
+            try:
+                why = _unusable(source)
+                if why is not None:
+                    raise MutantError(f"--mutate {source.name}: {why}")
+                made += [(p, source) for p in mutate(source, Path(scratch) / str(n))]
+            except MutantError as exc:
+                if not pass_over:
+                    raise
+                result.passed_over.append((source, str(exc)))
         result.made = len(made)
         picked = {p for p in sample([p for p, _ in made], count, seed)}
         placed = [_placed(p, origin, out) for p, origin in made if p in picked]

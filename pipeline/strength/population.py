@@ -51,7 +51,7 @@ class Target:
 class Population:
     programs: list[Program]
     mutants: MutantSet
-    compile_failed: list[str]  # programs other than mutants that did not compile: left out
+    compile_failed: list[str]  # programs other than mutants that cannot run: left out
 
 
 def target_of(path: Path, work: Path) -> Target:
@@ -106,9 +106,15 @@ def population(
         raise StrengthError("--mutants needs --mutate SOURCE (a correct program to mutate)")
     mutants = MutantSet()
     if count:
-        mutants = make_mutants(sources, count, seed, mutants_dir, target.problem, workers)
+        mutants = make_mutants(
+            sources, count, seed, mutants_dir, target.problem, workers, pass_over=not mutate
+        )
     built = compile_all([p.spec for p in given], target.problem, workers)
-    failed = [p.label for p, b in zip(given, built, strict=True) if b.compile_error is not None]
+    failed = [  # a compile error, or no toolchain here: every case would be a CE or a JE
+        p.label
+        for p, b in zip(given, built, strict=True)
+        if b.compile_error is not None or b.unavailable is not None
+    ]
     programs = [p for p in given if p.label not in failed]
     programs += [
         Program(m.label, MUTANT, spec_for(m.label, m.source), str(m.origin))

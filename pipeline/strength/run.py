@@ -200,6 +200,7 @@ def _figures(
         "mutants_made": pop.mutants.made,
         "mutants_sampled": pop.mutants.sampled,
         "mutants_compile_failed": len(pop.mutants.compile_failed),
+        "not_mutated": [f"{path.name}: {why}" for path, why in pop.mutants.passed_over],
         "compile_failed": pop.compile_failed,
         "killed": len(pop.programs) - len(survivors),
         "survivors": survivors,
