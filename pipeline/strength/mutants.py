@@ -103,6 +103,8 @@ def _placed(made: Path, origin: Path, out: Path) -> Mutant:
 
 def _unusable(source: Path) -> str | None:
     """Why a source's mutants could not run here (no language, no toolchain), or None."""
+    if not source.is_file():
+        return "no such file (a single source file is mutated)"
     lang = for_extension(source.suffix)
     if lang is None:
         return f"no language uses {source.suffix or 'files without an extension'}"
@@ -129,7 +131,7 @@ def make_mutants(
             try:
                 why = _unusable(source)
                 if why is not None:
-                    raise MutantError(f"--mutate {source.name}: {why}")
+                    raise MutantError(f"--mutate {source}: {why}")
                 made += [(p, source) for p in mutate(source, Path(scratch) / str(n))]
             except MutantError as exc:
                 if not pass_over:
