@@ -166,3 +166,30 @@ def test_an_input_the_validators_reject_is_left_out_and_said(package: Path, tmp_
     assert set(matrix["program"]) == {"wrong_answer/absolute.py"}
     # nor is it in the minimal data folder
     assert not list((out / "data" / "secret").glob("bad.*"))
+
+
+def test_sources_of_one_name_and_a_language_gridjudge_lacks(package: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "add"
+    shutil.copytree(package, copy)
+    (copy / "submissions" / "accepted" / "add.lisp").write_text("(print 1)\n")
+    out = tmp_path / "s"
+    argv = ["strength", str(copy), "--out", str(out), "--mutants", "4", *SERIAL]
+    result = CliRunner().invoke(app, argv)
+    assert result.exit_code == 0, result.output
+    assert "not mutated: add.lisp:" in result.stdout and "no language uses .lisp" in result.stdout
+    # given with --mutate, the same source is an error of one line
+    argv = ["strength", str(copy), "--out", str(tmp_path / "t"), "--mutants", "4", *SERIAL]
+    result = CliRunner().invoke(
+        app, [*argv, "--mutate", str(copy / "submissions/accepted/add.lisp")]
+    )
+    assert result.exit_code == 2 and "no language uses .lisp" in result.output.splitlines()[-1]
+    # two sources of one file name: their mutants are told apart
+    other = tmp_path / "other" / "add.py"
+    other.parent.mkdir()
+    other.write_text(ACCEPTED.replace("a + b", "b + a"))
+    both = ["--mutate", str(copy / "submissions/accepted/add.py"), "--mutate", str(other)]
+    argv = ["strength", str(copy), "--out", str(tmp_path / "u"), "--mutants", "1000", *SERIAL]
+    result = CliRunner().invoke(app, [*argv, *both])
+    assert result.exit_code == 0, result.output
+    names = {p.name.split(".m")[0] for p in (tmp_path / "u" / "mutants").iterdir()}
+    assert names == {"add.py.0", "add.py.1"}

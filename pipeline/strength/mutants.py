@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,10 +92,10 @@ def sample(paths: list[Path], count: int, seed: int) -> list[Path]:
     return [p for i, p in enumerate(paths) if i in chosen]
 
 
-def _placed(made: Path, origin: Path, out: Path) -> Mutant:
-    """The mutant copied to `out/<origin's file name>.m<n>/<origin's file name>`."""
+def _placed(made: Path, origin: Path, name: str, out: Path) -> Mutant:
+    """The mutant copied to `out/<name>.m<n>/<origin's file name>`."""
     number = _number(made)
-    label = f"{origin.name}.m{number}"  # the whole name: x.c and x.js both mutated
+    label = f"{name}.m{number}"
     folder = out / label
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(made, folder / origin.name)
@@ -109,6 +110,13 @@ def _unusable(source: Path) -> str | None:
     if lang is None:
         return f"no language uses {source.suffix or 'files without an extension'}"
     return missing(lang)
+
+
+def _names(sources: list[Path]) -> dict[Path, str]:
+    """Each source's name in its mutants' names: its file name (x.c and x.js are both
+    mutated), with its position among the sources where two share one."""
+    count = Counter(p.name for p in sources)
+    return {p: p.name if count[p.name] == 1 else f"{p.name}.{n}" for n, p in enumerate(sources)}
 
 
 def make_mutants(
@@ -139,7 +147,8 @@ def make_mutants(
                 result.passed_over.append((source, str(exc)))
         result.made = len(made)
         picked = {p for p in sample([p for p, _ in made], count, seed)}
-        placed = [_placed(p, origin, out) for p, origin in made if p in picked]
+        names = _names(list(map(Path, sources)))
+        placed = [_placed(p, origin, names[origin], out) for p, origin in made if p in picked]
     result.sampled = len(placed)
     built = compile_all([spec_for(m.label, m.source) for m in placed], problem, workers)
     for mutant, prepared in zip(placed, built, strict=True):
