@@ -28,24 +28,10 @@ from pipeline.grade.settings import GradeSettings
 from pipeline.grade.time_verdicts import NOT_RUN
 from pipeline.results import store as run_folder
 from pipeline.results.summary import last_attempts
+from pipeline.schemas import STRENGTH_MATRIX_SCHEMA
 from pipeline.strength.population import Program
 
 KILLING = frozenset({"WA", "PE", "TLE", "MLE", "RE", "OLE"})
-
-MATRIX_SCHEMA = pa.schema(
-    [
-        pa.field("program", pa.string(), nullable=False),
-        pa.field("kind", pa.string(), nullable=False),  # wrong | rejected | mutant
-        pa.field("case_id", pa.string(), nullable=False),
-        pa.field("family", pa.string(), nullable=False),
-        pa.field("verdict", pa.string(), nullable=False),
-        pa.field("cpu_ms", pa.float64(), nullable=True),
-        pa.field("killed", pa.bool_(), nullable=False),
-        # False: a TLE row of a program that had --max-tle TLEs already (not run, no kill)
-        pa.field("ran", pa.bool_(), nullable=False),
-    ],
-    metadata={"gridjudge.kind": "strength-matrix"},
-)
 
 
 @dataclass(frozen=True)
@@ -132,7 +118,7 @@ def kill_matrix(run_dir: Path, programs: list[Program], cases: Cases) -> pa.Tabl
             "killed": pc.and_(pc.is_in(verdicts, value_set=pa.array(sorted(KILLING))), ran),
             "ran": ran,
         },
-        schema=MATRIX_SCHEMA,
+        schema=STRENGTH_MATRIX_SCHEMA,
     )
 
 

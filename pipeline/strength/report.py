@@ -13,6 +13,11 @@ import pyarrow as pa
 
 from pipeline.corpus.store import CorpusWriter, iter_batches, read_manifest
 from pipeline.package.case_files import INPUT_SUFFIX, case_path
+from pipeline.schemas import (
+    STRENGTH_CASES_SCHEMA,
+    STRENGTH_FAMILIES_SCHEMA,
+    STRENGTH_PROGRAMS_SCHEMA,
+)
 from pipeline.strength.cover import Cover
 from pipeline.strength.matrix import Cases
 from pipeline.strength.population import Program
@@ -51,7 +56,8 @@ def _program_table(programs: list[Program], kills: np.ndarray, cases: Cases) -> 
             "first_kill": [
                 cases.ids[j] if hit else None for j, hit in zip(first, any_kill, strict=True)
             ],
-        }
+        },
+        schema=STRENGTH_PROGRAMS_SCHEMA,
     )
 
 
@@ -69,7 +75,7 @@ def _family_table(kills: np.ndarray, cases: Cases) -> pa.Table:
                 "programs_killed": int(mine.any(axis=1).sum()),
             }
         )
-    return pa.Table.from_pylist(rows)
+    return pa.Table.from_pylist(rows, schema=STRENGTH_FAMILIES_SCHEMA)
 
 
 def summarize(
@@ -92,7 +98,8 @@ def summarize(
             "cpu_ms": pa.array(cost, pa.float64()),
             "minimal": minimal,
             "minimal_cpu": minimal_cpu,
-        }
+        },
+        schema=STRENGTH_CASES_SCHEMA,
     )
     program_table = _program_table(programs, kills, cases)
     return Strength(program_table, case_table, _family_table(kills, cases), cover, cpu_cover)
