@@ -192,3 +192,57 @@ COMPARE_SUMMARY_SCHEMA = pa.schema(
         "gridjudge.schema_version": str(SCHEMA_VERSION),
     },
 )
+
+
+def _strength(kind: str, fields: list[pa.Field]) -> pa.Schema:
+    return pa.schema(
+        fields,
+        metadata={"gridjudge.kind": kind, "gridjudge.schema_version": str(SCHEMA_VERSION)},
+    )
+
+
+# `gridjudge strength` (docs/strength.md): the kill matrix, one row per (program, case)
+STRENGTH_MATRIX_SCHEMA = _strength(
+    "strength_matrix",
+    [
+        pa.field("program", pa.string(), nullable=False),
+        pa.field("kind", pa.string(), nullable=False),  # wrong | rejected | mutant
+        pa.field("case_id", pa.string(), nullable=False),
+        pa.field("family", pa.string(), nullable=False),
+        pa.field("verdict", pa.string(), nullable=False),
+        pa.field("cpu_ms", pa.float64(), nullable=True),
+        pa.field("killed", pa.bool_(), nullable=False),
+        # False: a TLE row of a program that had --max-tle TLEs already (not run, no kill)
+        pa.field("ran", pa.bool_(), nullable=False),
+    ],
+)
+STRENGTH_PROGRAMS_SCHEMA = _strength(
+    "strength_programs",
+    [
+        pa.field("program", pa.string(), nullable=False),
+        pa.field("kind", pa.string(), nullable=False),
+        pa.field("origin", pa.string(), nullable=False),
+        pa.field("kills", pa.int64(), nullable=False),
+        pa.field("first_kill", pa.string(), nullable=True),  # null: a survivor
+    ],
+)
+STRENGTH_CASES_SCHEMA = _strength(
+    "strength_cases",
+    [
+        pa.field("case_id", pa.string(), nullable=False),
+        pa.field("family", pa.string(), nullable=False),
+        pa.field("kills", pa.int64(), nullable=False),
+        pa.field("cpu_ms", pa.float64(), nullable=False),  # the population's, summed
+        pa.field("minimal", pa.bool_(), nullable=False),
+        pa.field("minimal_cpu", pa.bool_(), nullable=False),
+    ],
+)
+STRENGTH_FAMILIES_SCHEMA = _strength(
+    "strength_families",
+    [
+        pa.field("family", pa.string(), nullable=False),
+        pa.field("cases", pa.int64(), nullable=False),
+        pa.field("kills", pa.int64(), nullable=False),
+        pa.field("programs_killed", pa.int64(), nullable=False),
+    ],
+)

@@ -75,6 +75,10 @@ UNCHECKED = {
     "mkdir -p out && cat > out/job.yaml": "writes a config for `gridjudge run`",
     ".venv/bin/python bench/": "a benchmark",
     "gridjudge doctor": "the isolation the machine it ran on offers; tests/test_doctor.py",
+    "gridjudge generate spot --out spot-corpus": "the corpus of the strength example below",
+    "gridjudge strength": "minutes of grading 200 mutants; tests/test_strength_cli.py runs "
+    "it on a small corpus",
+    "duckdb -c": "the DuckDB command-line tool, which gridjudge does not install",
 }
 # progress lines (on stderr, every few seconds: as many as the machine's speed makes)
 PROGRESS = re.compile(r"^\S[^:]*: \d+/\d+ \(\d+%\) |^stress \S+: \d+ cases \(.*\) in [\d.]+ s$")

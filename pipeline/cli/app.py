@@ -38,6 +38,7 @@ COMMANDS = [
     Entry("run", "run", "run", "Grading"),
     Entry("demo", "demo", "demo", "Grading"),
     Entry("stress", "stress", "stress", "Grading"),
+    Entry("strength", "strength", "strength", "Grading"),
     Entry("verify", "verify", "verify", "Grading"),
     Entry("report", "report_cmd", "report", "Results"),
     Entry("score", "score", "score", "Results"),
