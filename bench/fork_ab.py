@@ -53,8 +53,13 @@ def worker() -> None:
         def bare() -> None:
             os.waitpid(os.posix_spawn(binary, [binary], {}), 0)
 
+        # a case as this checkout's server takes it: one RunRequest, or (before it) the
+        # stdin and limits as arguments
+        request = getattr(importlib.import_module(forkserver.__name__), "RunRequest", None)
+        case = (request(limits),) if request is not None else (b"", limits)
+
         def fork() -> None:
-            result = server.run(b"", limits)
+            result = server.run(*case)
             if result.exit_code != 0 or result.judge_error:
                 raise SystemExit(f"fork server run failed: {result}")
 

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from pipeline.limits import Limits
 from pipeline.sandbox import forkserver, make
+from pipeline.sandbox.base import RunRequest
 from pipeline.sandbox.features import FULL as FULL_FEATURES
 from pipeline.sandbox.forkserver import LIBRARY, ZYGOTE
 from pipeline.sandbox.isolation import ALLOW_UNSANDBOXED_ENV
@@ -113,7 +114,7 @@ def sandboxed(sandbox: object, binary: Path) -> Callable[[], None]:
     files = {"tiny": binary}
 
     def run() -> None:
-        result = sandbox.run(["./tiny"], limits=limits, files=files)  # type: ignore[attr-defined]
+        result = sandbox.run(["./tiny"], RunRequest(limits, files=files))  # type: ignore[attr-defined]
         if result.exit_code != 0 or result.judge_error:
             raise SystemExit(f"sandbox run failed: {result}")
 
@@ -124,7 +125,7 @@ def served(server: forkserver.ForkServer, want: bytes = b"") -> Callable[[], Non
     limits = LIMITS
 
     def run() -> None:
-        result = server.run(b"", limits)
+        result = server.run(RunRequest(limits))
         if result.exit_code != 0 or result.judge_error or result.output != want:
             raise SystemExit(f"fork server run failed: {result}")
 
@@ -135,8 +136,8 @@ def python_spawned(sandbox: object, script: Path) -> Callable[[], None]:
     limits = LIMITS
 
     def run() -> None:
-        result = sandbox.run(  # type: ignore[attr-defined]
-            ["python3", "hello.py"], limits=limits, files={"hello.py": script}
+        result = sandbox.run(
+            ["python3", "hello.py"], RunRequest(limits, files={"hello.py": script})
         )
         if result.exit_code != 0 or result.output != b"hello world\n":
             raise SystemExit(f"python run failed: {result}")

@@ -18,6 +18,7 @@ import pytest
 from pipeline.limits import Limits
 from pipeline.program import execute
 from pipeline.program.submission import parse_spec, prepare
+from pipeline.sandbox.base import RunRequest
 from pipeline.sandbox.forkserver import ForkServerUnavailable
 from tests._fake_problem import make_problem
 
@@ -38,7 +39,7 @@ def fork_server_unavailable() -> str | None:
     except ForkServerUnavailable as exc:
         return str(exc)
     try:
-        result = server.run(b"1 2\n", LIMITS)
+        result = server.run(RunRequest(LIMITS, b"1 2\n"))
     finally:
         server.close()
     if result.judge_error or result.output != b"1 2\n":

@@ -22,7 +22,7 @@ from pipeline.program.execute import FORK_SERVER as RUNNER
 from pipeline.program.execute import Servers, run
 from pipeline.program.submission import parse_spec, prepare
 from pipeline.sandbox import forkserver, get_sandbox
-from pipeline.sandbox.base import STDERR_HEAD_BYTES
+from pipeline.sandbox.base import STDERR_HEAD_BYTES, RunRequest
 from pipeline.sandbox.errors import ForkServerUnavailable
 from pipeline.sandbox.features import FULL
 from pipeline.sandbox.launched import LauncherSandbox
@@ -83,7 +83,7 @@ def served(source: Path, folder: Path, limits: Limits, numbers: list[int]) -> li
     try:
         out = []
         for n in numbers:
-            result = server.run(f"{n}\n".encode(), limits)
+            result = server.run(RunRequest(limits, f"{n}\n".encode()))
             out.append((result, judge(PROBLEM, f"{n}\n", f"{n}\n", result, limits)))
         return out
     finally:
@@ -208,7 +208,7 @@ def test_without_a_memory_cgroup_what_a_case_leaves_is_ended_and_counted(
         server = box.start_server([f"./{name}"], files, limits)
         try:
             for n in numbers:
-                result = server.run(f"{n}\n".encode(), limits)
+                result = server.run(RunRequest(limits, f"{n}\n".encode()))
                 assert result.output == f"{n}\n".encode() and server.alive, vars(result)
                 gone = [p.info["name"] for p in psutil.process_iter(["name"])]
                 assert not {f"gjfs{mark}", f"gjfs{mark + 1}"} & set(gone)

@@ -16,7 +16,7 @@ from pipeline.outcome import ExecutionResult
 from pipeline.problem.contract import IOMode
 from pipeline.program.submission import PreparedSubmission
 from pipeline.sandbox import Sandbox, SandboxError, cgroups, get_sandbox, make
-from pipeline.sandbox.base import runs_root, sweep_stale_runs
+from pipeline.sandbox.base import RunRequest, runs_root, sweep_stale_runs
 from pipeline.sandbox.errors import ForkServerUnavailable
 from pipeline.sandbox.fake import FakeSandbox
 
@@ -48,33 +48,29 @@ def test_backends_follow_the_protocol(box: Sandbox) -> None:
 
 
 def test_big_unread_stdin_does_not_block(box: Sandbox) -> None:
-    result = box.run(["sh", "-c", "echo done"], limits=LIMITS, stdin=b"x" * (16 << 20))
+    result = box.run(["sh", "-c", "echo done"], RunRequest(LIMITS, stdin=b"x" * (16 << 20)))
     assert (result.exit_code, result.output, result.judge_error) == (0, b"done\n", None)
 
 
 def test_output_cap_is_exact_and_stderr_is_kept(box: Sandbox) -> None:
     cap = LIMITS.output_bytes
-    exact = box.run(["head", "-c", str(cap), "/dev/zero"], limits=LIMITS)
+    exact = box.run(["head", "-c", str(cap), "/dev/zero"], RunRequest(LIMITS))
     assert len(exact.output) == cap and not exact.output_exceeded
-    over = box.run(["head", "-c", str(cap + 1), "/dev/zero"], limits=LIMITS)
+    over = box.run(["head", "-c", str(cap + 1), "/dev/zero"], RunRequest(LIMITS))
     assert over.output_exceeded and len(over.output) == cap
-    noisy = box.run(["sh", "-c", "echo oops >&2; exit 5"], limits=LIMITS)
+    noisy = box.run(["sh", "-c", "echo oops >&2; exit 5"], RunRequest(LIMITS))
     assert noisy.exit_code == 5 and noisy.stderr_head == b"oops\n"
 
 
 def test_output_file_taken_when_written_never_through_a_symlink(box: Sandbox) -> None:
     wrote = box.run(
         ["sh", "-c", "tr a b < in.txt > out.txt; echo stdout"],
-        limits=LIMITS,
-        stdin=b"",
-        files={"in.txt": b"aaa\n"},
-        output_file="out.txt",
+        RunRequest(LIMITS, stdin=b"", files={"in.txt": b"aaa\n"}, output_file="out.txt"),
     )
     assert wrote.output == b"bbb\n"
     linked = box.run(
         ["sh", "-c", "ln -s /etc/hostname out.txt; echo stdout"],
-        limits=LIMITS,
-        output_file="out.txt",
+        RunRequest(LIMITS, output_file="out.txt"),
     )
     assert linked.output == b"stdout\n"
 
@@ -84,15 +80,14 @@ def test_read_back_files_are_returned_regular_files_only(box: Sandbox) -> None:
     script = "echo 0.5 > score.txt; echo hi > judge.txt; ln -s /etc/hostname link.txt; echo out"
     result = box.run(
         ["sh", "-c", script],
-        limits=LIMITS,
-        read_back=("score.txt", "judge.txt", "link.txt", "absent.txt"),
+        RunRequest(LIMITS, read_back=("score.txt", "judge.txt", "link.txt", "absent.txt")),
     )
     assert result.output == b"out\n"
     assert result.files == {"score.txt": b"0.5\n", "judge.txt": b"hi\n"}
 
 
 def test_a_program_that_cannot_start_is_a_judge_error(box: Sandbox) -> None:
-    result = box.run(["./missing"], limits=LIMITS)
+    result = box.run(["./missing"], RunRequest(LIMITS))
     assert result.judge_error
 
 
@@ -104,7 +99,9 @@ def test_memory_is_limited_by_use_not_by_reservation(name: str, tmp_path: Path) 
     src = tmp_path / "reserve.c"
     src.write_text(RESERVE)
     subprocess.run(["gcc", "-O2", "-o", str(tmp_path / "reserve"), str(src)], check=True)
-    result = make(name).run(["./reserve"], limits=LIMITS, files={"reserve": tmp_path / "reserve"})
+    result = make(name).run(
+        ["./reserve"], RunRequest(LIMITS, files={"reserve": tmp_path / "reserve"})
+    )
     assert result.output == b"reserved\n", (result.stderr_head, result.judge_error)
     assert result.peak_rss_kb < 64 * 1024
 
@@ -132,14 +129,13 @@ def test_without_a_memory_cgroup_the_watchdog_holds_resident_memory_to_the_limit
     box = make("rlimit")
     assert getattr(box, "pool", None) is None
     limits = Limits.from_seconds(10.0, memory_mb=64)
-    result = box.run(["./touch"], limits=limits, files={"touch": tmp_path / "touch"})
+    result = box.run(["./touch"], RunRequest(limits, files={"touch": tmp_path / "touch"}))
     assert result.judge_error is None, result.judge_error
     assert result.memory_exceeded and result.signal == 9, vars(result)
     assert not result.cpu_exceeded and not result.wall_exceeded, vars(result)
     fits = box.run(
         ["./touch"],
-        limits=Limits.from_seconds(10.0, memory_mb=1024),
-        files={"touch": tmp_path / "touch"},
+        RunRequest(Limits.from_seconds(10.0, memory_mb=1024), files={"touch": tmp_path / "touch"}),
     )
     assert fits.exit_code == 0 and not fits.memory_exceeded, vars(fits)
 
@@ -154,7 +150,7 @@ def test_the_cpu_watchdog_counts_a_child_the_program_does_not_wait_for(name: str
     (opened before the view hides /sys/fs/cgroup), or without one sums the CPU of the
     run's processes, so the CPU limit ends the run, not the wall clock."""
     limits = Limits.from_seconds(0.5, memory_mb=256, wall_ms=20_000, processes=8)
-    result = make(name).run(["python3", "p.py"], limits=limits, files={"p.py": CHILD_BURNS})
+    result = make(name).run(["python3", "p.py"], RunRequest(limits, files={"p.py": CHILD_BURNS}))
     assert result.cpu_exceeded and not result.wall_exceeded, vars(result)
 
 
@@ -209,7 +205,7 @@ def test_runs_leave_nothing_charged_in_their_slot(name: str) -> None:
     box = make(name)
     limits = Limits.from_seconds(1.0, processes=4)
     for _ in range(12):  # 3x the process limit
-        result = box.run(["sh", "-c", "sleep 5 & echo ok"], limits=limits)
+        result = box.run(["sh", "-c", "sleep 5 & echo ok"], RunRequest(limits))
         assert result.output == b"ok\n", (result.stderr_head, result.judge_error)
     pool = box.pool  # type: ignore[attr-defined]
     for slot in pool._all:
@@ -234,10 +230,10 @@ def test_a_run_says_when_what_it_left_running_is_not_counted() -> None:
     """Without a pid namespace or a cgroup, processes outliving the program are neither
     ended by the launcher nor measured: the result says so; the full sandbox counts."""
     command = ["sh", "-c", "sleep 0.01 & echo ok"]
-    plain = make("none").run(command, limits=LIMITS)
+    plain = make("none").run(command, RunRequest(LIMITS))
     assert plain.output == b"ok\n" and plain.extra["children"] == "not counted"
     if os.geteuid() == 0:
-        full = make("rlimit").run(command, limits=LIMITS)
+        full = make("rlimit").run(command, RunRequest(LIMITS))
         assert full.output == b"ok\n" and "children" not in full.extra
 
 
@@ -258,7 +254,7 @@ def test_the_full_sandbox_starts_a_fork_server(tmp_path: Path) -> None:
     subprocess.run(["gcc", "-O2", "-o", str(program), str(source)], check=True)
     server = box.start_server(["./echo"], {"echo": program}, LIMITS)
     try:
-        got = [server.run(f"{n}\n".encode(), LIMITS).output for n in (4, 5)]
+        got = [server.run(RunRequest(LIMITS, f"{n}\n".encode())).output for n in (4, 5)]
         assert got == [b"4\n", b"5\n"] and server.alive
     finally:
         server.close()

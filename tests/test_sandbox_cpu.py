@@ -23,6 +23,7 @@ import pytest
 
 from pipeline.limits import Limits
 from pipeline.sandbox import make
+from pipeline.sandbox.base import RunRequest
 
 BACKENDS = ["rlimit", "none"] + (["bwrap"] if shutil.which("bwrap") else [])
 BURN_MS = 20.0
@@ -90,7 +91,7 @@ def test_reported_cpu_is_what_the_program_burned_on_a_precise_clock(
 ) -> None:
     box = make(name)
     for _ in range(5):
-        result = box.run(["./burn"], limits=Limits.from_seconds(2.0), files={"burn": burner})
+        result = box.run(["./burn"], RunRequest(Limits.from_seconds(2.0), files={"burn": burner}))
         assert result.exit_code == 0 and result.judge_error is None, result
         past_ms, own_ms = (float(x) for x in result.output.split())
         # the program's process clock is exact (no process-wide CPU timer armed)

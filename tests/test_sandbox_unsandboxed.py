@@ -13,6 +13,7 @@ from pipeline.limits import Limits
 from pipeline.program.execute import run
 from pipeline.program.submission import parse_spec, prepare
 from pipeline.sandbox import isolation
+from pipeline.sandbox.base import RunRequest
 from pipeline.sandbox.features import FULL
 from pipeline.sandbox.launched import UNSANDBOXED, LauncherSandbox
 from tests._fake_problem import make_problem
@@ -32,10 +33,10 @@ def test_refused_unless_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(isolation.ALLOW_UNSANDBOXED_ENV, "")
     monkeypatch.delenv(isolation.ALLOW_UNSANDBOXED_ENV)
     box = _unsandboxed()
-    refused = box.run(["true"], limits=LIMITS)
+    refused = box.run(["true"], RunRequest(LIMITS))
     assert refused.judge_error is not None and "not allowed" in refused.judge_error
     monkeypatch.setenv(isolation.ALLOW_UNSANDBOXED_ENV, "1")
-    allowed = box.run(["true"], limits=LIMITS)
+    allowed = box.run(["true"], RunRequest(LIMITS))
     assert allowed.judge_error is None and allowed.exit_code == 0
 
 

@@ -219,10 +219,9 @@ def _sandboxed(
     placed: dict[str, bytes | str | Path] = dict(files)
     result = execute.run_command(
         argv,
-        limits=COMPILE_LIMITS,
-        files=placed,
-        output_file=output_file,
-        view=compile_view(lang),
+        execute.RunRequest(
+            COMPILE_LIMITS, files=placed, output_file=output_file, view=compile_view(lang)
+        ),
     )
     if result.judge_error:  # e.g. no compiler here: the judge's failure, for the caller
         raise RuntimeError(f"cannot compile {lang.name}: {result.judge_error}")

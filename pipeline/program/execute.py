@@ -22,8 +22,7 @@ import contextlib
 import contextvars
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import partial
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -31,7 +30,7 @@ from pipeline.limits import Limits
 from pipeline.outcome import ExecutionResult
 from pipeline.program.languages import get_language
 from pipeline.sandbox import FileSpec, get_sandbox
-from pipeline.sandbox.base import Server, close_fds
+from pipeline.sandbox.base import RunRequest, Server, close_fds
 from pipeline.sandbox.forkserver import (
     LIBRARY,
     ZYGOTE,
@@ -47,6 +46,7 @@ from pipeline.sandbox.launcher import fork_server_library
 __all__ = [
     "FileSpec",
     "Program",
+    "RunRequest",
     "Servers",
     "conceal",
     "current_judge_servers",
@@ -78,39 +78,21 @@ class Program(Protocol):
     def command_line(self, memory_mb: int = 256) -> tuple[list[str], dict[str, Path]]: ...
 
 
-def run_command(
-    argv: Sequence[str],
-    *,
-    limits: Limits,
-    stdin: bytes = b"",
-    files: Mapping[str, FileSpec] | None = None,
-    output_file: str | None = None,
-    read_back: Sequence[str] = (),
-    stdio: tuple[int, int] | None = None,
-    handle: Handle | None = None,
-    view: Sequence[str] | None = None,
-) -> ExecutionResult:
+def run_command(argv: Sequence[str], request: RunRequest) -> ExecutionResult:
     """`argv` spawned in the process-wide sandbox (a compile step, or a program no fork
-    server serves); a judge error is tried again before it stands (not a run on `stdio`,
-    fds the first try takes: interact tries the whole interaction again). `view`: a
-    compiler's, showing of /etc, /var and /opt only these paths (sandbox/views.py)."""
+    server serves); a judge error is tried again before it stands (not a run on
+    `request.stdio`, fds the first try takes: interact tries the whole interaction
+    again). A compile step's `request.view` shows of /etc, /var and /opt only its paths
+    (sandbox/views.py)."""
     box = get_sandbox()
-    launch = partial(
-        box.run,
-        argv,
-        limits=limits,
-        files=files,
-        output_file=output_file,
-        read_back=read_back,
-        view=view,
-    )
-    if stdio is not None:
-        return launch(stdio=stdio, handle=handle)
+    if request.stdio is not None:
+        return box.run(argv, request)
+    request = replace(request, handle=None)  # a handle ends a run on an interaction's pipes
     for _ in range(JE_RETRIES):
-        result = launch(stdin=stdin)
+        result = box.run(argv, request)
         if not result.judge_error:
             return result
-    return launch(stdin=stdin)
+    return box.run(argv, request)
 
 
 def conceal(paths: Iterable[Path | str]) -> None:
@@ -202,25 +184,17 @@ class Servers:
                          program, limits, args)  # fmt: skip
 
     def serve(
-        self,
-        program: Program,
-        stdin: bytes,
-        limits: Limits,
-        args: Sequence[str],
-        files: Mapping[str, FileSpec] | None,
-        output_file: str | None,
-        read_back: Sequence[str] = (),
-        stdio: tuple[int, int] | None = None,
-        handle: Handle | None = None,
+        self, program: Program, args: Sequence[str], request: RunRequest
     ) -> tuple[ExecutionResult | None, str]:
         """The run forked from the program's server, or None and the reason to spawn
-        (`stdio` is then still the caller's; else the run took it)."""
+        (`request.stdio` is then still the caller's; else the run took it)."""
+        limits, stdio = request.limits, request.stdio
         key = (program.sha, tuple(args), limits.memory_mb, limits.processes)
         for _ in range(1 + RESTARTS):
             server = self._server(key, program, limits, args)
             if server is None:
                 return None, self._unavailable[key]
-            result = server.run(stdin, limits, files, output_file, read_back, stdio, handle)
+            result = server.run(request)
             if stdio is not None or not (result.judge_error and not server.alive):
                 result.extra["runner"] = FORK_SERVER
                 return result, FORK_SERVER
@@ -256,26 +230,16 @@ def run(
     if refused is not None:
         close_fds(stdio)
         return refused
+    request = RunRequest(limits, stdin, files, output_file, read_back, stdio, handle)
     try:
         how = SPAWN
         if servers is not None and servers.fork:
-            served, how = servers.serve(
-                program, stdin, limits, args, files, output_file, read_back, stdio, handle
-            )
+            served, how = servers.serve(program, args, request)
             if served is not None:
                 return served
         argv, paths = program.command_line(limits.memory_mb)
-        given, stdio = stdio, None  # run_command takes them
-        result = run_command(
-            [*argv, *args],
-            limits=limits,
-            stdin=stdin,
-            files={**paths, **(files or {})},
-            output_file=output_file,
-            read_back=read_back,
-            stdio=given,
-            handle=handle,
-        )
+        stdio = None  # run_command takes them
+        result = run_command([*argv, *args], replace(request, files={**paths, **(files or {})}))
     except Exception as exc:  # the judge's own failure: JE, never the program's fault
         close_fds(stdio)
         return ExecutionResult(judge_error=f"{type(exc).__name__}: {exc}")

@@ -35,60 +35,54 @@ BOX = "box"
 FileSpec = bytes | str | Path
 
 
+@dataclass(frozen=True)
+class RunRequest:
+    """One run of a program, besides its command: what a Sandbox's `run` and a fork
+    server's case both take, so that the list is written once. `files` are placed into
+    the scratch dir (the working directory), `stdin` is the program's standard input.
+    When `output_file` is given and the program wrote that file, its content is the
+    result's `output`, else stdout is; each regular file named in `read_back` that the
+    run left is in the result's `files`. `stdio`, when given, is the program's stdin and
+    stdout as open fds (the pipes of an interaction) in place of `stdin` and a captured
+    stdout: the run takes them and closes them as soon as the program holds them (the
+    result's `output` is then empty). `handle`, when given, is armed with the program's
+    processes while it runs (the judge may end it early). `view`: a compiler's view of
+    the host, showing of /etc, /var and /opt only these paths (glob patterns; views.py),
+    where None is a program's (a fork server's view is its own, set as it starts)."""
+
+    limits: Limits
+    stdin: bytes = b""
+    files: Mapping[str, FileSpec] | None = None
+    output_file: str | None = None
+    read_back: Sequence[str] = ()
+    stdio: tuple[int, int] | None = None
+    handle: Handle | None = None
+    view: Sequence[str] | None = None
+
+
 class Server(Protocol):
     """A running fork server (forkserver.ForkServer): one case per `run`."""
 
     @property
     def alive(self) -> bool: ...
 
-    def run(
-        self,
-        stdin: bytes,
-        limits: Limits,
-        files: Mapping[str, FileSpec] | None = None,
-        output_file: str | None = None,
-        read_back: Sequence[str] = (),
-        stdio: tuple[int, int] | None = None,
-        handle: Handle | None = None,
-    ) -> ExecutionResult: ...
+    def run(self, request: RunRequest) -> ExecutionResult: ...
 
     def close(self) -> None: ...
 
 
 @runtime_checkable
 class Sandbox(Protocol):
-    """Runs one command in a fresh scratch directory under `limits`.
+    """Runs one command in a fresh scratch directory as its RunRequest says.
 
-    `files` are placed into the scratch dir (which is the working directory), `stdin` is
-    the program's standard input. When `output_file` is given and the program wrote that
-    file, its content is the result's `output`, else stdout is; each regular file named in
-    `read_back` that the run left is in the result's `files`. `stdio`, when given, is the
-    program's stdin and stdout as open fds (the pipes of an interaction) in place of
-    `stdin` and a captured stdout: the call takes them and closes them as soon as the
-    program holds them (the result's `output` is then empty). `handle`, when given, is
-    armed with the program's processes while it runs (execution.Handle: the judge may
-    end it early). `view`: a compiler's view of the host, showing of /etc, /var and /opt
-    only these paths (glob patterns; views.py), where None is a program's. No backend
-    limits the address space (the cgroup or the launcher's watchdog holds resident
-    memory), so what a runtime reserves unused costs nothing. Never raises for anything
-    the program does; failures of the sandbox itself are `judge_error`.
+    No backend limits the address space (the cgroup or the launcher's watchdog holds
+    resident memory), so what a runtime reserves unused costs nothing. Never raises for
+    anything the program does; failures of the sandbox itself are `judge_error`.
     """
 
     name: str
 
-    def run(
-        self,
-        argv: Sequence[str],
-        *,
-        limits: Limits,
-        stdin: bytes = b"",
-        files: Mapping[str, FileSpec] | None = None,
-        output_file: str | None = None,
-        read_back: Sequence[str] = (),
-        stdio: tuple[int, int] | None = None,
-        handle: Handle | None = None,
-        view: Sequence[str] | None = None,
-    ) -> ExecutionResult: ...
+    def run(self, argv: Sequence[str], request: RunRequest) -> ExecutionResult: ...
 
     def conceal(self, paths: Iterable[Path | str]) -> None:
         """Hides these folders of judge data from every later run's view (a backend

@@ -9,9 +9,8 @@ from pathlib import Path
 
 from pipeline.limits import Limits
 from pipeline.outcome import ExecutionResult
-from pipeline.sandbox.base import FileSpec, Server, close_fds
+from pipeline.sandbox.base import FileSpec, RunRequest, Server, close_fds
 from pipeline.sandbox.errors import ForkServerUnavailable
-from pipeline.sandbox.handle import Handle
 
 
 @dataclass
@@ -37,21 +36,12 @@ class FakeSandbox:
     def conceal(self, paths: Iterable[Path | str]) -> None:
         self.concealed.extend(str(p) for p in paths)
 
-    def run(
-        self,
-        argv: Sequence[str],
-        *,
-        limits: Limits,
-        stdin: bytes = b"",
-        files: Mapping[str, FileSpec] | None = None,
-        output_file: str | None = None,
-        read_back: Sequence[str] = (),
-        stdio: tuple[int, int] | None = None,
-        handle: Handle | None = None,
-        view: Sequence[str] | None = None,
-    ) -> ExecutionResult:
-        close_fds(stdio)
-        call = FakeCall(list(argv), limits, stdin, dict(files or {}), output_file)
+    def run(self, argv: Sequence[str], request: RunRequest) -> ExecutionResult:
+        close_fds(request.stdio)
+        call = FakeCall(
+            list(argv), request.limits, request.stdin, dict(request.files or {}),
+            request.output_file,
+        )  # fmt: skip
         self.calls.append(call)
         return self.respond(call)
 

@@ -24,6 +24,7 @@ from pipeline.outcome import ExecutionResult
 from pipeline.sandbox import slots
 from pipeline.sandbox.base import (
     FileSpec,
+    RunRequest,
     Workspace,
     close_fds,
     collect,
@@ -33,7 +34,7 @@ from pipeline.sandbox.base import (
 )
 from pipeline.sandbox.elf import why_not_served
 from pipeline.sandbox.errors import ForkServerUnavailable
-from pipeline.sandbox.handle import WATCHED, Handle
+from pipeline.sandbox.handle import WATCHED
 from pipeline.sandbox.launcher import fork_server_library
 from pipeline.sandbox.processes import children, descendants
 from pipeline.sandbox.protocol import (
@@ -234,19 +235,14 @@ class ForkServer:
     def alive(self) -> bool:
         return self._sock is not None
 
-    def run(
-        self,
-        stdin: bytes,
-        limits: Limits,
-        files: Mapping[str, FileSpec] | None = None,
-        output_file: str | None = None,
-        read_back: Sequence[str] = (),
-        stdio: tuple[int, int] | None = None,
-        handle: Handle | None = None,
-    ) -> ExecutionResult:
+    def run(self, request: RunRequest) -> ExecutionResult:
         """One case in a fresh child (on the fds `stdio` for stdin and stdout where given:
         taken and closed once sent; `handle` armed with the case's processes while it
         runs). The server may be gone afterwards (`alive`)."""
+        limits, files, output_file, read_back, stdio, handle = (
+            request.limits, request.files, request.output_file, request.read_back,
+            request.stdio, request.handle,
+        )  # fmt: skip
         if self._ws is None or self._sock is None:
             close_fds(stdio)
             return ExecutionResult(judge_error="fork server: not running")
@@ -256,7 +252,7 @@ class ForkServer:
         scratch = f"{self._ws.box}/c{self._cases}" if files or output_file or read_back else None
         result = ExecutionResult()
         try:
-            fds = self._case_files(b"" if stdio is not None else stdin)
+            fds = self._case_files(b"" if stdio is not None else request.stdin)
             if scratch is not None:
                 self._prepare_scratch(scratch, files or {})
             where = "-" if scratch is None else inside(os.path.basename(scratch))

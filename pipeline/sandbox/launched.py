@@ -34,6 +34,7 @@ from pipeline.outcome import ExecutionResult
 from pipeline.sandbox import cgroups, cgroups_v2, isolation, slots
 from pipeline.sandbox.base import (
     FileSpec,
+    RunRequest,
     Workspace,
     children,
     close_fds,
@@ -161,7 +162,7 @@ class LauncherSandbox:
         """Whether a run in namespaces works here; tried a few times, so that a passing
         shortage (no free process, say) does not leave the sandbox without them."""
         for _ in range(PROBES):
-            probe = self.run(["true"], limits=Limits.from_seconds(5.0))
+            probe = self.run(["true"], RunRequest(Limits.from_seconds(5.0)))
             if not probe.judge_error and probe.exit_code == 0:
                 return True
         self.notes.append(f"namespaces unavailable: {probe.judge_error or probe.exit_code}")
@@ -277,26 +278,17 @@ class LauncherSandbox:
 
         return forkserver.start(self, argv, files, limits, env=env, preload=preload)
 
-    def run(
-        self,
-        argv: Sequence[str],
-        *,
-        limits: Limits,
-        stdin: bytes = b"",
-        files: Mapping[str, FileSpec] | None = None,
-        output_file: str | None = None,
-        read_back: Sequence[str] = (),
-        stdio: tuple[int, int] | None = None,
-        handle: Handle | None = None,
-        view: Sequence[str] | None = None,
-    ) -> ExecutionResult:
+    def run(self, argv: Sequence[str], request: RunRequest) -> ExecutionResult:
+        limits, stdio, output_file, read_back = (
+            request.limits, request.stdio, request.output_file, request.read_back
+        )  # fmt: skip
         result = ExecutionResult()
         if self.unsandboxed and os.environ.get(ALLOW_UNSANDBOXED_ENV) != "1":
             # the commands refuse first (isolation.admit); this holds in every worker
             result.judge_error = f"refused: {UNSANDBOXED} here, and not allowed"
             return result
         try:
-            ws = Workspace.create(stdin, files, self.owner)
+            ws = Workspace.create(request.stdin, request.files, self.owner)
         except (OSError, ValueError) as exc:
             close_fds(stdio)
             result.judge_error = f"sandbox setup failed: {exc}"
@@ -313,7 +305,7 @@ class LauncherSandbox:
                 slot.prepare(limits.processes, limits.memory_bytes)
             given, stdio = stdio, None  # spawn closes them
             keep = [*([output_file] if output_file else []), *read_back]
-            self._execute(ws, argv, limits, slot, result, given, handle, view, keep)
+            self._execute(ws, argv, limits, slot, result, given, request.handle, request.view, keep)
             if not result.judge_error:
                 collect_output(ws, result, limits, output_file, read_back)
         except OSError as exc:

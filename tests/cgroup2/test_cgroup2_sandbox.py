@@ -16,7 +16,7 @@ from pipeline.limits import Limits
 from pipeline.problem.registry import get_problem
 from pipeline.program.submission import parse_spec, prepare
 from pipeline.sandbox import cgroups_v2, isolation
-from pipeline.sandbox.base import Workspace
+from pipeline.sandbox.base import RunRequest, Workspace
 from pipeline.sandbox.launched import LauncherSandbox
 from tests.test_seed_programs import _cases
 
@@ -44,7 +44,7 @@ def test_memory_limit_is_the_cgroup_s(box: LauncherSandbox, slot: cgroups_v2.Slo
     assert "--as" not in command  # no RLIMIT_AS: the cgroup alone limits memory
     assert "--cpu-file" in command and command[command.index("--cpu-file") + 1].endswith("cpu.stat")
     result = box.run(
-        ["python3", "prog.py"], limits=LIMITS, files={"prog.py": TOUCH.format(n=400).encode()}
+        ["python3", "prog.py"], RunRequest(LIMITS, files={"prog.py": TOUCH.format(n=400).encode()})
     )
     assert result.memory_exceeded and result.signal == signal.SIGKILL, vars(result)
     assert result.output == b""
@@ -56,7 +56,7 @@ def test_peak_and_cpu_come_from_the_cgroup(box: LauncherSandbox) -> None:
         "import subprocess, sys\n"
         f"subprocess.run([sys.executable, '-c', {TOUCH.format(n=120)!r}], check=True)\n"
     )
-    result = box.run(["python3", "prog.py"], limits=LIMITS, files={"prog.py": code.encode()})
+    result = box.run(["python3", "prog.py"], RunRequest(LIMITS, files={"prog.py": code.encode()}))
     assert result.output == b"done\n" and not result.memory_exceeded, vars(result)
     assert result.peak_rss_kb >= 120 * 1024, vars(result)
     assert result.cpu_ms > 0
@@ -66,7 +66,7 @@ def test_the_watchdog_counts_a_child_s_cpu(box: LauncherSandbox) -> None:
     """The program sleeps; its child burns CPU: only the cgroup's cpu.stat sees it."""
     code = "import os, time\nif os.fork() == 0:\n    while True: pass\ntime.sleep(60)\n"
     limits = Limits.from_seconds(0.5, memory_mb=256, wall_ms=60_000, processes=8)
-    result = box.run(["python3", "prog.py"], limits=limits, files={"prog.py": code.encode()})
+    result = box.run(["python3", "prog.py"], RunRequest(limits, files={"prog.py": code.encode()}))
     assert result.cpu_exceeded and not result.wall_exceeded, vars(result)
 
 
@@ -87,7 +87,9 @@ print(made)
 
 def test_a_fork_bomb_is_held_by_pids_max_and_nothing_survives(box: LauncherSandbox) -> None:
     before = {p.pid for p in psutil.process_iter()}
-    result = box.run(["python3", "prog.py"], limits=LIMITS, files={"prog.py": FORK_BOMB.encode()})
+    result = box.run(
+        ["python3", "prog.py"], RunRequest(LIMITS, files={"prog.py": FORK_BOMB.encode()})
+    )
     assert result.exit_code == 0, vars(result)
     assert 0 < int(result.output) < LIMITS.processes, result.output
     after = {p.pid for p in psutil.process_iter()} - before - {os.getpid()}
@@ -110,7 +112,7 @@ def test_an_escaped_daemon_is_ended_with_the_run(box: LauncherSandbox) -> None:
         "p = subprocess.Popen(['sleep', '600'], start_new_session=True)\n"
         "print(p.pid)\n"
     )
-    result = box.run(["python3", "prog.py"], limits=LIMITS, files={"prog.py": code.encode()})
+    result = box.run(["python3", "prog.py"], RunRequest(LIMITS, files={"prog.py": code.encode()}))
     assert result.exit_code == 0, vars(result)
     assert box.pool is not None
     for slot in box.pool._all:
