@@ -1,7 +1,8 @@
 # ruff: noqa: F811 (each test takes the imported `fork` fixture as an argument)
 """`verify` runs what a package brings to check its own data (tests/packages/answers, a
 2025-09 package): BAPCtools' answer validators on every answer, data/invalid_input,
-invalid_answer and invalid_output against the validators that must reject them, and
+invalid_answer and invalid_output against the validators that must reject them,
+data/valid_output against the output validator that must accept it, and
 the validator arguments as the format gives them (a mapping from a validator's name to
 its arguments; a case's own NAME.yaml over its folder's). Each rule is attacked by a
 copy of the package in which the validators let something through; the programs run
@@ -62,6 +63,7 @@ def test_the_package_verifies(fork: bool, tmp_path: Path) -> None:
     assert "PASS  invalid inputs: each of 2 invalid inputs is rejected" in lines
     assert "PASS  invalid answers: each of 2 invalid answers is rejected" in lines
     assert "PASS  invalid outputs: each of 1 invalid outputs is rejected" in lines
+    assert "PASS  valid outputs: each of 1 valid outputs is accepted" in lines
 
 
 def test_an_answer_the_answer_validator_rejects_fails_by_name(fork: bool, tmp_path: Path) -> None:
@@ -110,6 +112,30 @@ def test_an_invalid_output_the_output_validator_accepts_fails(fork: bool, tmp_pa
     assert failed(lines) == [
         "FAIL  invalid output data/invalid_output/right.in: its .out is accepted by the "
         "output validator: it must be rejected"
+    ], lines
+
+
+def test_a_valid_output_the_output_validator_rejects_fails(fork: bool, tmp_path: Path) -> None:
+    """valid_output: each .out must be accepted (a wrong sum is not), and, as in
+    invalid_output, its input must be valid (an input over the bound is not)."""
+    root = package_copy(
+        tmp_path,
+        {
+            "data/valid_output/wrong.in": "1 2\n",
+            "data/valid_output/wrong.ans": "3\n",
+            "data/valid_output/wrong.out": "4\n",
+            "data/invalid_output/bad_input.in": "1 2000\n",
+            "data/invalid_output/bad_input.ans": "2001\n",
+            "data/invalid_output/bad_input.out": "7\n",
+        },
+    )
+    code, lines = verify(root, fork)
+    assert code == 1, lines
+    assert failed(lines) == [
+        "FAIL  invalid output data/invalid_output/bad_input.in: its input must be valid: "
+        "input validator range.py exit code 43",
+        "FAIL  valid output data/valid_output/wrong.in: its .out is WA by the output "
+        "validator: it must be accepted",
     ], lines
 
 
