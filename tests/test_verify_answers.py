@@ -64,6 +64,7 @@ def test_the_package_verifies(fork: bool, tmp_path: Path) -> None:
     assert "PASS  invalid answers: each of 2 invalid answers is rejected" in lines
     assert "PASS  invalid outputs: each of 1 invalid outputs is rejected" in lines
     assert "PASS  valid outputs: each of 1 valid outputs is accepted" in lines
+    assert not [line for line in lines if line.startswith("WARN")], lines  # secret/2.yaml's keys
 
 
 def test_an_answer_the_answer_validator_rejects_fails_by_name(fork: bool, tmp_path: Path) -> None:
@@ -204,6 +205,8 @@ def test_a_legacy_input_validator_flags_mapping_names_one_validator(tmp_path: Pa
         ("data/secret/2.yaml", "[1, 2]\n", "expected a mapping"),
         ("data/secret/test_group.yaml", "input_validator_args: {range: 5}\n", "must be a"),
         ("data/secret/test_group.yaml", "input_validator_args: {1: [a]}\n", "not a validator"),
+        ("data/secret/2.yaml", "args: [--fast]\n", "command-line arguments of the submissions"),
+        ("data/secret/test_group.yaml", "args: [--fast]\n", "not supported"),
     ],
 )
 def test_an_argument_of_the_wrong_type_is_one_line_naming_the_file(
@@ -217,6 +220,21 @@ def test_an_argument_of_the_wrong_type_is_one_line_naming_the_file(
     output = without_isolation_line(result.output)  # an ordinary user's run says it first
     assert result.exit_code == 2 and output.count("\n") == 1, output
     assert str(root / file) in output and said in output, output
+
+
+def test_a_key_the_format_does_not_define_in_a_case_file_is_a_warning(tmp_path: Path) -> None:
+    """The format asks for an error, BAPCtools warns: a WARN line naming the file and the
+    key (and a known key of the wrong type), which --strict fails."""
+    given = "input_validator_args:\n  range: [--max, '10']\nfull_feedbak: true\nhint: 5\n"
+    root = package_copy(tmp_path, {"data/secret/2.yaml": given})
+    code, lines = verify(root, False)
+    warned = [line for line in lines if line.startswith("WARN")]
+    assert code == 0 and warned == [
+        "WARN  test case file: data/secret/2.yaml: unknown key 'full_feedbak'",
+        "WARN  test case file: data/secret/2.yaml: hint must be a string, not 5",
+    ], lines
+    result = CliRunner().invoke(app, ["verify", str(root), *SERIAL, "--no-fork-server", "--strict"])
+    assert result.exit_code == 1, result.output
 
 
 def test_the_default_validator_must_reject_an_invalid_output(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ its file; the case is still graded. A validator that cannot judge is one failed 
 
 from __future__ import annotations
 
+from pipeline.package.case_config import case_file_findings
 from pipeline.package.checktestdata import unsupported
 from pipeline.package.problem import answer_validator_paths, judge_of, test_files
 from pipeline.package.spec import Package
@@ -43,3 +44,11 @@ def answer_checks(package: Package, problem: Problem, fork: bool = True) -> list
         detail = f"{len(cases)} answers, {n} answer validator{'' if n == 1 else 's'}"
         checks.append(Check(INPUTS, WHAT, True, f"every answer is valid: {detail}"))
     return checks + notes
+
+
+def case_file_checks(package: Package) -> list[Check]:
+    """One warning per key of a case's NAME.yaml the format does not define (or of the
+    wrong type, where no verdict depends on it): the format asks for an error, BAPCtools
+    warns; `verify --strict` fails it."""
+    found = case_file_findings(package)
+    return [Check(INPUTS, "test case file", True, why, warning=True) for why in found]

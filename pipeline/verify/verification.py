@@ -47,7 +47,7 @@ from pipeline.problem.contract import Problem
 from pipeline.problem.registry import get_problem
 from pipeline.scoring.gradebook import gradebook
 from pipeline.scoring.run_folder import package_policy
-from pipeline.verify.answers import answer_checks
+from pipeline.verify.answers import answer_checks, case_file_checks
 from pipeline.verify.expect import (
     FIRST_REJECTED,
     INPUTS,
@@ -242,7 +242,7 @@ def _verify(
     work: Path,
 ) -> Verification:
     checks = validate_inputs(package, problem, work / "corpus")
-    checks += answer_checks(package, problem, options.fork_server)
+    checks += case_file_checks(package) + answer_checks(package, problem, options.fork_server)
     checks += invalid_checks(package, problem, options.fork_server)
     checks += junk_check(package, problem)
     python = python_for(package, options.python)
