@@ -77,6 +77,30 @@ def test_an_answer_the_answer_validator_rejects_fails_by_name(fork: bool, tmp_pa
     ), lines
 
 
+def test_answer_validators_get_answer_validator_args_not_the_output_validators(
+    fork: bool, tmp_path: Path
+) -> None:
+    """As BAPCtools gives them: a folder's output_validator_args do not reach the answer
+    validator (bounded.py rejects any argument but --exact), its answer_validator_args
+    do (--loose: rejected), and a case's own NAME.yaml replaces its folder's (secret/2:
+    none)."""
+    group = (
+        "input_validator_args:\n  range: [--max, '5']\n"
+        "output_validator_args: [--verbose]\nanswer_validator_args: [--exact]\n"
+    )
+    case = "input_validator_args:\n  range: [--max, '10']\nanswer_validator_args: []\n"
+    files = {"data/secret/test_group.yaml": group, "data/secret/2.yaml": case}
+    code, lines = verify(package_copy(tmp_path, files), fork)
+    assert code == 0, lines
+    assert "PASS  answers: every answer is valid: 3 answers, 1 answer validator" in lines
+    files["data/secret/test_group.yaml"] = group.replace("--exact", "--loose")  # unknown
+    code, lines = verify(package_copy(tmp_path / "loose", files), fork)
+    assert code == 1, lines
+    assert failed(lines) == [
+        "FAIL  answer data/secret/1.ans: rejected: answer validator bounded.py exit code 43"
+    ], lines
+
+
 def test_an_invalid_answer_the_validators_accept_fails(fork: bool, tmp_path: Path) -> None:
     """A right answer in invalid_answer gets through every validator; an answer to an
     input the input validators reject is no invalid answer either."""

@@ -1,7 +1,8 @@
 """A test case's own settings (2023-07 and later): `NAME.yaml` beside `NAME.in` may give
-`input_validator_args` and `output_validator_args`, which replace its folder's for that
-case (the output validator's after problem.yaml's, as a folder's are); a value of the
-wrong type is a one-line error naming the file. The legacy format has no such file.
+`input_validator_args`, `output_validator_args` (and BAPCtools' `answer_validator_args`),
+which replace its folder's for that case (the output validator's after problem.yaml's,
+as a folder's are); a value of the wrong type is a one-line error naming the file. The
+legacy format has no such file.
 
 The format's other keys change no verdict gridjudge gives, except `args` (command-line
 arguments of the submission), which gridjudge cannot pass: a case that gives any is a
@@ -22,17 +23,17 @@ from pipeline.package.versions import VersionError, refuse_submission_args
 
 CASE_SUFFIX = ".yaml"
 INPUT_KEY, OUTPUT_KEY = "input_validator_args", "output_validator_args"
+ANSWER_KEY = "answer_validator_args"  # BAPCtools': its answer validators' arguments
 # the 2025-09 text's keys (also 2023-07's, whose text it replaced) that change no verdict
-# gridjudge gives, with their type; `answer_validator_args` is BAPCtools'
+# gridjudge gives, with their type
 OTHER_KEYS: dict[str, type | tuple[type, ...]] = {
     "input_visualizer_args": list,
     "output_visualizer_args": list,
-    "answer_validator_args": (list, dict),
     "full_feedback": bool,
     "hint": str,
     "description": str,
 }
-KNOWN_KEYS = frozenset({"args", INPUT_KEY, OUTPUT_KEY, *OTHER_KEYS})
+KNOWN_KEYS = frozenset({"args", INPUT_KEY, OUTPUT_KEY, ANSWER_KEY, *OTHER_KEYS})
 
 
 def case_file(input_path: Path) -> Path:
@@ -53,6 +54,9 @@ def case_settings(package: Package, input_path: Path, folder: FolderSettings) ->
         if INPUT_KEY in given:
             mine = input_args(given[INPUT_KEY], where, INPUT_KEY, package.version)
             out = replace(out, input_flags=mine)
+        if ANSWER_KEY in given:
+            mine = input_args(given[ANSWER_KEY], where, ANSWER_KEY, package.version)
+            out = replace(out, answer_flags=mine)
         if OUTPUT_KEY in given:
             args = arguments(given[OUTPUT_KEY], where, OUTPUT_KEY)
             out = replace(out, output_flags=package.validator_flags + args)

@@ -83,6 +83,14 @@ def _legacy(data: Mapping[str, Any], where: str) -> dict[str, Any]:
     return out
 
 
+# BAPCtools' answer_validator_args: given to its answer validators (as input_validator_args)
+ARG_KEYS = (
+    ("input_validator_args", "input"),
+    ("output_validator_args", "output"),
+    ("answer_validator_args", "answer"),
+)
+
+
 def refuse_submission_args(data: Mapping[str, Any], where: str) -> None:
     """`args`: command-line arguments of the submission on a case (2023-07 and later).
     gridjudge runs a submission without any, so a package that gives some is refused
@@ -95,7 +103,7 @@ def refuse_submission_args(data: Mapping[str, Any], where: str) -> None:
 
 def _args(data: Mapping[str, Any], out: dict[str, Any], where: str) -> None:
     refuse_submission_args(data, where)
-    for key, name in (("input_validator_args", "input"), ("output_validator_args", "output")):
+    for key, name in ARG_KEYS:
         if key in data:
             out[name] = data[key]
 

@@ -149,7 +149,7 @@ def _answer_got_through(judge: PackageJudge, case: InvalidCase) -> str | None:
     if why is not None:
         return why
     answer, flags = case.text(".ans") or "", case.settings.output_flags
-    if judge.validate_answer(text, answer, flags):
+    if judge.validate_answer(text, answer, case.settings.answer_flags):
         return None
     package = judge.package
     if package.interactive or package.passes > 1:
@@ -201,4 +201,5 @@ def _output_rejected(judge: PackageJudge, case: InvalidCase) -> str | None:
         return None
     first = (why or "").strip().splitlines()[:1]
     said = f" ({first[0][:120]})" if first else ""
-    return f"its .out is {Verdict(verdict).value} by the output validator{said}: it must be accepted"
+    got = Verdict(verdict).value
+    return f"its .out is {got} by the output validator{said}: it must be accepted"
