@@ -65,6 +65,10 @@ def test_the_package_verifies(fork: bool, tmp_path: Path) -> None:
     assert "PASS  invalid outputs: each of 1 invalid outputs is rejected" in lines
     assert "PASS  valid outputs: each of 1 valid outputs is accepted" in lines
     assert not [line for line in lines if line.startswith("WARN")], lines  # secret/2.yaml's keys
+    assert (
+        "SKIP  accepted/sum.rb.disabled: set aside by its name (.disabled, .template): not run "
+        "(bt passes over it too)"
+    ) in lines
 
 
 def test_an_answer_the_answer_validator_rejects_fails_by_name(fork: bool, tmp_path: Path) -> None:
