@@ -63,7 +63,7 @@ def test_the_package_verifies(fork: bool, tmp_path: Path) -> None:
     assert "PASS  invalid inputs: each of 2 invalid inputs is rejected" in lines
     assert "PASS  invalid answers: each of 2 invalid answers is rejected" in lines
     assert "PASS  invalid outputs: each of 1 invalid outputs is rejected" in lines
-    assert "PASS  valid outputs: each of 1 valid outputs is accepted" in lines
+    assert "PASS  valid outputs: each of 2 valid outputs is accepted" in lines  # sample/1 too
     assert not [line for line in lines if line.startswith("WARN")], lines  # secret/2.yaml's keys
     assert (
         "SKIP  accepted/sum.rb.disabled: set aside by its name (.disabled, .template): not run "
@@ -145,14 +145,16 @@ def test_an_invalid_output_the_output_validator_accepts_fails(fork: bool, tmp_pa
 
 
 def test_a_valid_output_the_output_validator_rejects_fails(fork: bool, tmp_path: Path) -> None:
-    """valid_output: each .out must be accepted (a wrong sum is not), and, as in
-    invalid_output, its input must be valid (an input over the bound is not)."""
+    """valid_output: each .out must be accepted (a wrong sum is not; a sample's .out
+    too), and, as in invalid_output, its input must be valid (an input over the bound
+    is not)."""
     root = package_copy(
         tmp_path,
         {
             "data/valid_output/wrong.in": "1 2\n",
             "data/valid_output/wrong.ans": "3\n",
             "data/valid_output/wrong.out": "4\n",
+            "data/sample/1.out": "3 \n4\n",
             "data/invalid_output/bad_input.in": "1 2000\n",
             "data/invalid_output/bad_input.ans": "2001\n",
             "data/invalid_output/bad_input.out": "7\n",
@@ -163,6 +165,8 @@ def test_a_valid_output_the_output_validator_rejects_fails(fork: bool, tmp_path:
     assert failed(lines) == [
         "FAIL  invalid output data/invalid_output/bad_input.in: its input must be valid: "
         "input validator range.py exit code 43",
+        "FAIL  valid output data/sample/1.in: its .out is WA by the output validator: it "
+        "must be accepted",
         "FAIL  valid output data/valid_output/wrong.in: its .out is WA by the output "
         "validator: it must be accepted",
     ], lines

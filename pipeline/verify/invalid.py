@@ -12,8 +12,9 @@ its own `NAME.yaml` (case_config.py).
 - `data/invalid_output/NAME.in` + `.ans` + `.out`: the input valid, and the output
   rejected by the output validator (a non-interactive, single-pass problem only, as the
   format says).
-- `data/valid_output/NAME.in` + `.ans` + `.out`: the input valid, and the output
-  accepted by the output validator (the same problems only).
+- `data/valid_output/NAME.in` + `.ans` + `.out`, and a case of data/sample or
+  data/secret with a `.out`: the input valid, and the output accepted by the output
+  validator (the same problems only).
 
 A case that gets through (or a valid output that is rejected) is a failed check, named
 by its file: the validators let through what they are there to stop, or stop what they
@@ -31,7 +32,7 @@ from typing import NamedTuple
 from pipeline.package.case_config import case_settings
 from pipeline.package.case_files import case_name
 from pipeline.package.problem import PackageJudge, judge_of
-from pipeline.package.spec import FolderSettings, Package, folder_settings
+from pipeline.package.spec import GRADED_FOLDERS, FolderSettings, Package, folder_settings
 from pipeline.problem.contract import Problem, ValidatorUnavailable
 from pipeline.program import execute
 from pipeline.schemas import Verdict
@@ -70,16 +71,20 @@ def judging(fork: bool) -> Iterator[None]:
 
 
 def invalid_cases(package: Package, kind: str) -> list[InvalidCase]:
-    """Every case of data/`kind` in name order, with its settings."""
-    folder = package.data / kind
-    if not folder.is_dir():
-        return []
-    settings = folder_settings(package, (kind,))
+    """Every case of data/`kind` in name order, with its settings; for valid_output, first
+    every case of data/sample and data/secret with a `.out` (the 2025-09 format asks that
+    those pass the output validator too, and bt checks them so)."""
+    tops = (*GRADED_FOLDERS, kind) if kind == VALID_OUTPUT else (kind,)
+    settings = folder_settings(package, tops)
     out = []
-    for path in sorted(p for p in folder.rglob("*.in") if p.is_file()):
-        family = path.parent.relative_to(package.data).as_posix()
-        mine = case_settings(package, path, settings.get(family, FolderSettings()))
-        out.append(InvalidCase(path.relative_to(package.root).as_posix(), path, mine))
+    for top in tops:
+        folder = package.data / top
+        for path in sorted(p for p in folder.rglob("*.in") if p.is_file()):
+            if top != kind and not path.with_name(case_name(path) + OUTPUT_SUFFIX).is_file():
+                continue
+            family = path.parent.relative_to(package.data).as_posix()
+            mine = case_settings(package, path, settings.get(family, FolderSettings()))
+            out.append(InvalidCase(path.relative_to(package.root).as_posix(), path, mine))
     return out
 
 
