@@ -20,6 +20,7 @@ from pipeline.cli.app import app
 from pipeline.package.problem import judge_of, package_problem
 from pipeline.package.spec import PackageError, read_package
 from pipeline.verify.invalid import invalid_checks
+from pipeline.verify.statements import statement_checks
 from tests.cli_output import without_isolation_line
 from tests.package_runs import fork, own_caches  # noqa: F401 (fixtures)
 
@@ -64,6 +65,7 @@ def test_the_package_verifies(fork: bool, tmp_path: Path) -> None:
     assert "PASS  invalid answers: each of 2 invalid answers is rejected" in lines
     assert "PASS  invalid outputs: each of 1 invalid outputs is rejected" in lines
     assert "PASS  valid outputs: each of 2 valid outputs is accepted" in lines  # sample/1 too
+    assert "PASS  statement languages: a name for each statement: en" in lines
     assert not [line for line in lines if line.startswith("WARN")], lines  # secret/2.yaml's keys
     assert (
         "SKIP  accepted/sum.rb.disabled: set aside by its name (.disabled, .template): not run "
@@ -267,6 +269,24 @@ def test_a_key_the_format_does_not_define_in_a_case_file_is_a_warning(tmp_path: 
     ], lines
     result = CliRunner().invoke(app, ["verify", str(root), *SERIAL, "--no-fork-server", "--strict"])
     assert result.exit_code == 1, result.output
+
+
+def test_a_statement_without_a_name_and_a_name_without_a_statement_fail(tmp_path: Path) -> None:
+    """2025-09: the languages of `name` are exactly those of the statements (bt's
+    hellowholeworld: a Swedish statement unnamed, a German name without a statement)."""
+    root = package_copy(tmp_path, {"statement/problem.sv.tex": "Summa\n"})
+    yaml = root / "problem.yaml"
+    yaml.write_text(yaml.read_text().replace("name: Sum", "name:\n  en: Sum\n  de: Summe\n#"))
+    assert [(c.status, c.name, c.detail) for c in statement_checks(read_package(root))] == [
+        (
+            "FAIL",
+            "statement languages",
+            "statement/problem.sv.* has no name in problem.yaml; "
+            "name in de has no statement/problem.de.*",
+        )
+    ]
+    yaml.write_text(yaml.read_text().replace("de: Summe", "sv: Summa"))
+    assert [c.status for c in statement_checks(read_package(root))] == ["PASS"]
 
 
 def test_the_default_validator_must_reject_an_invalid_output(tmp_path: Path) -> None:

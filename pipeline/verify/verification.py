@@ -83,6 +83,7 @@ from pipeline.verify.runs import (
     no_rows,
     stop_rule,
 )
+from pipeline.verify.statements import statement_checks
 from pipeline.verify.verdicts import FolderRules, folder_rules
 
 MEASURE_LIMIT_S = 60.0  # the accepted submissions' limit while the time limit is unknown
@@ -242,7 +243,8 @@ def _verify(
     work: Path,
 ) -> Verification:
     checks = validate_inputs(package, problem, work / "corpus")
-    checks += case_file_checks(package) + answer_checks(package, problem, options.fork_server)
+    checks += statement_checks(package) + case_file_checks(package)
+    checks += answer_checks(package, problem, options.fork_server)
     checks += invalid_checks(package, problem, options.fork_server)
     checks += junk_check(package, problem)
     python = python_for(package, options.python)
