@@ -38,6 +38,10 @@ from pipeline.schemas import Verdict
 # judge(submission's result, the judge program's check, whether the interactor ended first)
 Judge = Callable[[ExecutionResult, CheckResult, bool], CheckResult]
 PASS_MARK = "---"  # between passes in a transcript (the format's interaction samples' mark)
+# what a multi-pass validator's files are read back up to: its nextpass.in is the next
+# pass's whole input, which may be as large as a case's input (the checkers' usual cap,
+# meant for messages, cut BAPCtools' alternativeencryption's 100 kB at 64 KiB)
+FEEDBACK_KB = 256 * 1024
 
 
 @dataclass(frozen=True)
@@ -94,6 +98,14 @@ class CaseRun:
             case = replace(case, input_text=following.decode("utf-8", "replace"))
         raise AssertionError("unreachable: the last pass returns")
 
+    @property
+    def judge_limits(self) -> Limits:
+        """The judge program's limits: on a multi-pass problem, its feedback files (the
+        next pass's input) read back whole, up to FEEDBACK_KB."""
+        if self.passes == 1:
+            return self.limits
+        return replace(self.limits, output_kb=max(self.limits.output_kb, FEEDBACK_KB))
+
     def _call(self, case: Case, kept: Mapping[str, bytes]) -> tuple[Invocation, dict[str, bytes]]:
         """The judge program's invocation, the files of the pass before beside its own,
         and every file it leaves read back on a multi-pass problem."""
@@ -124,7 +136,7 @@ class CaseRun:
             interact.Side(submission, limits, servers=servers),
             interact.Side(
                 self.judge_program,
-                self.limits,
+                self.judge_limits,
                 args=call.args,
                 files=files,
                 read_back=call.read_back,
@@ -168,7 +180,7 @@ class CaseRun:
         checked = replace(case, output=result.output.decode("utf-8", "replace"))
         call, _ = self._call(checked, kept)
         check, left = checked_run(
-            self.judge_program, self.protocol, checked, self.limits, call, kept
+            self.judge_program, self.protocol, checked, self.judge_limits, call, kept
         )
         return Pass(result, check, files=self._left(call, left))
 
