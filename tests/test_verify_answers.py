@@ -1,7 +1,8 @@
 # ruff: noqa: F811 (each test takes the imported `fork` fixture as an argument)
 """`verify` runs what a package brings to check its own data (tests/packages/answers, a
 2025-09 package): BAPCtools' answer validators on every answer, data/invalid_input,
-invalid_answer and invalid_output against the validators that must reject them, and
+invalid_answer and invalid_output against the validators that must reject them,
+data/valid_output against the output validator that must accept it, and
 the validator arguments as the format gives them (a mapping from a validator's name to
 its arguments; a case's own NAME.yaml over its folder's). Each rule is attacked by a
 copy of the package in which the validators let something through; the programs run
@@ -19,6 +20,7 @@ from pipeline.cli.app import app
 from pipeline.package.problem import judge_of, package_problem
 from pipeline.package.spec import PackageError, read_package
 from pipeline.verify.invalid import invalid_checks
+from pipeline.verify.statements import statement_checks
 from tests.cli_output import without_isolation_line
 from tests.package_runs import fork, own_caches  # noqa: F401 (fixtures)
 
@@ -62,6 +64,13 @@ def test_the_package_verifies(fork: bool, tmp_path: Path) -> None:
     assert "PASS  invalid inputs: each of 2 invalid inputs is rejected" in lines
     assert "PASS  invalid answers: each of 2 invalid answers is rejected" in lines
     assert "PASS  invalid outputs: each of 1 invalid outputs is rejected" in lines
+    assert "PASS  valid outputs: each of 2 valid outputs is accepted" in lines  # sample/1 too
+    assert "PASS  statement languages: a name for each statement: en" in lines
+    assert not [line for line in lines if line.startswith("WARN")], lines  # secret/2.yaml's keys
+    assert (
+        "SKIP  accepted/sum.rb.disabled: set aside by its name (.disabled, .template): not run "
+        "(bt passes over it too)"
+    ) in lines
 
 
 def test_an_answer_the_answer_validator_rejects_fails_by_name(fork: bool, tmp_path: Path) -> None:
@@ -72,6 +81,30 @@ def test_an_answer_the_answer_validator_rejects_fails_by_name(fork: bool, tmp_pa
         "FAIL  answer data/sample/1.ans: rejected: answer validator bounded.py exit code 43"
         in lines
     ), lines
+
+
+def test_answer_validators_get_answer_validator_args_not_the_output_validators(
+    fork: bool, tmp_path: Path
+) -> None:
+    """As BAPCtools gives them: a folder's output_validator_args do not reach the answer
+    validator (bounded.py rejects any argument but --exact), its answer_validator_args
+    do (--loose: rejected), and a case's own NAME.yaml replaces its folder's (secret/2:
+    none)."""
+    group = (
+        "input_validator_args:\n  range: [--max, '5']\n"
+        "output_validator_args: [--verbose]\nanswer_validator_args: [--exact]\n"
+    )
+    case = "input_validator_args:\n  range: [--max, '10']\nanswer_validator_args: []\n"
+    files = {"data/secret/test_group.yaml": group, "data/secret/2.yaml": case}
+    code, lines = verify(package_copy(tmp_path, files), fork)
+    assert code == 0, lines
+    assert "PASS  answers: every answer is valid: 3 answers, 1 answer validator" in lines
+    files["data/secret/test_group.yaml"] = group.replace("--exact", "--loose")  # unknown
+    code, lines = verify(package_copy(tmp_path / "loose", files), fork)
+    assert code == 1, lines
+    assert failed(lines) == [
+        "FAIL  answer data/secret/1.ans: rejected: answer validator bounded.py exit code 43"
+    ], lines
 
 
 def test_an_invalid_answer_the_validators_accept_fails(fork: bool, tmp_path: Path) -> None:
@@ -110,6 +143,34 @@ def test_an_invalid_output_the_output_validator_accepts_fails(fork: bool, tmp_pa
     assert failed(lines) == [
         "FAIL  invalid output data/invalid_output/right.in: its .out is accepted by the "
         "output validator: it must be rejected"
+    ], lines
+
+
+def test_a_valid_output_the_output_validator_rejects_fails(fork: bool, tmp_path: Path) -> None:
+    """valid_output: each .out must be accepted (a wrong sum is not; a sample's .out
+    too), and, as in invalid_output, its input must be valid (an input over the bound
+    is not)."""
+    root = package_copy(
+        tmp_path,
+        {
+            "data/valid_output/wrong.in": "1 2\n",
+            "data/valid_output/wrong.ans": "3\n",
+            "data/valid_output/wrong.out": "4\n",
+            "data/sample/1.out": "3 \n4\n",
+            "data/invalid_output/bad_input.in": "1 2000\n",
+            "data/invalid_output/bad_input.ans": "2001\n",
+            "data/invalid_output/bad_input.out": "7\n",
+        },
+    )
+    code, lines = verify(root, fork)
+    assert code == 1, lines
+    assert failed(lines) == [
+        "FAIL  invalid output data/invalid_output/bad_input.in: its input must be valid: "
+        "input validator range.py exit code 43",
+        "FAIL  valid output data/sample/1.in: its .out is WA by the output validator: it "
+        "must be accepted",
+        "FAIL  valid output data/valid_output/wrong.in: its .out is WA by the output "
+        "validator: it must be accepted",
     ], lines
 
 
@@ -178,6 +239,8 @@ def test_a_legacy_input_validator_flags_mapping_names_one_validator(tmp_path: Pa
         ("data/secret/2.yaml", "[1, 2]\n", "expected a mapping"),
         ("data/secret/test_group.yaml", "input_validator_args: {range: 5}\n", "must be a"),
         ("data/secret/test_group.yaml", "input_validator_args: {1: [a]}\n", "not a validator"),
+        ("data/secret/2.yaml", "args: [--fast]\n", "command-line arguments of the submissions"),
+        ("data/secret/test_group.yaml", "args: [--fast]\n", "not supported"),
     ],
 )
 def test_an_argument_of_the_wrong_type_is_one_line_naming_the_file(
@@ -191,6 +254,39 @@ def test_an_argument_of_the_wrong_type_is_one_line_naming_the_file(
     output = without_isolation_line(result.output)  # an ordinary user's run says it first
     assert result.exit_code == 2 and output.count("\n") == 1, output
     assert str(root / file) in output and said in output, output
+
+
+def test_a_key_the_format_does_not_define_in_a_case_file_is_a_warning(tmp_path: Path) -> None:
+    """The format asks for an error, BAPCtools warns: a WARN line naming the file and the
+    key (and a known key of the wrong type), which --strict fails."""
+    given = "input_validator_args:\n  range: [--max, '10']\nfull_feedbak: true\nhint: 5\n"
+    root = package_copy(tmp_path, {"data/secret/2.yaml": given})
+    code, lines = verify(root, False)
+    warned = [line for line in lines if line.startswith("WARN")]
+    assert code == 0 and warned == [
+        "WARN  test case file: data/secret/2.yaml: unknown key 'full_feedbak'",
+        "WARN  test case file: data/secret/2.yaml: hint must be a string, not 5",
+    ], lines
+    result = CliRunner().invoke(app, ["verify", str(root), *SERIAL, "--no-fork-server", "--strict"])
+    assert result.exit_code == 1, result.output
+
+
+def test_a_statement_without_a_name_and_a_name_without_a_statement_fail(tmp_path: Path) -> None:
+    """2025-09: the languages of `name` are exactly those of the statements (bt's
+    hellowholeworld: a Swedish statement unnamed, a German name without a statement)."""
+    root = package_copy(tmp_path, {"statement/problem.sv.tex": "Summa\n"})
+    yaml = root / "problem.yaml"
+    yaml.write_text(yaml.read_text().replace("name: Sum", "name:\n  en: Sum\n  de: Summe\n#"))
+    assert [(c.status, c.name, c.detail) for c in statement_checks(read_package(root))] == [
+        (
+            "FAIL",
+            "statement languages",
+            "statement/problem.sv.* has no name in problem.yaml; "
+            "name in de has no statement/problem.de.*",
+        )
+    ]
+    yaml.write_text(yaml.read_text().replace("de: Summe", "sv: Summa"))
+    assert [c.status for c in statement_checks(read_package(root))] == ["PASS"]
 
 
 def test_the_default_validator_must_reject_an_invalid_output(tmp_path: Path) -> None:

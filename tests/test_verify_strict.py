@@ -178,6 +178,22 @@ def test_an_output_validator_writing_a_score_on_wa_fails(tmp_path: Path) -> None
     )
 
 
+def test_junk_findings_on_a_2025_09_package_are_warnings(tmp_path: Path) -> None:
+    """BAPCtools, the 2025-09 format's tool, feeds the validator no junk: there the same
+    score on a rejection is a WARN line, which --strict fails."""
+    package = copy("score_on_wa", tmp_path)
+    yaml = package / "problem.yaml"
+    yaml.write_text(yaml.read_text().replace("2023-07-draft", "2025-09"))
+    code, output = verify(str(package), *SERIAL)
+    assert code == 0, output
+    assert line(output, "output validator") == (
+        "WARN  output validator: an empty output on sample/1: WA with a score.txt (a score "
+        "on a rejection: a judge error) (a warning on a 2025-09 package: BAPCtools feeds no junk)"
+    )
+    code, output = verify(str(package), *SERIAL, "--strict")
+    assert code == 1, output
+
+
 def test_the_limit_is_derived_from_the_least_of_a_cases_runs() -> None:
     """Load only adds CPU time: of the runs 230, 190 and 400 ms the median (230 ms x 5 =
     1.15 s) would derive 2 s, the least (190 ms x 5 = 0.95 s) the 1 s an unloaded machine

@@ -35,6 +35,10 @@ from pipeline.program.submission import PreparedSubmission
 from pipeline.schemas import Verdict
 
 PASS_MARK = "---"  # between passes in a transcript (the format's interaction samples' mark)
+# what a multi-pass validator's files are read back up to: its nextpass.in is the next
+# pass's whole input, which may be as large as a case's input (the checkers' usual cap,
+# meant for messages, cut BAPCtools' alternativeencryption's 100 kB at 64 KiB)
+FEEDBACK_KB = 256 * 1024
 
 
 def entrant(request: InteractRequest) -> tuple[PreparedSubmission, execute.Servers | None]:
@@ -81,6 +85,14 @@ class CaseRun:
             case = replace(case, input_text=following.decode("utf-8", "replace"))
         raise AssertionError("unreachable: the last pass returns")
 
+    @property
+    def judge_limits(self) -> Limits:
+        """The judge program's limits: on a multi-pass problem, its feedback files (the
+        next pass's input) read back whole, up to FEEDBACK_KB."""
+        if self.passes == 1:
+            return self.limits
+        return replace(self.limits, output_kb=max(self.limits.output_kb, FEEDBACK_KB))
+
     def _call(self, case: Case, kept: Mapping[str, bytes]) -> tuple[Invocation, dict[str, bytes]]:
         """The judge program's invocation, the files of the pass before beside its own,
         and every file it leaves read back on a multi-pass problem."""
@@ -107,7 +119,7 @@ class CaseRun:
             interact.Side(submission, request.limits, servers=servers),
             interact.Side(
                 self.judge_program,
-                self.limits,
+                self.judge_limits,
                 args=call.args,
                 files=files,
                 read_back=call.read_back,
@@ -145,7 +157,7 @@ class CaseRun:
         checked = replace(case, output=result.output.decode("utf-8", "replace"))
         call, _ = self._call(checked, kept)
         check, left = checked_run(
-            self.judge_program, self.protocol, checked, self.limits, call, kept
+            self.judge_program, self.protocol, checked, self.judge_limits, call, kept
         )
         return CaseOutcome(result, request.judge(result, check, False)), self._left(call, left)
 

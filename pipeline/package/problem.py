@@ -142,14 +142,16 @@ class PackageJudge:
                 return [why]
         return []
 
-    def validate_answer(self, input_text: str, answer: str, flags: tuple[str, ...]) -> list[str]:
+    def validate_answer(self, input_text: str, answer: str, flags: InputArgs) -> list[str]:
         """Why the answer validators reject `answer` to `input_text` (the first that
-        does; `flags`: the case's output validator flags), or nothing."""
+        does; `flags`: each one's arguments, the case's `answer_validator_args` as
+        BAPCtools gives them), or nothing."""
         for program in self.answer_validators:
             failure = program.failure()
             if failure is not None:
                 raise ValidatorUnavailable(failure)
-            why = run_answer_validator(program.prepared(), input_text, answer, flags)
+            args = flags.of(program.path)
+            why = run_answer_validator(program.prepared(), input_text, answer, args)
             if why is not None:
                 return [why]
         return []

@@ -195,7 +195,7 @@ def run_answer_validator(
     program: PreparedSubmission, input_text: str, answer: str, flags: tuple[str, ...]
 ) -> str | None:
     """As run_input_validator, for an answer validator (BAPCtools' `answer_validators/`):
-    `validator testcase.in [output validator flags] < testcase.ans` (a checktestdata
+    `validator testcase.in [answer_validator_args] < testcase.ans` (a checktestdata
     script: the answer alone)."""
     name = Path(program.label).name
     if name.endswith(CTD_SUFFIX):  # checktestdata reads the answer alone

@@ -65,6 +65,7 @@ class FolderSettings:
     its parent's, key by key, and overrides what its own testdata.yaml gives)."""
 
     input_flags: InputArgs = NO_INPUT_ARGS  # each input validator's (validator_args.py)
+    answer_flags: InputArgs = NO_INPUT_ARGS  # each answer validator's (BAPCtools')
     output_flags: tuple[str, ...] = ()
     aggregation: str = "sum"  # sum | min | pass-fail: how a scoring group adds up its cases
     score: float | None = None  # a scoring group's points, where given
@@ -311,6 +312,9 @@ def _settings(
     if "input" in given:
         key = f"input_validator_{kind}"
         out = replace(out, input_flags=input_args(given["input"], where, key, package.version))
+    if "answer" in given:
+        mine = input_args(given["answer"], where, "answer_validator_args", package.version)
+        out = replace(out, answer_flags=mine)
     if "output" in given:
         given_flags = arguments(given["output"], where, f"output_validator_{kind}")
         out = replace(out, output_flags=package.validator_flags + given_flags)

@@ -14,7 +14,8 @@ settings as each defines them:
 A key another version defines is ignored, as any unknown key. Points may be zero or
 fractional where the version allows a number (legacy accept_score and range: any
 non-negative number; 2023-07 score: non-negative; 2025-09 max_score: a non-negative
-integer); `unbounded` scores are not supported (one line).
+integer); `unbounded` scores are not supported (one line). 2023-07 and 2025-09 `args`
+(the submission's command-line arguments) are refused in one line unless empty.
 """
 
 from __future__ import annotations
@@ -82,15 +83,34 @@ def _legacy(data: Mapping[str, Any], where: str) -> dict[str, Any]:
     return out
 
 
-def _args(data: Mapping[str, Any], out: dict[str, Any]) -> None:
-    for key, name in (("input_validator_args", "input"), ("output_validator_args", "output")):
+# BAPCtools' answer_validator_args: given to its answer validators (as input_validator_args)
+ARG_KEYS = (
+    ("input_validator_args", "input"),
+    ("output_validator_args", "output"),
+    ("answer_validator_args", "answer"),
+)
+
+
+def refuse_submission_args(data: Mapping[str, Any], where: str) -> None:
+    """`args`: command-line arguments of the submission on a case (2023-07 and later).
+    gridjudge runs a submission without any, so a package that gives some is refused
+    in one line rather than judged otherwise than a judge would; none (`[]`) is fine."""
+    if data.get("args") not in (None, [], ""):
+        raise VersionError(
+            f"{where}: args (command-line arguments of the submissions) is not supported"
+        )
+
+
+def _args(data: Mapping[str, Any], out: dict[str, Any], where: str) -> None:
+    refuse_submission_args(data, where)
+    for key, name in ARG_KEYS:
         if key in data:
             out[name] = data[key]
 
 
 def _v2023(data: Mapping[str, Any], where: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    _args(data, out)
+    _args(data, out, where)
     scoring = data.get("scoring") or {}
     if not isinstance(scoring, dict):
         raise VersionError(f"{where}: scoring must be a mapping")
@@ -103,7 +123,7 @@ def _v2023(data: Mapping[str, Any], where: str) -> dict[str, Any]:
 
 def _v2025(data: Mapping[str, Any], where: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    _args(data, out)
+    _args(data, out, where)
     if "score_aggregation" in data:
         out["aggregation"] = data["score_aggregation"]
     if data.get("max_score") is not None:

@@ -7,6 +7,10 @@ One that accepts junk that should not pass (an empty output, random bytes, print
 noise) on every case tried is a warning, as in problemtools; junk that could be a real
 answer (a bare -1, a long line of digits) is only checked for the crash.
 
+On a 2025-09 package, whose format's tool is BAPCtools (which feeds no junk), a crash or
+a score on a rejection is a warning (`verify --strict` fails it), as gridjudge's other
+findings stricter than the format's tool.
+
 Only a Kattis output validator of a pass-fail or scoring package is fed: gridjudge's own
 default validator is tested with gridjudge, an interactor reads a conversation, not an
 output, and a testlib checker has no score.txt.
@@ -16,7 +20,7 @@ from __future__ import annotations
 
 import random
 import string
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from pipeline.outcome import ExecutionResult
@@ -25,6 +29,7 @@ from pipeline.package.programs import run_checker
 from pipeline.package.protocols.contract import Case, Invocation
 from pipeline.package.protocols.kattis import SCORE, KattisValidator
 from pipeline.package.spec import Package
+from pipeline.package.versions import V2025
 from pipeline.problem.checkers import CheckResult
 from pipeline.problem.contract import Problem
 from pipeline.program import execute
@@ -48,6 +53,7 @@ NO_CRASH = (
     ("a NUL byte", b"\x00"),
 )
 NAME = KIND = "output validator"
+NOT_BT = " (a warning on a 2025-09 package: BAPCtools feeds no junk)"
 
 
 class _Case(NamedTuple):
@@ -109,9 +115,12 @@ def junk_check(package: Package, problem: Problem, fork: bool = True) -> list[Ch
     servers = execute.Servers(fork=fork)
     try:
         with execute.judging_with(servers):
-            return [_fed(judge, protocol, cases)]
+            found = _fed(judge, protocol, cases)
     finally:
         servers.close()
+    if package.version == V2025 and not found.ok:
+        return [replace(found, ok=True, warning=True, detail=f"{found.detail}{NOT_BT}")]
+    return [found]
 
 
 def _fed(judge: PackageJudge, protocol: KattisValidator, cases: list[_Case]) -> Check:

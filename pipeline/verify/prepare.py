@@ -30,6 +30,9 @@ from pipeline.verify.expect import INPUTS, SUBMISSION, Check
 # KTH Challenge's `x.cc.bin`, `x.exe`): the format's submissions are sources of a
 # language told by the extension, and problemtools passes over such a file
 PREBUILT = "a prebuilt executable, no source: not run (problemtools passes over it too)"
+# BAPCtools' way to keep a submission out of every run (bt passes over such files)
+SET_ASIDE = (".disabled", ".template")
+DISABLED = "set aside by its name (.disabled, .template): not run (bt passes over it too)"
 PYTHON = frozenset({"py3", "pypy3"})  # what --python replaces
 
 
@@ -87,11 +90,14 @@ def specs_of(
     python: str | None = None,
 ) -> dict[str, SubmissionSpec]:
     """label -> spec of each submission gridjudge can run (the others are failed checks,
-    a prebuilt executable a skipped one), in the language version problemtools would run
-    a single source file with."""
+    a prebuilt executable or a set-aside file a skipped one), in the language version
+    problemtools would run a single source file with."""
     out = {}
     for sub in subs:
         label = label_of(package, sub)
+        if sub.path.suffix in SET_ASIDE:
+            checks.append(Check(SUBMISSION, label, True, DISABLED, skipped=True))
+            continue
         try:
             spec = _spec(sub, label)
         except SubmissionError as exc:

@@ -47,7 +47,7 @@ from pipeline.problem.contract import Problem
 from pipeline.problem.registry import get_problem
 from pipeline.scoring.gradebook import gradebook
 from pipeline.scoring.run_folder import package_policy
-from pipeline.verify.answers import answer_checks
+from pipeline.verify.answers import answer_checks, case_file_checks
 from pipeline.verify.expect import (
     FIRST_REJECTED,
     INPUTS,
@@ -83,6 +83,7 @@ from pipeline.verify.runs import (
     no_rows,
     stop_rule,
 )
+from pipeline.verify.statements import statement_checks
 from pipeline.verify.verdicts import FolderRules, folder_rules
 
 MEASURE_LIMIT_S = 60.0  # the accepted submissions' limit while the time limit is unknown
@@ -242,6 +243,7 @@ def _verify(
     work: Path,
 ) -> Verification:
     checks = validate_inputs(package, problem, work / "corpus")
+    checks += statement_checks(package) + case_file_checks(package)
     checks += answer_checks(package, problem, options.fork_server)
     checks += invalid_checks(package, problem, options.fork_server)
     checks += junk_check(package, problem)

@@ -1,7 +1,9 @@
 """Three passes: each pass's input is a number y (the validator's input file is the
 pass's input, as the submission's stdin is), the submission must print 2y. The pass
 number is kept in the feedback dir (it persists from pass to pass); passes 1 and 2 write
-the next pass's input, pass 3 compares with the answer file (x times 8)."""
+the next pass's input, pass 3 compares with the answer file (x times 8). The next pass's
+input is the number after 100 kB of spaces: a nextpass.in cut short (at a message's
+cap) is no number."""
 
 import sys
 
@@ -23,7 +25,7 @@ with open(feedback + "judgemessage.txt", "a") as log:
     log.write(f"pass {number} ok\n")
 if number < 3:
     with open(feedback + "nextpass.in", "w") as nxt:
-        nxt.write(f"{expected}\n")
+        nxt.write(" " * 100_000 + f"{expected}\n")
     with open(state, "w") as fh:
         fh.write(str(number + 1))
     sys.exit(42)
