@@ -33,9 +33,16 @@ def bound_command(
     for name, source in binds.items():
         (at / name).mkdir()
         script.append(f'mount --bind -o ro "{source}" "{at / name}"')
+    # the packages after the standard library, as in the venv: on PYTHONPATH they came
+    # first, and an old PyPI backport a dependency pulls in (`typing`, comby's) shadowed
+    # the standard module of that name
+    (at / "boot").mkdir()
+    (at / "boot" / "sitecustomize.py").write_text(
+        f"import site\nsite.addsitedir({str(at / 'site')!r})\n"
+    )
     env = {
         **env,
-        "PYTHONPATH": f"{at / 'src'}:{at / 'site'}",
+        "PYTHONPATH": f"{at / 'src'}:{at / 'boot'}",
         "LD_LIBRARY_PATH": str(at / "python" / "lib"),
         "PYTHONDONTWRITEBYTECODE": "1",
     }
