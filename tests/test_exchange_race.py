@@ -16,6 +16,7 @@ import os
 import subprocess
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -23,7 +24,7 @@ from pipeline.outcome import ExecutionResult
 from pipeline.program.exchange import _Exchange
 from pipeline.program.relay import INTERACTOR, SUBMISSION
 from pipeline.program.transcript import NONE, TO_INTERACTOR
-from pipeline.sandbox.handle import Handle
+from pipeline.sandbox.handle import Handle, _alive
 
 
 def _never(_name: str, _stdio: tuple[int, int], _handle: object) -> ExecutionResult:
@@ -107,3 +108,35 @@ def test_a_run_asked_to_end_before_it_is_armed_ends_once_armed() -> None:
     sleeper = subprocess.Popen(["sleep", "30"])
     early.arm(lambda: [sleeper.pid])
     assert sleeper.wait(timeout=10) == -9 and early.ended == "idle"
+
+
+def test_a_zombie_is_over_and_a_leader_gone_before_its_threads_is_not(tmp_path: Path) -> None:
+    # the judge's reading of a run's processes: a zombie's files are closed and it will
+    # never run again; a main thread that called pthread_exit leaves its process running
+    done = subprocess.Popen(["true"])
+    while _state_letter(done.pid) != "Z":
+        time.sleep(0.01)
+    assert not _alive(done.pid)
+    done.wait()
+    assert not _alive(done.pid)  # gone
+    source = tmp_path / "leader_exits.c"
+    source.write_text(
+        "#include <pthread.h>\n"
+        "static void *spin(void *a) { for (;;) {} return a; }\n"
+        "int main(void) { pthread_t t; pthread_create(&t, 0, spin, 0); pthread_exit(0); }\n"
+    )
+    binary = tmp_path / "leader_exits"
+    subprocess.run(["gcc", "-O1", "-pthread", "-o", str(binary), str(source)], check=True)
+    threads = subprocess.Popen([str(binary)])
+    try:
+        while _state_letter(threads.pid) != "Z":  # the leader over, its thread spinning
+            time.sleep(0.01)
+        assert _alive(threads.pid)
+    finally:
+        threads.kill()
+        threads.wait()
+
+
+def _state_letter(pid: int) -> str:
+    with open(f"/proc/{pid}/stat", "rb") as fh:
+        return fh.read().rsplit(b")", 1)[1].split()[0].decode()

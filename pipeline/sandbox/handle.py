@@ -89,13 +89,13 @@ class Handle:
         """Whether one of the processes is there and not over (a zombie is over)."""
         with self._lock:
             pids = self._pids() if self._pids is not None else []
-        return any(_state(pid) not in (b"", b"Z") for pid in pids)
+        return any(_alive(pid) for pid in pids)
 
     def _kill(self) -> bool:
         """SIGKILL to every process not over yet (a zombie is over); whether any was."""
         killed = False
         for pid in self._pids() if self._pids is not None else []:
-            if _state(pid) in (b"", b"Z"):
+            if not _alive(pid):
                 continue
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
@@ -103,13 +103,32 @@ class Handle:
         return killed
 
 
-def _state(pid: int) -> bytes:
-    """A process's state letter (b"": gone or unreadable)."""
+# the flag of a task on its way out (include/linux/sched.h): set as it begins to exit,
+# before its files close
+PF_EXITING = 0x4
+
+
+def _alive(pid: int) -> bool:
+    """Whether one of the process's threads is neither over (a zombie, dead) nor on its
+    way out. A process whose files are already closed (its stdout's end seen by the
+    other side) but that is not yet a zombie is exiting, not running: under load that
+    window is long, and a crash taken for a run still going was ended "after the
+    interactor" (WA for RE). A leader that called pthread_exit while its threads run is
+    alive."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            return fh.read().rsplit(b")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return b""
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return False
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        # fields[0] is stat's field 3, the state; fields[6] field 9, the flags
+        if fields[0] not in (b"Z", b"X", b"x") and not int(fields[6]) & PF_EXITING:
+            return True
+    return False
 
 
 def _task_wait(pid: int, task: str) -> tuple[bytes, bytes]:
