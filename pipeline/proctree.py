@@ -4,22 +4,27 @@ what an interrupted run's Ray leaves behind."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+
+
+def task_files(pid: int, name: str) -> Iterator[bytes]:
+    """The file `name` of each of `pid`'s threads (/proc/PID/task/TID/NAME), those still
+    readable; nothing once the process is gone."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/{name}", "rb") as fh:
+                yield fh.read()
+        except OSError:
+            continue
 
 
 def children(pid: int) -> list[int]:
     """The live children of `pid` (every thread's), from /proc; [] once it is gone."""
-    found: list[int] = []
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return found
-    for task in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{task}/children", "rb") as fh:
-                found += [int(p) for p in fh.read().split()]
-        except OSError:
-            continue
-    return found
+    return [int(p) for text in task_files(pid, "children") for p in text.split()]
 
 
 def descendants(pid: int, limit: int | None = None) -> list[int]:

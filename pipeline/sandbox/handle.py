@@ -9,6 +9,8 @@ import signal
 import threading
 from collections.abc import Callable
 
+from pipeline.proctree import task_files
+
 # the processes of a run a Handle looks at, the topmost first: killing those ends the run
 # (its sandbox's init then kills the rest), and a run with more is not idle
 WATCHED = 64
@@ -115,15 +117,10 @@ def _alive(pid: int) -> bool:
     window is long, and a crash taken for a run still going was ended "after the
     interactor" (WA for RE). A leader that called pthread_exit while its threads run is
     alive."""
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return False
-    for task in tasks:
+    for stat in task_files(pid, "stat"):
         try:
-            with open(f"/proc/{pid}/task/{task}/stat", "rb") as fh:
-                fields = fh.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
+            fields = stat.rsplit(b")", 1)[1].split()
+        except IndexError:
             continue
         # fields[0] is stat's field 3, the state; fields[6] field 9, the flags
         if fields[0] not in (b"Z", b"X", b"x") and not int(fields[6]) & PF_EXITING:
