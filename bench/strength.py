@@ -3,8 +3,9 @@
 1. the minimal set cover's solve time (HiGHS through scipy.optimize.milp), by count and
    by CPU, at programs x cases sizes up to 1,000 x 10,000, each within --time-limit
    (then the best cover found, and the gap HiGHS could not close);
-2. the driver's memory as the matrix grows: a matrix table of 10^5, 10^6, 10^7 pairs
-   turned into the cover's arrays (`as_arrays`) and covered, its peak RSS growth.
+2. the driver's memory as the matrix grows: a run folder of 10^5, 10^6, 10^7 results
+   rows read into matrix.parquet and the cover's arrays (`write_kill_matrix`) and
+   covered, in a process of its own: its peak RSS over what it held before.
 
 A synthetic matrix has what a real one has: families of cases, each program killed by
 the cases of a few families (a share of them), many programs alike (mutants of one line
@@ -23,15 +24,15 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     sys.path.pop(0)
 
 import argparse
-import gc
+import subprocess
+import tempfile
 import time
 
 import numpy as np
-import psutil
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from pipeline.strength.cover import Cover, minimal_cover
-from pipeline.strength.matrix import Cases, as_arrays
 
 FAMILIES = 20
 
@@ -74,40 +75,90 @@ def bench_cover(sizes: list[tuple[int, int]], limit_s: float) -> None:
         )
 
 
-def matrix_table(programs: int, cases: int) -> tuple[pa.Table, list[str], Cases]:
+def write_run(folder: Path, programs: int, cases: int) -> None:
+    """A synthetic run folder as `grade` leaves it: one results part per block of
+    programs, with the columns the matrix reads."""
     kills, cost = synthetic(programs, cases)
-    labels = [f"p{i}" for i in range(programs)]
-    ids = [f"c{j}" for j in range(cases)]
-    table = pa.table(
-        {
-            "program": pa.array(np.repeat(np.array(labels), cases)),
-            "case_id": pa.array(np.tile(np.array(ids), programs)),
-            "cpu_ms": pa.array(np.tile(cost / max(1, programs), programs)),
-            "killed": pa.array(kills.ravel()),
-        }
-    )
-    return table, labels, Cases(ids, ["f"] * cases)
+    results = folder / "results"
+    results.mkdir(parents=True)
+    ids = pa.array([f"c{j}" for j in range(cases)])
+    block = max(1, 10**5 // cases)  # programs a part: about 10^5 rows
+    for first in range(0, programs, block):
+        rows = kills[first : first + block]
+        n = rows.shape[0]
+        table = pa.table(
+            {
+                "submission": pa.array(
+                    np.repeat([f"p{i}" for i in range(first, first + n)], cases)
+                ),
+                "case_id": pa.concat_arrays([ids] * n),
+                "verdict": pa.array(np.where(rows.ravel(), "WA", "AC")),
+                "cpu_ms": pa.array(np.tile(cost / max(1, programs), n)),
+                "attempt": pa.array(np.ones(n * cases, dtype=np.int32)),
+            }
+        )
+        pq.write_table(table, results / f"part-{first:08d}.parquet")
+
+
+# The driver's side after grading, in a process of its own so that its peak is its own:
+# the matrix read from the run folder and written, then both covers.
+DRIVER = """
+import resource, sys, time
+from pathlib import Path
+import psutil
+from pipeline.strength.cover import minimal_cover
+from pipeline.strength.matrix import Cases, write_kill_matrix
+from pipeline.strength.population import Program
+folder, limit = Path(sys.argv[1]), float(sys.argv[4])
+programs, cases = int(sys.argv[2]), int(sys.argv[3])
+population = [Program(f"p{i}", "mutant", None) for i in range(programs)]
+ids = [f"c{j}" for j in range(cases)]
+before = psutil.Process().memory_info().rss
+start = time.perf_counter()
+matrix = write_kill_matrix(folder, population, Cases(ids, ["f"] * cases), folder / "matrix.parquet")
+read = time.perf_counter() - start
+read_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+minimal_cover(matrix.kills, matrix.cost, time_limit_s=limit)
+minimal_cover(matrix.kills, matrix.cost, by_cpu=True, time_limit_s=limit)
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+took = time.perf_counter() - start - read
+print(matrix.pairs, (read_peak - before) / 2**20, (peak - before) / 2**20, read, took)
+"""
 
 
 def bench_memory(exponents: list[int], limit_s: float) -> None:
-    print("pairs      programs x cases   table MB  RSS growth MB  arrays+cover s")
-    process = psutil.Process()
+    print(
+        "pairs      programs x cases   results MB  driver peak growth MB:"
+        " matrix  +covers  matrix s  covers s"
+    )
     for e in exponents:
         programs = 10 ** (e // 2)
         cases = 10**e // programs
-        gc.collect()
-        before = process.memory_info().rss
-        table, labels, cases_of = matrix_table(programs, cases)
-        start = time.perf_counter()
-        kills, cost = as_arrays(table, labels, cases_of)
-        minimal_cover(kills, cost, time_limit_s=limit_s)
-        took = time.perf_counter() - start
-        grown = (process.memory_info().rss - before) / 2**20
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp) / "run"
+            write_run(folder, programs, cases)
+            size = sum(p.stat().st_size for p in (folder / "results").iterdir())
+            out = subprocess.run(
+                [
+                    sys.executable,
+                    "-c",
+                    DRIVER,
+                    str(folder),
+                    str(programs),
+                    str(cases),
+                    str(limit_s),
+                ],
+                capture_output=True,
+                text=True,
+                check=True,
+                cwd=Path(__file__).resolve().parents[1],
+            ).stdout.split()
+        pairs, (grown, grown_covers, read, covers) = int(out[0]), map(float, out[1:])
+        assert pairs == programs * cases
         print(
-            f"10^{e:<6} {programs:>7} x {cases:<9} {table.nbytes / 2**20:9.1f} "
-            f"{grown:14.1f} {took:14.2f}"
+            f"10^{e:<6} {programs:>7} x {cases:<9} {size / 2**20:10.2f} {grown:29.1f} "
+            f"{grown_covers:8.1f} {read:9.1f} {covers:9.1f}"
         )
-        del table, kills, cost
 
 
 def main() -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -335,12 +335,19 @@ def write_summary(
 
 def write_table(path: Path, table: pa.Table) -> Path:
     """Write one whole parquet file atomically (temp name, then rename)."""
+    return write_batches(path, table.schema, table.to_batches())
+
+
+def write_batches(path: Path, schema: pa.Schema, batches: Iterable[pa.RecordBatch]) -> Path:
+    """Write one parquet file from batches made as it is written (no more than one batch
+    in memory), atomically: a temp name, renamed when the last batch is in."""
     path = Path(path)
     tmp = path.parent / f".{path.name}.tmp"
     try:
         private_dir(path.parent)
-        with private_writer(tmp) as sink:
-            pq.write_table(table, sink, compression="zstd")
+        with private_writer(tmp) as sink, pq.ParquetWriter(sink, schema, compression="zstd") as w:
+            for batch in batches:
+                w.write_batch(batch)
         replace_private(tmp, path)
     except OSError as exc:
         raise RunDirError(f"{path}: cannot write ({' '.join(str(exc).split())})") from None

@@ -13,8 +13,9 @@ mutant that agrees with the reference on every case is AC everywhere: a survivor
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -26,12 +27,12 @@ from pipeline.grade.driver import run_grade
 from pipeline.grade.plan import GradeOptions, GradeOutcome, plan_grade
 from pipeline.grade.settings import GradeSettings
 from pipeline.grade.time_verdicts import NOT_RUN
-from pipeline.results import store as run_folder
-from pipeline.results.summary import last_attempts
+from pipeline.results.store import iter_results, write_batches
 from pipeline.schemas import STRENGTH_MATRIX_SCHEMA
 from pipeline.strength.population import Program
 
 KILLING = frozenset({"WA", "PE", "TLE", "MLE", "RE", "OLE"})
+_KILLING = pa.array(sorted(KILLING), pa.string())
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,14 @@ class Cases:
     ids: list[str]
     families: list[str]
 
+    @cached_property
+    def id_array(self) -> pa.Array:
+        return pa.array(self.ids, pa.string())
+
+    @cached_property
+    def family_array(self) -> pa.Array:
+        return pa.array(self.families, pa.string())
+
 
 def corpus_cases(corpus: Path) -> Cases:
     ids: list[str] = []
@@ -87,52 +96,116 @@ def corpus_cases(corpus: Path) -> Cases:
     return Cases(ids, families)
 
 
-def kill_matrix(run_dir: Path, programs: list[Program], cases: Cases) -> pa.Table:
-    """One row per (program, case) from the run's results (its last attempt), programs
-    in population order, cases in corpus order."""
-    columns = ["submission", "problem", "case_id", "verdict", "cpu_ms", "tle_kind", "attempt"]
-    rows = last_attempts(run_folder.load_results(run_dir, columns=columns))
-    labels = [p.label for p in programs]
-    at_program = pc.index_in(rows.column("submission"), value_set=pa.array(labels))
-    at_case = pc.index_in(rows.column("case_id"), value_set=pa.array(cases.ids))
-    known = pc.and_(pc.is_valid(at_program), pc.is_valid(at_case))
-    rows, at_program, at_case = (
-        rows.filter(known),
-        at_program.filter(known),
-        at_case.filter(known),
-    )
-    order = np.lexsort((np.asarray(at_case), np.asarray(at_program)))
-    program_at = np.asarray(at_program)[order]
-    case_at = np.asarray(at_case)[order]
-    verdicts = rows.column("verdict").take(pa.array(order))
-    ran = pc.fill_null(pc.not_equal(rows.column("tle_kind").take(pa.array(order)), NOT_RUN), True)
-    kinds = [p.kind for p in programs]
-    return pa.Table.from_pydict(
-        {
-            "program": pa.array(labels).take(pa.array(program_at)),
-            "kind": pa.array(kinds).take(pa.array(program_at)),
-            "case_id": pa.array(cases.ids).take(pa.array(case_at)),
-            "family": pa.array(cases.families).take(pa.array(case_at)),
-            "verdict": verdicts,
-            "cpu_ms": rows.column("cpu_ms").take(pa.array(order)),
-            "killed": pc.and_(pc.is_in(verdicts, value_set=pa.array(sorted(KILLING))), ran),
-            "ran": ran,
-        },
-        schema=STRENGTH_MATRIX_SCHEMA,
-    )
+@dataclass(frozen=True)
+class KillMatrix:
+    """What the cover and the report read from the matrix: `kills[program, case]` (bool,
+    programs in population order, cases in corpus order), each case's CPU over every
+    program (ms), and how many rows matrix.parquet holds."""
+
+    kills: np.ndarray
+    cost: np.ndarray
+    pairs: int
 
 
-def as_arrays(matrix: pa.Table, labels: list[str], cases: Cases) -> tuple[np.ndarray, np.ndarray]:
-    """The matrix as `kills[program, case]` (bool; programs in the order of `labels`,
-    cases in corpus order) and each case's CPU over every program (ms): what the set
-    cover reads."""
-    at_program = pc.index_in(matrix.column("program"), value_set=pa.array(labels))
-    at_case = pc.index_in(matrix.column("case_id"), value_set=pa.array(cases.ids))
-    programs = np.asarray(pc.fill_null(at_program, 0), dtype=np.int64)
-    positions = np.asarray(pc.fill_null(at_case, 0), dtype=np.int64)
-    kills = np.zeros((len(labels), len(cases.ids)), dtype=bool)
-    killed = np.asarray(matrix.column("killed"), dtype=bool)
-    kills[programs[killed], positions[killed]] = True
-    cpu = np.asarray(pc.fill_null(matrix.column("cpu_ms"), 0.0), dtype=float)
-    cost = np.bincount(positions, weights=cpu, minlength=len(cases.ids))
-    return kills, cost
+_COLUMNS = ["submission", "case_id", "verdict", "cpu_ms", "tle_kind", "attempt"]
+
+
+class _Pairs:
+    """Rows of the run's results as pair numbers (program * cases + case), -1 for a row
+    of a program or case not in the population or the corpus."""
+
+    def __init__(self, programs: list[Program], cases: Cases) -> None:
+        self.labels = pa.array([p.label for p in programs], pa.string())
+        self.kinds = pa.array([p.kind for p in programs], pa.string())
+        self.cases = cases
+        self.count = len(programs) * len(cases.ids)
+
+    def of(self, batch: pa.RecordBatch) -> np.ndarray:
+        at_program = pc.index_in(batch.column("submission"), value_set=self.labels)
+        at_case = pc.index_in(batch.column("case_id"), value_set=self.cases.id_array)
+        program = np.asarray(pc.fill_null(at_program, -1), dtype=np.int64)
+        case = np.asarray(pc.fill_null(at_case, -1), dtype=np.int64)
+        return np.where((program >= 0) & (case >= 0), program * len(self.cases.ids) + case, -1)
+
+
+def _superseded(run_dir: Path, pairs: _Pairs, seen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs written more than once (a retried chunk writes its pairs again), sorted,
+    and the row number (in the order iter_results reads) of each one's last attempt, the
+    later row of equal attempts (as `last_attempts` keeps). Reads the results twice when
+    a pair repeats; holds a flag a pair (`seen`, all False on entry and on return), not
+    the rows."""
+    repeated: list[np.ndarray] = []
+    for batch in iter_results(run_dir, ["submission", "case_id"]):
+        at = pairs.of(batch)
+        at = at[at >= 0]
+        values, counts = np.unique(at, return_counts=True)
+        repeated += [values[counts > 1], values[seen[values]]]
+        seen[values] = True
+    seen[:] = False
+    twice = np.unique(np.concatenate(repeated)) if repeated else np.zeros(0, np.int64)
+    if not len(twice):
+        return twice, np.zeros(0, np.int64)
+    best_rank = np.full(len(twice), -1, dtype=np.int64)
+    best_row = np.zeros(len(twice), dtype=np.int64)
+    row = 0
+    for batch in iter_results(run_dir, ["submission", "case_id", "attempt"]):
+        at = pairs.of(batch)
+        rows = np.arange(row, row + batch.num_rows)
+        row += batch.num_rows
+        attempts = np.asarray(pc.fill_null(batch.column("attempt"), 0), dtype=np.int64)
+        mine = np.isin(at, twice)
+        slots = np.searchsorted(twice, at[mine])
+        for k, r, a in zip(slots, rows[mine], attempts[mine], strict=True):
+            if (a, r) > (best_rank[k], best_row[k]):
+                best_rank[k], best_row[k] = a, r
+    return twice, np.sort(best_row)
+
+
+def write_kill_matrix(
+    run_dir: Path, programs: list[Program], cases: Cases, path: Path
+) -> KillMatrix:
+    """matrix.parquet at `path`, one row per (program, case) from the run's results (the
+    last attempt of each pair), in the order the results are read; read batch by batch, so
+    the driver holds one bit a pair and one batch of rows, never the matrix's rows."""
+    pairs = _Pairs(programs, cases)
+    kills = np.zeros(pairs.count, dtype=bool)
+    twice, last_rows = _superseded(run_dir, pairs, kills)
+    cost = np.zeros(len(cases.ids), dtype=np.float64)
+    written = 0
+
+    def batches() -> Iterator[pa.RecordBatch]:
+        nonlocal cost, written
+        row = 0
+        for batch in iter_results(run_dir, _COLUMNS):
+            at = pairs.of(batch)
+            rows = np.arange(row, row + batch.num_rows)
+            row += batch.num_rows
+            keep = (at >= 0) & (~np.isin(at, twice) | np.isin(rows, last_rows))
+            if not keep.any():
+                continue
+            at, kept = at[keep], batch.filter(pa.array(keep))
+            program, case = pa.array(at // len(cases.ids)), pa.array(at % len(cases.ids))
+            verdicts = kept.column("verdict")
+            ran = pc.fill_null(pc.not_equal(kept.column("tle_kind"), NOT_RUN), True)
+            killed = pc.and_(pc.is_in(verdicts, value_set=_KILLING), ran)
+            kills[at[np.asarray(killed, dtype=bool)]] = True
+            cpu = np.asarray(pc.fill_null(kept.column("cpu_ms"), 0.0), dtype=np.float64)
+            cost += np.bincount(np.asarray(case), weights=cpu, minlength=len(cases.ids))
+            written += kept.num_rows
+            yield pa.record_batch(
+                [
+                    pairs.labels.take(program),
+                    pairs.kinds.take(program),
+                    cases.id_array.take(case),
+                    cases.family_array.take(case),
+                    verdicts,
+                    kept.column("cpu_ms"),
+                    killed,
+                    ran,
+                ],
+                schema=STRENGTH_MATRIX_SCHEMA,
+            )
+
+    write_batches(path, STRENGTH_MATRIX_SCHEMA, batches())
+    shape = (len(programs), len(cases.ids))
+    return KillMatrix(kills.reshape(shape), cost, written)

@@ -4,7 +4,7 @@
     OUT/run/             the grading run (`grade`'s run folder: --resume continues it)
     OUT/mutants/         the mutants graded, one folder each
     OUT/corpus/          a package's valid inputs as a corpus (a corpus target is read in place)
-    OUT/matrix.parquet   program, kind, case_id, family, verdict, cpu_ms, killed
+    OUT/matrix.parquet   program, kind, case_id, family, verdict, cpu_ms, killed, ran
     OUT/programs.parquet program, kind, origin, kills, first_kill (null: a survivor)
     OUT/cases.parquet    case_id, family, kills, cpu_ms, minimal, minimal_cpu
     OUT/families.parquet family, cases, kills, programs_killed
@@ -37,10 +37,9 @@ from pipeline.strength.html import write_html
 from pipeline.strength.matrix import (
     Cases,
     GradeRun,
-    as_arrays,
     corpus_cases,
     grade_population,
-    kill_matrix,
+    write_kill_matrix,
 )
 from pipeline.strength.population import (
     Population,
@@ -133,9 +132,8 @@ def run_strength(
     on_stage(f"grading {len(pop.programs)} programs on {count} cases ({target.corpus})")
     graded = grade_population(target.corpus, pop.programs, grading, on_rows)
     cases = corpus_cases(target.corpus)
-    matrix = kill_matrix(grading.out, pop.programs, cases)
-    write_table(out / "matrix.parquet", matrix)
-    kills, cost = as_arrays(matrix, [p.label for p in pop.programs], cases)
+    matrix = write_kill_matrix(grading.out, pop.programs, cases, out / "matrix.parquet")
+    kills, cost = matrix.kills, matrix.cost
     on_stage("solving the minimal set cover (HiGHS)")
     limit = options.cover_time_s
     covers = (
@@ -151,7 +149,7 @@ def run_strength(
         write_table(out / f"{name}.parquet", getattr(strength, name))
     write_html(out / STRENGTH_HTML, figures, pop.programs, kills, cases)
     write_private(out / STRENGTH_JSON, json.dumps(figures, indent=2) + "\n")
-    return StrengthOutcome(target, pop, graded, strength, matrix.num_rows, figures)
+    return StrengthOutcome(target, pop, graded, strength, matrix.pairs, figures)
 
 
 def _write_corpora(out: Path, target: Target, chosen: list[str], cases: Cases) -> None:
