@@ -128,3 +128,21 @@ def open_page(binary: str, page: Path) -> Browser:
     browser.call("Page.navigate", url=page.resolve().as_uri())
     browser.wait_for("Page.loadEventFired")
     return browser
+
+
+def page_troubles(page: Browser) -> tuple[list[Any], list[str]]:
+    """Console errors and exceptions so far; requests for anything but the file itself."""
+    page.evaluate("0")  # collect the events sent so far
+    errors = [
+        e
+        for e in page.events
+        if e.get("method") == "Runtime.exceptionThrown"
+        or (e.get("method") == "Runtime.consoleAPICalled" and e["params"]["type"] == "error")
+        or (e.get("method") == "Log.entryAdded" and e["params"]["entry"]["level"] == "error")
+    ]
+    requests = [
+        e["params"]["request"]["url"]
+        for e in page.events
+        if e.get("method") == "Network.requestWillBeSent"
+    ]
+    return errors, requests

@@ -17,7 +17,7 @@ from pipeline.results.store import write_results_part, write_run_json
 from pipeline.schemas import RESULTS_SCHEMA
 
 websocket = pytest.importorskip("websocket", reason="websocket-client is a dev extra")
-from tests.browser import Browser, open_page  # noqa: E402
+from tests.browser import Browser, open_page, page_troubles  # noqa: E402
 
 IDS = ["s1", "s2", "s3", "s9", "s10", "s11", "s20", "alice", "<b>bob</b>"]
 
@@ -61,28 +61,10 @@ def _column(page: Browser, index: int) -> list[str]:
     )
 
 
-def _troubles(page: Browser) -> tuple[list[Any], list[str]]:
-    """Console errors and exceptions so far; requests for anything but the file itself."""
-    page.evaluate("0")  # collect the events sent so far
-    errors = [
-        e
-        for e in page.events
-        if e.get("method") == "Runtime.exceptionThrown"
-        or (e.get("method") == "Runtime.consoleAPICalled" and e["params"]["type"] == "error")
-        or (e.get("method") == "Log.entryAdded" and e["params"]["entry"]["level"] == "error")
-    ]
-    requests = [
-        e["params"]["request"]["url"]
-        for e in page.events
-        if e.get("method") == "Network.requestWillBeSent"
-    ]
-    return errors, requests
-
-
 def test_loads_without_console_errors_or_network_requests(page: Browser) -> None:
     assert page.evaluate("document.querySelectorAll('#gradebook tbody tr').length") == len(IDS)
     assert any(e.get("method") == "Page.loadEventFired" for e in page.events)
-    errors, requests = _troubles(page)
+    errors, requests = page_troubles(page)
     assert errors == []
     assert len(requests) == 1 and requests[0].startswith("file:"), requests  # the page
 
@@ -118,5 +100,5 @@ def test_every_submission_section_is_reached_by_its_link(page: Browser) -> None:
         page.evaluate("window.scrollTo(0, 0)")
     sections = page.evaluate("document.querySelectorAll('section.sub').length")
     assert sections == len(IDS)
-    errors, requests = _troubles(page)  # still none after every click
+    errors, requests = page_troubles(page)  # still none after every click
     assert errors == [] and len(requests) == 1, (errors, requests)

@@ -6,6 +6,7 @@ the same after a run killed mid-way is resumed. Runs without Ray (`local-serial`
 from __future__ import annotations
 
 import json
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from pipeline.corpus.generate import generate_corpus
 from pipeline.grade.settings import GradeSettings
 from pipeline.problem.registry import get_problem
 from pipeline.results import store as run_folder
-from pipeline.strength.matrix import GradeRun
+from pipeline.strength.matrix import GradeRun, corpus_cases
 from pipeline.strength.run import StrengthOptions, run_strength
 from tests.cli_output import without_isolation_line
 
@@ -41,13 +42,20 @@ def strength(*args: str) -> tuple[int, str]:
     return result.exit_code, without_isolation_line(result.output)
 
 
-def test_wrong_programs_are_killed_a_correct_one_survives_and_the_minimal_corpus_holds(
-    corpus: Path, tmp_path: Path
-) -> None:
-    out = tmp_path / "s"
+@pytest.fixture(scope="module")
+def graded(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """Two wrong programs and a correct one, graded once for the tests that read the run."""
+    out = tmp_path_factory.mktemp("graded") / "s"
     wrong = [a for path in [*WRONG, CORRECT] for a in ("--wrong", str(path))]
     code, output = strength(str(corpus), *wrong, "--out", str(out))
     assert code == 0, output
+    return out, output
+
+
+def test_wrong_programs_are_killed_a_correct_one_survives_and_the_minimal_corpus_holds(
+    corpus: Path, graded: tuple[Path, str], tmp_path: Path
+) -> None:
+    out, output = graded
     assert "programs: 3 (3 wrong)" in output
     assert "survivors (1): ac_rotations" in output
     matrix = str(out / "matrix.parquet")
@@ -59,18 +67,23 @@ def test_wrong_programs_are_killed_a_correct_one_survives_and_the_minimal_corpus
     }
     assert killed == {"wa_counts_empty_board", "wa_no_rotations"}
     programs = pd.read_parquet(out / "programs.parquet").set_index("program")
+    order = corpus_cases(corpus).ids
     for label in killed:  # the first kill is the first case in corpus order that kills
         kills = duckdb.sql(
             f"select case_id from '{matrix}' where program = '{label}' and killed"
         ).fetchall()
-        assert programs.loc[label, "first_kill"] == kills[0][0]
+        assert programs.loc[label, "first_kill"] == min((k for (k,) in kills), key=order.index)
         assert programs.loc[label, "kills"] == len(kills)
-    # the picture: one cell per (family, program), the survivor's column unshaded
-    page = (out / "strength.html").read_text()
+    # the picture, first in the run's report: one cell per (family, program), the
+    # survivor's column unshaded; then grade's own report of the three programs
+    page = (out / "report.html").read_text()
+    start = page.index('<section id="strength">')
+    section = page[start : page.index("</section>", start)]
     families = len(pd.read_parquet(out / "families.parquet"))
-    assert page.count("<rect ") == families * 3
-    assert page.count('fill="#eef"><title>ac_rotations (wrong)') == families
-    assert "<li>ac_rotations</li>" in page
+    assert section.count("<rect ") == families * 3
+    assert section.count('fill="#eef"><title>ac_rotations (wrong)') == families
+    assert "<li>ac_rotations</li>" in section
+    assert start < page.index("<h2>Gradebook</h2>")
     # the minimal corpus, graded again by `grade`, rejects exactly the killed programs
     figures = json.loads((out / "strength.json").read_text())
     assert 1 <= figures["minimal_cases"] <= 2
@@ -83,6 +96,37 @@ def test_wrong_programs_are_killed_a_correct_one_survives_and_the_minimal_corpus
     rows = run_folder.load_results(again, columns=["submission", "verdict"]).to_pylist()
     rejected = {Path(r["submission"]).stem for r in rows if r["verdict"] != "AC"}
     assert rejected == killed
+
+
+def test_the_report_shows_the_strength_section_in_a_browser(graded: tuple[Path, str]) -> None:
+    pytest.importorskip("websocket", reason="websocket-client is a dev extra")
+    from tests.browser import open_page, page_troubles
+
+    binary = shutil.which("chromium") or shutil.which("chromium-browser")
+    if binary is None:
+        pytest.skip("chromium is not installed (Debian package `chromium`)")
+    out, _ = graded
+    figures = json.loads((out / "strength.json").read_text())
+    families = len(pd.read_parquet(out / "families.parquet"))
+    page = open_page(binary, out / "report.html")
+    try:
+        shown = page.evaluate(
+            "(() => { const m = document.querySelector('#kill-matrix').getBoundingClientRect();"
+            " return [m.width > 200 && m.height > 20,"
+            " document.querySelectorAll('#kill-matrix rect').length,"
+            " Array.from(document.querySelectorAll('#survivors li')).map(li => li.textContent),"
+            " document.querySelector('#strength-figures').innerText,"
+            " document.querySelectorAll('#gradebook tbody tr').length]; })()"
+        )
+        errors, requests = page_troubles(page)
+    finally:
+        page.close()
+    visible, cells, survivors, table, gradebook_rows = shown
+    assert visible and cells == families * 3
+    assert survivors == ["ac_rotations"]
+    assert f"minimal corpus\t{figures['minimal_cases']} cases" in table
+    assert gradebook_rows == 3  # grade's report of the population follows
+    assert errors == [] and len(requests) == 1, (errors, requests)
 
 
 @pytest.mark.parametrize(

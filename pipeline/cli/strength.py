@@ -185,7 +185,7 @@ def _print(outcome: StrengthOutcome, out: Path) -> None:
         found = f["regression_cases"]
         typer.echo(f"stress: a case that kills {found} of the survivors, in regression/")
     written = "matrix.parquet, programs.parquet, cases.parquet, families.parquet, minimal/"
-    written += ", strength.html"
+    written += ", report.html"
     extra = ", data/" if outcome.target.package is not None else ""
     extra += ", survivors.parquet, regression/" if "regression_cases" in f else ""
     typer.echo(f"wrote {written}{extra} and strength.json in {out}")

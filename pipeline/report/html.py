@@ -194,9 +194,11 @@ def render_report(
     run_info: dict[str, Any] | None = None,
     summary: pa.Table | None = None,
     policy: Policy | None = None,
+    sections: Sequence[str] = (),
 ) -> str:
     """The whole HTML page for a run's results (RESULTS_SCHEMA, last attempts) and
-    run.json data: the gradebook under `policy` (default: one group per family) first."""
+    run.json data: `sections` (HTML a command adds about its run, e.g. `strength`'s)
+    first, then the gradebook under `policy` (default: one group per family)."""
     info = run_info or {}
     summary = summary if summary is not None else summarize(results)
     srows = summary.to_pylist()
@@ -224,6 +226,7 @@ def render_report(
         "pairs graded so far</strong></p>",
         f'<p class="muted">{len(df)} results rows, {len(overall)} submission × problem '
         f"pairs; generated {generated}.</p>",
+        *sections,
         "<h2>Gradebook</h2>",
         grades,
         "<h2>Summary</h2>",
@@ -240,12 +243,17 @@ def render_report(
         "<h2>Run</h2>",
         run_info_html(info),
     ]
+    return page(title, body, script=gradebook_html.SORT_SCRIPT)
+
+
+def page(title: str, body: Sequence[str], css: str = "", script: str = "") -> str:
+    """A self-contained page: the report's style (and `css`), `body`, `script`."""
     # the one pass every character of the page goes through: a control character of a
     # name (a submission, a case, a family) or a message is written as its escape
     return printable(
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{escape(title)}</title><style>{_CSS}</style></head>"
-        f"<body>{''.join(body)}<script>{gradebook_html.SORT_SCRIPT}</script></body></html>\n",
+        f"<title>{escape(title)}</title><style>{_CSS}{css}</style></head>"
+        f"<body>{''.join(body)}<script>{script}</script></body></html>\n",
         lines=True,
     )
 
@@ -255,9 +263,11 @@ def write_report(
     out: Path | None = None,
     summary: pa.Table | None = None,
     policy: Policy | None = None,
+    sections: Sequence[str] = (),
 ) -> Path:
     """Render RUN_DIR's report into `out` (default RUN_DIR/report.html), atomically;
-    scored under `policy`, else the run's kept policy (see scoring.run_folder.run_policy)."""
+    scored under `policy`, else the run's kept policy (see scoring.run_folder.run_policy);
+    `sections` first (see render_report)."""
     run_dir = Path(run_dir)
     needed = list(dict.fromkeys(["run_id", "family", "attempt", *_COLUMNS]))
     results = last_attempts(load_results(run_dir, columns=needed, skip_unreadable=True))
@@ -265,8 +275,13 @@ def write_report(
     if results.num_rows:
         policy = run_policy(run_dir, results, policy)
     target = Path(out) if out is not None else run_dir / REPORT_FILE
+    return write_page(target, render_report(results, info, summary, policy, sections))
+
+
+def write_page(target: Path, html: str) -> Path:
+    """Write a page atomically (a temp name, then renamed)."""
     private_dir(target.parent)
     tmp = target.with_name(f".{target.name}.tmp")
-    write_private(tmp, render_report(results, info, summary, policy))
+    write_private(tmp, html)
     replace_private(tmp, target)
     return target

@@ -13,7 +13,8 @@
     OUT/survivors.parquet   with --stress-survivors: each survivor's search, the case found
     OUT/regression/      the shrunk cases that kill survivors, as a corpus
     OUT/strength.json    the figures
-    OUT/strength.html    the matrix as a picture, the survivors, the minimal corpus's size
+    OUT/report.html      the grading run's report, first its strength section: the matrix
+                         as a picture, the survivors, the minimal corpus against the full
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from pipeline.grade.plan import GradeOutcome
 from pipeline.private import write_private
 from pipeline.results.store import write_table
 from pipeline.strength.cover import minimal_cover
-from pipeline.strength.html import write_html
+from pipeline.strength.html import strength_section, write_strength_report
 from pipeline.strength.matrix import (
     Cases,
     GradeRun,
@@ -57,10 +58,11 @@ from pipeline.strength.report import (
 from pipeline.strength.survivors import search_survivors, search_table, write_regression
 
 STRENGTH_JSON = "strength.json"
-STRENGTH_HTML = "strength.html"
+REPORT_HTML = "report.html"
 DEFAULT_COVER_TIME_S = 120.0
 OURS = frozenset(
-    {"run", "mutants", "corpus", "minimal", "data", "regression", STRENGTH_JSON, STRENGTH_HTML}
+    {"run", "mutants", "corpus", "minimal", "data", "regression", STRENGTH_JSON, REPORT_HTML}
+    | {"strength.html"}  # the report's name before it was the run's report with a section
     | {f"{name}.parquet" for name in ("matrix", "programs", "cases", "families", "survivors")}
 )
 
@@ -147,7 +149,8 @@ def run_strength(
         figures["regression_cases"] = _search(target, pop, strength, options, on_stage)
     for name in ("programs", "cases", "families"):
         write_table(out / f"{name}.parquet", getattr(strength, name))
-    write_html(out / STRENGTH_HTML, figures, pop.programs, kills, cases)
+    section = strength_section(figures, pop.programs, kills, cases)
+    write_strength_report(out / REPORT_HTML, grading.out, matrix.pairs, section)
     write_private(out / STRENGTH_JSON, json.dumps(figures, indent=2) + "\n")
     return StrengthOutcome(target, pop, graded, strength, matrix.pairs, figures)
 
