@@ -206,7 +206,7 @@ STRENGTH_MATRIX_SCHEMA = _strength(
     "strength_matrix",
     [
         pa.field("program", pa.string(), nullable=False),
-        pa.field("kind", pa.string(), nullable=False),  # wrong | rejected | mutant
+        pa.field("kind", pa.string(), nullable=False),  # wrong | rejected | example | mutant
         pa.field("case_id", pa.string(), nullable=False),
         pa.field("family", pa.string(), nullable=False),
         pa.field("verdict", pa.string(), nullable=False),

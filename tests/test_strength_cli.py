@@ -27,6 +27,7 @@ from tests.cli_output import without_isolation_line
 SPOT = Path(__file__).resolve().parent / "submissions" / "spot"
 WRONG = [SPOT / "wa_counts_empty_board.py", SPOT / "wa_no_rotations.cpp"]
 CORRECT = SPOT / "ac_rotations.c"
+EXAMPLE = Path(__file__).resolve().parents[1] / "datasets" / "examples" / "spot"
 SERIAL = ("--address", "local-serial")
 
 
@@ -44,7 +45,8 @@ def strength(*args: str) -> tuple[int, str]:
 
 @pytest.fixture(scope="module")
 def graded(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    """Two wrong programs and a correct one, graded once for the tests that read the run."""
+    """Two wrong programs and a correct one, and spot's wrong example (added by default),
+    graded once for the tests that read the run."""
     out = tmp_path_factory.mktemp("graded") / "s"
     wrong = [a for path in [*WRONG, CORRECT] for a in ("--wrong", str(path))]
     code, output = strength(str(corpus), *wrong, "--out", str(out))
@@ -56,16 +58,17 @@ def test_wrong_programs_are_killed_a_correct_one_survives_and_the_minimal_corpus
     corpus: Path, graded: tuple[Path, str], tmp_path: Path
 ) -> None:
     out, output = graded
-    assert "programs: 3 (3 wrong)" in output
+    assert "programs: 4 (1 example, 3 wrong)" in output
     assert "survivors (1): ac_rotations" in output
     matrix = str(out / "matrix.parquet")
     pairs = duckdb.sql(f"select count(*) from '{matrix}'").fetchall()
-    assert pairs == [(3 * 24,)]
+    assert pairs == [(4 * 24,)]
     killed = {
         row[0]
         for row in duckdb.sql(f"select distinct program from '{matrix}' where killed").fetchall()
     }
-    assert killed == {"wa_counts_empty_board", "wa_no_rotations"}
+    example = "examples/wa_counts_empty_board.cpp"
+    assert killed == {"wa_counts_empty_board", "wa_no_rotations", example}
     programs = pd.read_parquet(out / "programs.parquet").set_index("program")
     order = corpus_cases(corpus).ids
     for label in killed:  # the first kill is the first case in corpus order that kills
@@ -80,7 +83,7 @@ def test_wrong_programs_are_killed_a_correct_one_survives_and_the_minimal_corpus
     start = page.index('<section id="strength">')
     section = page[start : page.index("</section>", start)]
     families = len(pd.read_parquet(out / "families.parquet"))
-    assert section.count("<rect ") == families * 3
+    assert section.count("<rect ") == families * 4
     assert section.count('fill="#eef"><title>ac_rotations (wrong)') == families
     assert "<li>ac_rotations</li>" in section
     assert start < page.index("<h2>Gradebook</h2>")
@@ -91,11 +94,13 @@ def test_wrong_programs_are_killed_a_correct_one_survives_and_the_minimal_corpus
     argv = ["grade", str(out / "minimal"), "--out", str(again), "--address", "local-serial"]
     for path in [*WRONG, CORRECT]:
         argv += ["-s", str(path)]
+    argv += ["-s", str(EXAMPLE / "wa_counts_empty_board.cpp")]
     result = CliRunner().invoke(app, argv)
     assert result.exit_code == 0, result.output
     rows = run_folder.load_results(again, columns=["submission", "verdict"]).to_pylist()
-    rejected = {Path(r["submission"]).stem for r in rows if r["verdict"] != "AC"}
-    assert rejected == killed
+    rejected = {Path(r["submission"]) for r in rows if r["verdict"] != "AC"}
+    names = {f"examples/{p.name}" if p.parent == EXAMPLE else p.stem for p in rejected}
+    assert names == killed
 
 
 def test_the_report_shows_the_strength_section_in_a_browser(graded: tuple[Path, str]) -> None:
@@ -122,10 +127,10 @@ def test_the_report_shows_the_strength_section_in_a_browser(graded: tuple[Path, 
     finally:
         page.close()
     visible, cells, survivors, table, gradebook_rows = shown
-    assert visible and cells == families * 3
+    assert visible and cells == families * 4
     assert survivors == ["ac_rotations"]
     assert f"minimal corpus\t{figures['minimal_cases']} cases" in table
-    assert gradebook_rows == 3  # grade's report of the population follows
+    assert gradebook_rows == 4  # grade's report of the population follows
     assert errors == [] and len(requests) == 1, (errors, requests)
 
 
@@ -135,7 +140,7 @@ def test_the_report_shows_the_strength_section_in_a_browser(graded: tuple[Path, 
         (["{missing}"], "neither a corpus folder nor a problem package"),
         (["{corpus}", "--wrong", "{missing}"], "no such file or folder"),
         (["{corpus}", "--wrong", str(WRONG[0]), "--mutants", "3"], "--mutants needs --mutate"),
-        (["{corpus}"], "no program to grade"),
+        (["{corpus}", "--no-examples"], "no program to grade"),
         (["{corpus}", "--mutate", "{missing}", "--mutants", "2"], "no such file"),
     ],
 )
@@ -217,7 +222,7 @@ def test_a_survivor_is_stressed_and_the_case_that_kills_it_is_a_corpus(tmp_path:
     out = tmp_path / "s"
     code, output = strength(
         str(small), "--wrong", str(WRONG[0]), "--wrong", str(WRONG[1]),
-        "--stress-survivors", "60", "--out", str(out),
+        "--stress-survivors", "60", "--no-examples", "--out", str(out),
     )  # fmt: skip
     assert code == 0, output
     assert "survivors (1): wa_counts_empty_board" in output

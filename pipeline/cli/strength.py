@@ -58,6 +58,13 @@ def strength(
         int, typer.Option(min=0, help="How many mutants to grade, sampled from all made.")
     ] = 0,
     seed: Annotated[int, typer.Option(help="Seed of the mutant sample and the searches.")] = 0,
+    examples: Annotated[
+        bool,
+        typer.Option(
+            "--examples/--no-examples",
+            help="Add a built-in problem's wrong examples (datasets/examples/PROBLEM/).",
+        ),
+    ] = StrengthOptions.examples,
     stress_survivors: Annotated[
         float,
         typer.Option(
@@ -115,7 +122,7 @@ def strength(
     grading = GradeRun(out / "run", address, resume, settings, cache)
     options = StrengthOptions(
         target, out, list(wrong), list(mutate), mutants, seed, grading,
-        stress_s=stress_survivors, cover_time_s=cover_time_limit,
+        examples=examples, stress_s=stress_survivors, cover_time_s=cover_time_limit,
     )  # fmt: skip
     rows = _Rows()
     with interrupts_end(f"graded chunks are in {out / 'run'}; continue with --resume"):

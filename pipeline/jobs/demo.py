@@ -36,6 +36,8 @@ from pipeline.grade.plan import GradeOptions, GradeSettings, plan_grade
 from pipeline.jobs.corpus import generate_on
 from pipeline.private import private_dir, private_writer, write_private
 from pipeline.problem.registry import all_problems, get_problem
+from pipeline.program.examples import example_files
+from pipeline.program.examples import examples_dir as bundled_examples
 from pipeline.report.html import REPORT_FILE, render_report, write_report
 from pipeline.results.store import SUMMARY_FILE, load_results, read_run_json
 from pipeline.sandbox.isolation import probed, refusal
@@ -47,7 +49,6 @@ DEMO_CASES_PER_FAMILY = 20
 # Cases per process for problems whose format holds several: one process start serves
 # several cases, as `grade --batch` does.
 DEMO_BATCH = 8
-EXAMPLE_SUFFIXES = (".c", ".cpp", ".cc", ".cxx", ".py")
 MARKER = "demo.json"
 
 
@@ -68,9 +69,9 @@ class DemoResult:
 
 def examples_dir() -> Path:
     """datasets/examples of the source checkout this package runs from."""
-    path = Path(__file__).resolve().parents[2] / "datasets" / "examples"
-    if not path.is_dir():
-        raise DemoError(f"bundled examples not found at {path} (the demo needs a source checkout)")
+    path = bundled_examples()
+    if path is None:
+        raise DemoError("bundled examples not found (the demo needs a source checkout)")
     return path
 
 
@@ -82,10 +83,8 @@ def _label(path: Path) -> str:
 
 def example_submissions(problem: str) -> list[str]:
     """Submission specs of the bundled examples of `problem` (sorted by file name)."""
-    folder = examples_dir() / problem
-    if not folder.is_dir():
-        return []
-    return [_label(p) for p in sorted(folder.iterdir()) if p.suffix in EXAMPLE_SUFFIXES]
+    examples_dir()
+    return [_label(p) for p in example_files(problem)]
 
 
 def _prepare_out(out: Path) -> None:

@@ -15,13 +15,14 @@ from pipeline.package.spec import is_package, read_package
 from pipeline.package.submissions import read_submissions
 from pipeline.problem.contract import Problem
 from pipeline.problem.registry import get_problem
+from pipeline.program.examples import example_files, is_correct
 from pipeline.program.submission import SubmissionSpec
 from pipeline.program.submission_sets import from_dir, spec_for
 from pipeline.strength.mutants import MutantSet, compile_all, make_mutants
 from pipeline.verify.expect import Check
 from pipeline.verify.prepare import label_of, specs_of, validate_inputs
 
-WRONG, REJECTED, MUTANT = "wrong", "rejected", "mutant"
+WRONG, REJECTED, EXAMPLE, MUTANT = "wrong", "rejected", "example", "mutant"
 
 
 class StrengthError(GridjudgeError):
@@ -32,9 +33,9 @@ class StrengthError(GridjudgeError):
 @dataclass(frozen=True)
 class Program:
     label: str  # its id in the matrix
-    kind: str  # wrong | rejected | mutant
+    kind: str  # wrong | rejected | example | mutant
     spec: SubmissionSpec
-    origin: str = ""  # a mutant's source; a rejected submission's verdict folder
+    origin: str = ""  # a mutant's source; a rejected submission's verdict folder; a file
 
 
 @dataclass
@@ -74,6 +75,19 @@ def target_of(path: Path, work: Path) -> Target:
     return Target(problem, work, package.root, accepted, rejected, checks)
 
 
+def wrong_examples(problem: str, given: Sequence[Program]) -> list[Program]:
+    """The problem's bundled examples that are not correct (datasets/examples/PROBLEM/,
+    the verdict in the name), each named `examples/FILE`; one given already is not added."""
+    paths = {str(Path(p.spec.path).resolve()) for p in given if p.spec.path is not None}
+    return [
+        Program(
+            f"examples/{path.name}", EXAMPLE, spec_for(f"examples/{path.name}", path), str(path)
+        )
+        for path in (p.resolve() for p in example_files(problem))
+        if not is_correct(path) and str(path) not in paths
+    ]
+
+
 def wrong_programs(paths: Sequence[Path]) -> list[Program]:
     """Each `--wrong` file, and each program in a `--wrong` folder, named by its stem."""
     out = []
@@ -95,11 +109,15 @@ def population(
     seed: int,
     mutants_dir: Path,
     workers: int = 2,
+    examples: bool = True,
 ) -> Population:
     """Every wrong program, compiled (a program that does not compile is left out and
-    named: a compile error kills nothing of the test data's), and `count` mutants of
-    `mutate` (default: the package's accepted sources)."""
+    named: a compile error kills nothing of the test data's), with `examples` a built-in
+    problem's wrong examples, and `count` mutants of `mutate` (default: the package's
+    accepted sources)."""
     given = wrong_programs(wrong) + target.rejected
+    if examples and target.package is None:
+        given += wrong_examples(target.problem.name, given)
     _once([p.label for p in given])  # before any mutant is made or compiled
     sources = list(mutate) or target.correct
     if count and not sources:

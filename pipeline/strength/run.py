@@ -77,6 +77,7 @@ class StrengthOptions:
     seed: int = 0
     grading: GradeRun | None = None  # None: GradeRun(out / "run")
     workers: int = 2  # compiles at a time
+    examples: bool = True  # a built-in problem's wrong examples join the population
     stress_s: float = 0.0  # seconds of `stress` per survivor (0: none)
     cover_time_s: float | None = DEFAULT_COVER_TIME_S  # each cover's; then the best found
 
@@ -129,6 +130,7 @@ def run_strength(
         options.seed,
         out / "mutants",
         options.workers,
+        options.examples,
     )
     count = read_manifest(target.corpus).count
     on_stage(f"grading {len(pop.programs)} programs on {count} cases ({target.corpus})")
