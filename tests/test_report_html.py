@@ -15,6 +15,7 @@ from pipeline.report.gradebook_html import histogram, score_bins
 from pipeline.report.html import render_report, write_report
 from pipeline.results.store import write_results_part, write_run_json
 from pipeline.schemas import RESULTS_SCHEMA
+from tests.result_rows import result_row
 from tests.run_summary import read_summary
 
 VOID = {"meta", "br", "hr", "img", "input", "link", "rect", "line", "circle", "col"}
@@ -70,21 +71,7 @@ def _parse(page: str) -> _Checker:
 
 
 def _row(sub: str, case: str, verdict: str, cpu: float | None, **kw: Any) -> dict[str, Any]:
-    row: dict[str, Any] = {name: None for name in RESULTS_SCHEMA.names}
-    row.update(
-        run_id="run-1",
-        submission=sub,
-        submission_sha="x",
-        problem="spot",
-        case_id=case,
-        family=case.split("/")[0],
-        verdict=verdict,
-        cpu_ms=cpu,
-        attempt=1,
-        batch_size=1,
-    )
-    row.update(kw)
-    return row
+    return result_row(sub, case, verdict, cpu, run_id="run-1", **kw)
 
 
 ROWS = [

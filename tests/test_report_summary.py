@@ -21,26 +21,10 @@ from pipeline.results.store import (
 )
 from pipeline.results.summary import SummaryError
 from pipeline.schemas import PROGRAM_VERDICTS, RESULTS_SCHEMA, SUMMARY_SCHEMA, VERDICTS
+from tests.result_rows import result_row
 from tests.run_summary import read_summary
 
-
-def _row(sub: str, case: str, verdict: str, cpu: float | None, **kw: Any) -> dict[str, Any]:
-    family = case.split("/")[0]
-    row: dict[str, Any] = {name: None for name in RESULTS_SCHEMA.names}
-    row.update(
-        run_id="r1",
-        submission=sub,
-        submission_sha="sha-" + sub,
-        problem=kw.pop("problem", "spot"),
-        case_id=case,
-        family=family,
-        verdict=verdict,
-        cpu_ms=cpu,
-        attempt=kw.pop("attempt", 1),
-        batch_size=1,
-    )
-    row.update(kw)
-    return row
+_row = result_row
 
 
 def _table(rows: list[dict[str, Any]]) -> pa.Table:

@@ -17,9 +17,9 @@ import pytest
 from pipeline.grade.time_verdicts import NOT_RUN
 from pipeline.results.store import load_results, write_results_part
 from pipeline.results.summary import last_attempts
-from pipeline.schemas import RESULTS_SCHEMA
 from pipeline.strength.matrix import KILLING, Cases, write_kill_matrix
 from pipeline.strength.population import Program
+from tests.result_rows import result_row
 
 VERDICTS = ["AC", "WA", "TLE", "RE", "JE", "IE", "MLE"]
 
@@ -29,22 +29,12 @@ def _program(label: str) -> Program:
 
 
 def _row(program: str, case: str, rng: random.Random, attempt: int) -> dict[str, Any]:
-    row: dict[str, Any] = {name: None for name in RESULTS_SCHEMA.names}
     verdict = rng.choice(VERDICTS)
-    row.update(
-        run_id="r",
-        submission=program,
-        submission_sha="s",
-        problem="spot",
-        case_id=case,
-        family=case.split("/")[0],
-        verdict=verdict,
-        cpu_ms=round(rng.uniform(0, 50), 3),
-        attempt=attempt,
-        batch_size=1,
-        tle_kind=NOT_RUN if verdict == "TLE" and rng.random() < 0.5 else None,
+    not_run = verdict == "TLE" and rng.random() < 0.5
+    cpu = round(rng.uniform(0, 50), 3)
+    return result_row(
+        program, case, verdict, cpu, attempt=attempt, tle_kind=NOT_RUN if not_run else None
     )
-    return row
 
 
 def _run_folder(tmp: Path, seed: int) -> tuple[list[Program], Cases, pd.DataFrame]:

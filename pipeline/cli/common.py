@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import ParamSpec, TypeVar
+from typing import Annotated, ParamSpec, TypeVar
 
 import typer
 
@@ -129,3 +129,12 @@ ALLOW_UNSANDBOXED_HELP = (
     "Run untrusted code even where no isolation is possible (no user namespaces): as "
     "you, with your files and the network; rows say `unsandboxed` (docs/sandbox.md)."
 )
+# options several commands take, declared once (each command gives the library's default)
+AllowUnsandboxed = Annotated[bool, typer.Option("--allow-unsandboxed", help=ALLOW_UNSANDBOXED_HELP)]
+RayAddress = Annotated[
+    str | None,
+    typer.Option(
+        help="Ray cluster to join (default: RAY_ADDRESS, else an embedded local cluster; "
+        "`local-serial` runs in this process without Ray).",
+    ),
+]

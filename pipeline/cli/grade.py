@@ -9,7 +9,8 @@ import typer
 from rich.console import Console
 
 from pipeline.cli.common import (
-    ALLOW_UNSANDBOXED_HELP,
+    AllowUnsandboxed,
+    RayAddress,
     interrupts_end,
     say,
     user_errors,
@@ -70,13 +71,7 @@ def grade(
             "or only their verdicts and what the judge measured."
         ),
     ] = Feedback.hide_inputs,
-    address: Annotated[
-        str | None,
-        typer.Option(
-            help="Ray cluster to join (default: RAY_ADDRESS, else an embedded local cluster; "
-            "`local-serial` runs in this process without Ray).",
-        ),
-    ] = GradeOptions.address,
+    address: RayAddress = GradeOptions.address,
     resume: Annotated[
         bool, typer.Option(help="Continue the run in --out: skip every pair that has a row.")
     ] = GradeOptions.resume,
@@ -184,9 +179,7 @@ def grade(
     only_submission: Annotated[
         str | None, typer.Option(help="Only the submissions whose spec matches GLOB.")
     ] = GradeOptions.only_submission,
-    allow_unsandboxed: Annotated[
-        bool, typer.Option("--allow-unsandboxed", help=ALLOW_UNSANDBOXED_HELP)
-    ] = DEFAULT.allow_unsandboxed,
+    allow_unsandboxed: AllowUnsandboxed = DEFAULT.allow_unsandboxed,
 ) -> None:
     """Grade every --submission on every case of the CORPORA; results parquet parts are
     written as chunks complete, so a killed run can be continued with --resume."""

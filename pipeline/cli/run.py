@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 
 from pipeline.cli.common import (
-    ALLOW_UNSANDBOXED_HELP,
     EXIT_GATE,
+    AllowUnsandboxed,
     interrupts_end,
     user_errors,
     warn_isolation,
@@ -23,9 +23,7 @@ def run(
         str | None,
         typer.Option(help="Ray cluster to join, overriding the config's `address`."),
     ] = None,
-    allow_unsandboxed: Annotated[
-        bool, typer.Option("--allow-unsandboxed", help=ALLOW_UNSANDBOXED_HELP)
-    ] = False,
+    allow_unsandboxed: AllowUnsandboxed = False,
 ) -> None:
     """Make missing corpora, grade every job, write reports — as the config says.
 

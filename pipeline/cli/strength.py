@@ -16,7 +16,8 @@ from typing import Annotated
 import typer
 
 from pipeline.cli.common import (
-    ALLOW_UNSANDBOXED_HELP,
+    AllowUnsandboxed,
+    RayAddress,
     interrupts_end,
     say,
     user_errors,
@@ -73,13 +74,7 @@ def strength(
             "problem); the shrunk cases go to OUT/regression/ (default 0: none).",
         ),
     ] = 0.0,
-    address: Annotated[
-        str | None,
-        typer.Option(
-            help="Ray cluster to join (default: RAY_ADDRESS, else an embedded local cluster; "
-            "`local-serial` runs in this process without Ray).",
-        ),
-    ] = GradeOptions.address,
+    address: RayAddress = GradeOptions.address,
     resume: Annotated[
         bool, typer.Option(help="Continue the strength run in --out (its grading run).")
     ] = False,
@@ -109,9 +104,7 @@ def strength(
         bool,
         typer.Option("--cache/--no-cache", help="Take pairs graded before from the result cache."),
     ] = GradeOptions.cache,
-    allow_unsandboxed: Annotated[
-        bool, typer.Option("--allow-unsandboxed", help=ALLOW_UNSANDBOXED_HELP)
-    ] = DEFAULT.allow_unsandboxed,
+    allow_unsandboxed: AllowUnsandboxed = DEFAULT.allow_unsandboxed,
 ) -> None:
     """Grade wrong programs and mutants on every case of TARGET; write the kill matrix,
     the survivors and the minimal corpus that still kills every killed program."""

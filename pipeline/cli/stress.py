@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import ALLOW_UNSANDBOXED_HELP, user_errors, warn_isolation
+from pipeline.cli.common import AllowUnsandboxed, user_errors, warn_isolation
 from pipeline.jobs.stress import stress_programs, write_failure
 from pipeline.stress import search
 from pipeline.stress.search import Failure, StressResult
@@ -78,9 +78,7 @@ def stress(
         Path | None,
         typer.Option(help="Write the shrunk case: X.in (+ .ans, .out) or a folder."),
     ] = None,
-    allow_unsandboxed: Annotated[
-        bool, typer.Option("--allow-unsandboxed", help=ALLOW_UNSANDBOXED_HELP)
-    ] = False,
+    allow_unsandboxed: AllowUnsandboxed = False,
 ) -> None:
     """Random cases until the submission fails one, then shrink it to a small
     counterexample (exit 1), or none found within the budget (exit 0)."""

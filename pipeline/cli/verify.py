@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import ALLOW_UNSANDBOXED_HELP, EXIT_GATE, say, user_errors, warn_isolation
+from pipeline.cli.common import EXIT_GATE, AllowUnsandboxed, say, user_errors, warn_isolation
 from pipeline.verify.junit import write_junit
 from pipeline.verify.runs import SERIAL_RUNS, VerifyOptions
 from pipeline.verify.verification import verify_package
@@ -79,9 +79,7 @@ def verify(
             "a rejected submission is then graded.",
         ),
     ] = VerifyOptions.strict,
-    allow_unsandboxed: Annotated[
-        bool, typer.Option("--allow-unsandboxed", help=ALLOW_UNSANDBOXED_HELP)
-    ] = False,
+    allow_unsandboxed: AllowUnsandboxed = False,
 ) -> None:
     """Check PACKAGE as a problem setter would: every input validates, the output
     validator survives junk output, every submission under submissions/ gets the verdict
