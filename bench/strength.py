@@ -7,12 +7,18 @@
    rows read into matrix.parquet and the cover's arrays (`write_kill_matrix`) and
    covered, in a process of its own: its peak RSS over what it held before.
 
+3. with --grade PROGRAMSxCASES: the grading rate of a whole `strength` run, as the
+   product runs it (embedded Ray, unpinned): mutants of bench/spot.cpp on a generated
+   spot corpus with --batch, in pairs per second of the grading step, against the
+   batched engine's own rate measured in the same run (bench/spot.cpp alone on the same
+   corpus, `grade --batch`): their ratio is what a population costs beyond one program.
+
 A synthetic matrix has what a real one has: families of cases, each program killed by
 the cases of a few families (a share of them), many programs alike (mutants of one line
-killed by the same cases), some killed by nothing. Grading itself (pairs per second)
-is `grade`'s and measured by bench/throughput.py.
+killed by the same cases), some killed by nothing.
 
     .venv/bin/python bench/strength.py [--sizes 100x1000,1000x10000] [--memory 5,6,7]
+        [--grade 100x10000 --batch 1000]
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     sys.path.pop(0)
 
 import argparse
+import os
 import subprocess
 import tempfile
 import time
@@ -32,7 +39,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from pipeline.corpus.generate import generate_corpus
+from pipeline.grade.driver import run_grade
+from pipeline.grade.plan import GradeOptions, plan_grade
+from pipeline.grade.settings import GradeSettings
+from pipeline.problem.registry import get_problem
 from pipeline.strength.cover import Cover, minimal_cover
+from pipeline.strength.matrix import GradeRun
+from pipeline.strength.run import StrengthOptions, run_strength
 
 FAMILIES = 20
 
@@ -161,15 +175,62 @@ def bench_memory(exponents: list[int], limit_s: float) -> None:
         )
 
 
+def bench_grading(programs: int, cases: int, batch: int, seed: int) -> None:
+    """Mutants of bench/spot.cpp graded on `cases` spot cases by `strength`, against
+    bench/spot.cpp alone graded by `grade` on the same corpus (both --batch, no cache)."""
+    source = Path(__file__).resolve().parent / "spot.cpp"
+    settings = GradeSettings(batch=batch)
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        corpus = work / "spot"
+        generate_corpus(get_problem("spot"), cases, seed, corpus)
+        stages: list[tuple[str, float]] = []
+        options = StrengthOptions(
+            corpus, work / "s", mutate=[source], mutants=programs, seed=seed,
+            grading=GradeRun(work / "s" / "run", settings=settings, cache=False),
+            examples=False,
+        )  # fmt: skip
+        outcome = run_strength(options, on_stage=lambda s: stages.append((s, time.perf_counter())))
+        graded_at = next(t for s, t in stages if s.startswith("grading"))
+        covered_at = next(t for s, t in stages if s.startswith("solving"))
+        grading_s = covered_at - graded_at
+        plan = plan_grade(
+            GradeOptions(
+                corpora=[corpus], submissions=[f"cpp17:{source}"], out=work / "one",
+                settings=settings, cache=False,
+            )
+        )  # fmt: skip
+        start = time.perf_counter()
+        run_grade(plan)
+        one_s = time.perf_counter() - start
+    n = len(outcome.population.programs)
+    rate, engine = outcome.pairs / grading_s, cases / one_s
+    killed = outcome.figures["killed"]
+    print(
+        f"\ngrading: {n} mutants of bench/spot.cpp ({killed} killed) x {cases} cases, "
+        f"--batch {batch}, embedded Ray, {os.cpu_count()} cores"
+    )
+    print(
+        f"  strength: {outcome.pairs} pairs in {grading_s:.1f} s = {rate:,.0f} pairs/s; "
+        f"bench/spot.cpp alone (grade): {engine:,.0f} cases/s; ratio {rate / engine:.2f}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default="100x1000,300x3000,1000x10000")
     parser.add_argument("--memory", default="5,6,7")
     parser.add_argument("--time-limit", type=float, default=120.0, help="seconds per cover")
+    parser.add_argument("--grade", default="", help="PROGRAMSxCASES: the grading rate")
+    parser.add_argument("--batch", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     sizes = [tuple(int(n) for n in s.split("x")) for s in args.sizes.split(",") if s]
     bench_cover([(p, c) for p, c in sizes], args.time_limit)
     bench_memory([int(e) for e in args.memory.split(",") if e], args.time_limit)
+    if args.grade:
+        programs, cases = (int(n) for n in args.grade.split("x"))
+        bench_grading(programs, cases, args.batch, args.seed)
 
 
 if __name__ == "__main__":
