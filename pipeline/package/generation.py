@@ -94,6 +94,7 @@ class _Generator:
     servers: execute.Servers
     done: Generated
     interactive: bool = False
+    constants: dict[str, str] = field(default_factory=dict)  # problem.yaml's
     programs: dict[Path, tuple[PackageProgram, str]] = field(default_factory=dict)
 
     def program(self, path: Path) -> tuple[PackageProgram, str]:
@@ -101,9 +102,10 @@ class _Generator:
         if path not in self.programs:
             if not path.exists():
                 raise GeneratorsError(f"{path}: no such program")
-            program = PackageProgram(path)
+            program = PackageProgram(path, self.constants)
             program.check_spec()
-            self.programs[path] = (program, _source_digest(path))
+            constants = json.dumps(sorted(self.constants.items()))
+            self.programs[path] = (program, _digest(_source_digest(path), constants))
         return self.programs[path]
 
     def generator_path(self, name: str) -> Path:
@@ -263,6 +265,7 @@ class Chunk:
     interactive: bool
     fork: bool
     cases: list[Case]
+    constants: dict[str, str] = field(default_factory=dict)  # problem.yaml's
 
 
 def make_chunk(chunk: Chunk) -> tuple[list[tuple[str, dict[str, bytes]]], int, str | None]:
@@ -271,7 +274,7 @@ def make_chunk(chunk: Chunk) -> tuple[list[tuple[str, dict[str, bytes]]], int, s
     plan = Plan(cases=chunk.cases, generators=chunk.generators)
     done = Generated()
     servers = execute.Servers(fork=chunk.fork)
-    gen = _Generator(Path(chunk.root), plan, servers, done, chunk.interactive)
+    gen = _Generator(Path(chunk.root), plan, servers, done, chunk.interactive, chunk.constants)
     made: list[tuple[str, dict[str, bytes]]] = []
     try:
         for case in chunk.cases:
@@ -302,11 +305,18 @@ def generate_package(
     root = Path(root).resolve()
     package = read_package(root)
     interactive = package.interactive or package.passes > 1  # the answer is no output
-    plan = read_plan(root, default_solution(root))
+    plan = read_plan(root, default_solution(root), package.constants)
     done = Generated(cases=len(plan.cases), notes=list(plan.notes))
     cases = plan.cases
     chunks = [
-        Chunk(str(root), plan.generators, interactive, fork, cases[i : i + CHUNK_CASES])
+        Chunk(
+            str(root),
+            plan.generators,
+            interactive,
+            fork,
+            cases[i : i + CHUNK_CASES],
+            package.constants,
+        )
         for i in range(0, len(cases), CHUNK_CASES)
     ]
     data, errors = root / "data", []

@@ -15,13 +15,14 @@ import hashlib
 import itertools
 import re
 import shlex
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from pipeline.package.constants import substitute
 from pipeline.package.spec import PackageError
 from pipeline.yamlfile import read_yaml
 
@@ -318,9 +319,12 @@ class _Reader:
                 self.plan.cases.append(replace(case, path=f"{folder}/{name}"))
 
 
-def read_plan(root: Path, default_solution: str | None) -> Plan:
+def read_plan(
+    root: Path, default_solution: str | None, constants: Mapping[str, str] | None = None
+) -> Plan:
     """The plan of the package at `root` (`default_solution`: the package-rooted path of
-    the submission that answers cases where the file names no `solution`)."""
+    the submission that answers cases where the file names no `solution`; `constants`:
+    problem.yaml's, substituted in the commands, not in the cases' literal files)."""
     path = Path(root) / GENERATORS_YAML
     content = read_yaml(path, GeneratorsError)
     if content is None:
@@ -346,5 +350,8 @@ def read_plan(root: Path, default_solution: str | None) -> Plan:
         if case.path in seen and seen[case.path] != case:
             raise GeneratorsError(f"{path}: data/{case.path}: two cases of this name")
         seen[case.path] = case
-    reader.plan.cases = list(seen.values())
+    reader.plan.cases = [
+        replace(c, command=substitute(c.command, constants or {})) if c.command else c
+        for c in seen.values()
+    ]
     return reader.plan

@@ -215,14 +215,15 @@ def _checker(package: Package) -> tuple[PackageProgram | None, PackageProgram | 
         checkers = [p for p in found if p.name.startswith("checker")]
         if len(checkers) == 1:
             interactor = next(p for p in found if p != checkers[0])
-            return PackageProgram(interactor), PackageProgram(checkers[0])
+            constants = package.constants
+            return PackageProgram(interactor, constants), PackageProgram(checkers[0], constants)
     if len(found) != 1:
         dirs = package.output_validator_dirs()
         where = next((d for d in dirs if d.is_dir()), dirs[0])
         raise PackageError(
             f"{where}: validation is custom: expected one output validator, found {len(found)}"
         )
-    return PackageProgram(found[0]), None
+    return PackageProgram(found[0], package.constants), None
 
 
 def output_programs(package: Package) -> list[Path]:
@@ -283,9 +284,12 @@ def judge_of(problem: Problem) -> PackageJudge | None:
 def package_problem(root: Path) -> Problem:
     """The Problem of the package at `root` (an absolute path)."""
     package = read_package(root)
-    validators = [PackageProgram(p) for p in input_validator_paths(root) if unsupported(p) is None]
+    programs = [
+        [PackageProgram(p, package.constants) for p in paths(root) if unsupported(p) is None]
+        for paths in (input_validator_paths, answer_validator_paths)
+    ]
+    validators, answers = programs
     checker, after = _checker(package)
-    answers = [PackageProgram(p) for p in answer_validator_paths(root) if unsupported(p) is None]
     for program in [*validators, *answers, *(p for p in (checker, after) if p is not None)]:
         program.check_spec()
     if package.passes > 1 and package.protocol == "testlib":

@@ -17,6 +17,7 @@ from pathlib import Path
 from pipeline.limits import Limits
 from pipeline.outcome import ExecutionResult
 from pipeline.package.checktestdata import CTD_SUFFIX, is_checktestdata, standalone
+from pipeline.package.constants import substituted
 from pipeline.package.protocols.contract import (
     INPUT,
     MESSAGE_CHARS,
@@ -86,19 +87,22 @@ class PackageProgram:
     the first build anywhere on the machine)."""
 
     path: Path
+    constants: Mapping[str, str] = field(default_factory=dict)  # the package's
     _prepared: PreparedSubmission | None = field(default=None, repr=False)
 
     def source(self) -> Path:
-        """What is built: the program, or a checktestdata script's Python program."""
-        return standalone(self.path) if is_checktestdata(self.path) else self.path
+        """What is built: the program (with the package's constants substituted), or a
+        checktestdata script's Python program."""
+        path = substituted(self.path, self.constants, default_cache_dir())
+        return standalone(path) if is_checktestdata(path) else path
 
     def spec(self) -> SubmissionSpec:
         """How it is built: a folder with `build` or `run` scripts by them, else by its
-        language (a folder's sources compiled together)."""
-        if has_scripts(self.path):
-            path = str(self.path)
-            return SubmissionSpec(label=path, kind="source", path=path, language=SCRIPTS.name)
-        return replace(parse_spec(str(self.source())), label=str(self.path))
+        language (a folder's sources compiled together); labelled by its own path."""
+        source, label = self.source(), str(self.path)
+        if has_scripts(source):
+            return SubmissionSpec(label, kind="source", path=str(source), language=SCRIPTS.name)
+        return replace(parse_spec(str(source)), label=label)
 
     def check_spec(self) -> None:
         """A program whose language cannot be told (or a checktestdata script that does

@@ -23,6 +23,7 @@ from typing import Any
 
 from pipeline.errors import GridjudgeError
 from pipeline.limits import Limits
+from pipeline.package.constants import read_constants, substitute_values
 from pipeline.package.links import link_out_of
 from pipeline.package.validator_args import NO_INPUT_ARGS, InputArgs, arguments, input_args
 from pipeline.package.versions import (
@@ -91,6 +92,7 @@ class Package:
     interactive: bool = False  # the output validator runs as the interactor
     passes: int = 1  # multi-pass: at most this many runs of the submission per case
     python: str | None = None  # gridjudge.python: py3 or pypy3, where the package says
+    constants: dict[str, str] = field(default_factory=dict)  # 2025-09: see constants.py
 
     @property
     def legacy(self) -> bool:
@@ -297,6 +299,7 @@ def _read_package(root: Path) -> Package:
         interactive=interactive,
         passes=_passes(limits, multi_pass, where),
         python=_python(ours, where),
+        constants={} if version == LEGACY else read_constants(data, where, PackageError),
     )
     return replace(package, folders=folder_settings(package))
 
@@ -331,7 +334,8 @@ def _read_settings(package: Package, folder: Path) -> dict[str, Any] | None:
     file = folder / SETTINGS_FILE[package.version]
     if not file.is_file():
         return None
-    return folder_keys(package.version, load_yaml(file), str(file))
+    given = substitute_values(load_yaml(file), package.constants)
+    return folder_keys(package.version, given, str(file))
 
 
 def _infer_points(package: Package, out: dict[str, FolderSettings], direct: int) -> None:

@@ -1,0 +1,3 @@
+import sys
+
+print(2 * int(sys.argv[1]))
