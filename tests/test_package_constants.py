@@ -1,7 +1,8 @@
 """problem.yaml's `constants` (2025-09): read as the format allows them, substituted in
-programs (a copy built, the package untouched), commands and test_group.yaml, never in
-test data; `tests/packages/constants` verified end to end, each of its programs, its
-generator's command and its group's validator arguments using a constant."""
+validators and generators (a copy built, the package untouched), commands and
+test_group.yaml, never in test data or example submissions (as BAPCtools);
+`tests/packages/constants` verified end to end, each of its programs, its generator's
+command and its group's validator arguments using a constant."""
 
 from __future__ import annotations
 
@@ -87,9 +88,10 @@ def test_a_package_using_constants_everywhere_verifies(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["verify", str(root), "--address", "local-serial"])
     output = without_isolation_line(result.output)
     assert result.exit_code == 0, output
-    assert "PASS  accepted/add.py: AC 2" in output  # its {{SHIFT}} is 5
-    assert "PASS  wrong_answer/word.py: WA 2" in output  # it prints the word: five
+    assert "PASS  accepted/add.py: AC 2" in output  # its text kept: it adds 5 itself
+    assert "PASS  wrong_answer/word.py: WA 2" in output
     assert "each of 1 invalid inputs is rejected" in output  # data is never substituted
     assert (root / "data" / "secret" / "doubled.in").read_text() == "10\n"  # double.py 5
+    assert (root / "data" / "secret" / "doubled.ans").read_text() == "15\n"  # by add.py
     assert (root / "data" / "invalid_input" / "literal.in").read_text() == "{{SHIFT}}\n"
     assert "{{SHIFT}}" in (root / "submissions" / "accepted" / "add.py").read_text()

@@ -1,7 +1,9 @@
 """problem.yaml's `constants` (2025-09): `{{name}}` and `{{name.variant}}` in a package's
-validators, output validator, example submissions, generators and test_group.yaml stand
-for the constant's value (or its variant), as the format says; a sequence naming no
-constant stays as written, and test data and problem.yaml are never substituted.
+validators, output validator, generators, generators.yaml's commands and test_group.yaml
+stand for the constant's value (or its variant); a sequence naming no constant stays as
+written, and test data and problem.yaml are never substituted. Example submissions are
+left as written, as BAPCtools leaves them (its own `constants` problem expects a
+submission printing a sequence to be wrong), though the format's text lists them.
 
 A program is built from a substituted copy, made once per content and constants in the
 build cache's folder (a program without a constant sequence is built where it is), so

@@ -102,9 +102,11 @@ class _Generator:
         if path not in self.programs:
             if not path.exists():
                 raise GeneratorsError(f"{path}: no such program")
-            program = PackageProgram(path, self.constants)
+            # a generator gets the constants; a solution, an example submission, does not
+            mine = {} if path.is_relative_to(self.root / "submissions") else self.constants
+            program = PackageProgram(path, mine)
             program.check_spec()
-            constants = json.dumps(sorted(self.constants.items()))
+            constants = json.dumps(sorted(mine.items()))
             self.programs[path] = (program, _digest(_source_digest(path), constants))
         return self.programs[path]
 

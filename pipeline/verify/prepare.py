@@ -11,12 +11,11 @@ from pipeline.corpus.store import CorpusWriter, validator_fingerprint
 from pipeline.errors import GridjudgeError
 from pipeline.package.case_files import case_path
 from pipeline.package.checktestdata import unsupported
-from pipeline.package.constants import substituted
 from pipeline.package.problem import input_validator_paths, test_files
 from pipeline.package.spec import Package
 from pipeline.package.submissions import SUBMISSIONS, ExpectedSubmission
 from pipeline.problem.contract import Problem, ValidatorUnavailable
-from pipeline.program.build import default_cache_dir, entry_source
+from pipeline.program.build import entry_source
 from pipeline.program.languages.problemtools import problemtools_language
 from pipeline.program.languages.registry import get_language, missing
 from pipeline.program.submission import (
@@ -101,9 +100,6 @@ def specs_of(
             continue
         try:
             spec = _spec(sub, label)
-            if spec.path is not None and package.constants:  # built from a substituted copy
-                built = substituted(Path(spec.path), package.constants, default_cache_dir())
-                spec = replace(spec, path=str(built))
         except SubmissionError as exc:
             checks.append(Check(SUBMISSION, label, False, f"cannot run: {exc}"))
             continue

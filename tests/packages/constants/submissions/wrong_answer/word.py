@@ -1,1 +1,1 @@
-print("{{SHIFT.word}}")
+print("{{SHIFT.word}}")  # printed as written, not "five": a wrong answer either way
