@@ -48,7 +48,14 @@ def worker() -> None:
         (Path(tmp) / "tiny.c").write_text("int main(void) { return 0; }\n")
         binary = str(Path(tmp) / "tiny")
         subprocess.run(["gcc", "-O2", "-o", binary, f"{tmp}/tiny.c"], check=True)
-        server = forkserver.start(sandbox_class(), ["./tiny"], {"tiny": Path(binary)}, limits)
+        files = {"tiny": Path(binary)}
+        # the server as this checkout starts it: from one ServerRequest, or (before it)
+        # from the sandbox, the command, the files and the limits as arguments
+        server_request = getattr(forkserver, "ServerRequest", None)
+        if server_request is not None:
+            server = sandbox_class().start_server(server_request(["./tiny"], files, limits))
+        else:
+            server = forkserver.start(sandbox_class(), ["./tiny"], files, limits)
 
         def bare() -> None:
             os.waitpid(os.posix_spawn(binary, [binary], {}), 0)

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from pipeline.limits import Limits
 from pipeline.sandbox import forkserver, make
-from pipeline.sandbox.base import RunRequest
+from pipeline.sandbox.base import RunRequest, ServerRequest
 from pipeline.sandbox.features import FULL as FULL_FEATURES
 from pipeline.sandbox.forkserver import LIBRARY, ZYGOTE
 from pipeline.sandbox.isolation import ALLOW_UNSANDBOXED_ENV
@@ -147,13 +147,14 @@ def python_spawned(sandbox: object, script: Path) -> Callable[[], None]:
 
 def servers(box: LauncherSandbox, binary: Path, script: Path) -> list[forkserver.ForkServer]:
     limits = LIMITS
-    tiny = forkserver.start(box, ["./tiny"], {"tiny": binary}, limits)
-    zygote = forkserver.start(
-        box,
-        ["python3", *(forkserver.inside(f) for f in (ZYGOTE, LIBRARY, "hello.py"))],
-        {"hello.py": script, ZYGOTE: forkserver.zygote_script()},
-        limits,
-        preload=False,
+    tiny = box.start_server(ServerRequest(["./tiny"], {"tiny": binary}, limits))
+    zygote = box.start_server(
+        ServerRequest(
+            ["python3", *(forkserver.inside(f) for f in (ZYGOTE, LIBRARY, "hello.py"))],
+            {"hello.py": script, ZYGOTE: forkserver.zygote_script()},
+            limits,
+            preload=False,
+        )
     )
     return [tiny, zygote]
 

@@ -22,7 +22,7 @@ from pipeline.program.execute import FORK_SERVER as RUNNER
 from pipeline.program.execute import Servers, run
 from pipeline.program.submission import parse_spec, prepare
 from pipeline.sandbox import forkserver, get_sandbox
-from pipeline.sandbox.base import STDERR_HEAD_BYTES, RunRequest
+from pipeline.sandbox.base import STDERR_HEAD_BYTES, RunRequest, ServerRequest
 from pipeline.sandbox.errors import ForkServerUnavailable
 from pipeline.sandbox.features import FULL
 from pipeline.sandbox.launched import LauncherSandbox
@@ -79,7 +79,9 @@ def compiled(source: Path, folder: Path) -> Path:
 def served(source: Path, folder: Path, limits: Limits, numbers: list[int]) -> list[Outcome]:
     """`source`'s cases from one server started without the rule that spawns programs
     with code before main (the only way to burn CPU before "ready")."""
-    server = get_sandbox().start_server(["./prog"], {"prog": compiled(source, folder)}, limits)
+    server = get_sandbox().start_server(
+        ServerRequest(["./prog"], {"prog": compiled(source, folder)}, limits)
+    )
     try:
         out = []
         for n in numbers:
@@ -122,7 +124,7 @@ def test_a_server_start_is_judged_on_its_own_clock(
     assert result.start_cpu_ms >= 3000 and result.output == b"6\n", vars(result)
     asleep = compiled(Path(__file__).resolve().parent / "interact" / "slow_start.c", tmp_path)
     with pytest.raises(ForkServerUnavailable, match="no fork server started"):
-        get_sandbox().start_server(["./prog"], {"prog": asleep}, LIMITS).close()
+        get_sandbox().start_server(ServerRequest(["./prog"], {"prog": asleep}, LIMITS)).close()
 
 
 @pytest.mark.parametrize("name", ["state.c", "state.py", "sysv_ipc.c", "posix_mqueue.c"])
@@ -205,7 +207,7 @@ def test_without_a_memory_cgroup_what_a_case_leaves_is_ended_and_counted(
     files["helper"] = compiled(HOSTILE.parent / "hostile" / "ac_work_in_a_grandchild.c", tmp_path)
     mark = 10_000 + os.getpid() % 80_000
     for name, numbers in (("left", [mark, mark + 1]), ("helper", [4, 5])):
-        server = box.start_server([f"./{name}"], files, limits)
+        server = box.start_server(ServerRequest([f"./{name}"], files, limits))
         try:
             for n in numbers:
                 result = server.run(RunRequest(limits, f"{n}\n".encode()))
@@ -316,7 +318,7 @@ def test_init_refuses_a_server_that_started_threads(tmp_path: Path) -> None:
     "ready" (the program is started as a server here without the rule)."""
     binary = compiled(HOSTILE / "thread_in_server.c", tmp_path)
     with pytest.raises(ForkServerUnavailable, match="threads before main"):
-        get_sandbox().start_server(["./prog"], {"prog": binary}, LIMITS).close()
+        get_sandbox().start_server(ServerRequest(["./prog"], {"prog": binary}, LIMITS)).close()
 
 
 def test_a_statically_linked_program_is_spawned_and_its_rows_say_why(

@@ -16,7 +16,7 @@ from pipeline.outcome import ExecutionResult
 from pipeline.problem.contract import IOMode
 from pipeline.program.submission import PreparedSubmission
 from pipeline.sandbox import Sandbox, SandboxError, cgroups, get_sandbox, make
-from pipeline.sandbox.base import RunRequest, runs_root, sweep_stale_runs
+from pipeline.sandbox.base import RunRequest, ServerRequest, runs_root, sweep_stale_runs
 from pipeline.sandbox.errors import ForkServerUnavailable
 from pipeline.sandbox.fake import FakeSandbox
 
@@ -241,7 +241,7 @@ def test_a_run_says_when_what_it_left_running_is_not_counted() -> None:
 def test_backends_that_cannot_serve_say_why(name: str) -> None:
     box: Sandbox = FakeSandbox() if name == "fake" else make(name)
     with pytest.raises(ForkServerUnavailable, match=name):
-        box.start_server(["./prog"], {}, LIMITS)
+        box.start_server(ServerRequest(["./prog"], {}, LIMITS))
 
 
 def test_the_full_sandbox_starts_a_fork_server(tmp_path: Path) -> None:
@@ -252,7 +252,7 @@ def test_the_full_sandbox_starts_a_fork_server(tmp_path: Path) -> None:
     source.write_text('#include <stdio.h>\nint main(){int n;scanf("%d",&n);printf("%d\\n",n);}\n')
     program = tmp_path / "echo"
     subprocess.run(["gcc", "-O2", "-o", str(program), str(source)], check=True)
-    server = box.start_server(["./echo"], {"echo": program}, LIMITS)
+    server = box.start_server(ServerRequest(["./echo"], {"echo": program}, LIMITS))
     try:
         got = [server.run(RunRequest(LIMITS, f"{n}\n".encode())).output for n in (4, 5)]
         assert got == [b"4\n", b"5\n"] and server.alive

@@ -30,7 +30,7 @@ from pipeline.limits import Limits
 from pipeline.outcome import ExecutionResult
 from pipeline.program.languages import get_language
 from pipeline.sandbox import FileSpec, get_sandbox
-from pipeline.sandbox.base import RunRequest, Server, close_fds
+from pipeline.sandbox.base import RunRequest, Server, ServerRequest, close_fds
 from pipeline.sandbox.forkserver import (
     LIBRARY,
     ZYGOTE,
@@ -101,11 +101,10 @@ def conceal(paths: Iterable[Path | str]) -> None:
     get_sandbox().conceal(paths)
 
 
-def _server_command(
-    program: Program, limits: Limits, args: Sequence[str]
-) -> tuple[list[str], dict[str, FileSpec], dict[str, str], bool]:
-    """argv, files, environment and whether to preload the fork-server library, for
-    `program` started as a fork server; ForkServerUnavailable with the reason otherwise."""
+def _server_request(program: Program, limits: Limits, args: Sequence[str]) -> ServerRequest:
+    """`program args` as a fork server starts it (argv, files, environment, and whether
+    the fork-server library is preloaded); ForkServerUnavailable with the reason it
+    cannot be served."""
     if program.kind not in ("source", "executable"):
         raise ForkServerUnavailable(f"{program.kind} submission")
     mode = get_language(program.language).fork_server if program.language else "preload"
@@ -126,14 +125,13 @@ def _server_command(
         Path(str(files.get(argv[0].removeprefix("./"), ""))), fork_server_library()
     ):
         raise ForkServerUnavailable(why)
-    return [*argv, *args], files, env, mode != "zygote"
+    return ServerRequest([*argv, *args], files, limits, env, preload=mode != "zygote")
 
 
 def start_server(program: Program, limits: Limits, args: Sequence[str] = ()) -> Server:
     """`program args` started as a fork server in the process-wide sandbox; raises
     ForkServerUnavailable with the reason it cannot be served."""
-    argv, files, env, preload = _server_command(program, limits, args)
-    return get_sandbox().start_server(argv, files, limits, env=env, preload=preload)
+    return get_sandbox().start_server(_server_request(program, limits, args))
 
 
 ServerKey = tuple[str, tuple[str, ...], int, int]

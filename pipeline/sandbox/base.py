@@ -12,7 +12,7 @@ import signal
 import stat
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Protocol, runtime_checkable
 
@@ -60,6 +60,19 @@ class RunRequest:
     view: Sequence[str] | None = None
 
 
+@dataclass(frozen=True)
+class ServerRequest:
+    """A program started as a fork server (Sandbox.start_server): `argv` run in a scratch
+    dir holding `files`, its cases under `limits`, `env` added to its environment;
+    preloaded with the fork-server library, or (preload=False) the Python zygote."""
+
+    argv: Sequence[str]
+    files: Mapping[str, FileSpec]
+    limits: Limits
+    env: Mapping[str, str] = field(default_factory=dict)
+    preload: bool = True
+
+
 class Server(Protocol):
     """A running fork server (forkserver.ForkServer): one case per `run`."""
 
@@ -89,18 +102,9 @@ class Sandbox(Protocol):
         whose view shows no host folder but the system's has nothing to do)."""
         ...
 
-    def start_server(
-        self,
-        argv: Sequence[str],
-        files: Mapping[str, FileSpec],
-        limits: Limits,
-        *,
-        env: Mapping[str, str] | None = None,
-        preload: bool = True,
-    ) -> Server:
-        """`argv` started as a fork server (preloaded, or the Python zygote with
-        preload=False); raises ForkServerUnavailable with the reason where this sandbox
-        cannot serve or the server did not start."""
+    def start_server(self, request: ServerRequest) -> Server:
+        """The request's program started as a fork server; raises ForkServerUnavailable
+        with the reason where this sandbox cannot serve or the server did not start."""
         ...
 
 

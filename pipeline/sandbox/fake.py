@@ -3,13 +3,13 @@ started; each call is recorded and answered by `respond(call) -> ExecutionResult
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.limits import Limits
 from pipeline.outcome import ExecutionResult
-from pipeline.sandbox.base import FileSpec, RunRequest, Server, close_fds
+from pipeline.sandbox.base import FileSpec, RunRequest, Server, ServerRequest, close_fds
 from pipeline.sandbox.errors import ForkServerUnavailable
 
 
@@ -45,13 +45,5 @@ class FakeSandbox:
         self.calls.append(call)
         return self.respond(call)
 
-    def start_server(
-        self,
-        argv: Sequence[str],
-        files: Mapping[str, FileSpec],
-        limits: Limits,
-        *,
-        env: Mapping[str, str] | None = None,
-        preload: bool = True,
-    ) -> Server:
+    def start_server(self, request: ServerRequest) -> Server:
         raise ForkServerUnavailable("fake sandbox")

@@ -14,10 +14,9 @@ import os
 import socket
 import struct
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
 from pipeline.limits import Limits
 from pipeline.outcome import ExecutionResult
@@ -25,6 +24,7 @@ from pipeline.sandbox import slots
 from pipeline.sandbox.base import (
     FileSpec,
     RunRequest,
+    ServerRequest,
     Workspace,
     close_fds,
     collect,
@@ -52,6 +52,7 @@ __all__ = [
     "ZYGOTE",
     "ForkServer",
     "ForkServerUnavailable",
+    "Launch",
     "inside",
     "start",
     "why_not_served",
@@ -73,26 +74,15 @@ REFUSED = {
 }
 
 
-class Launching(Protocol):
-    """The sandbox a server starts in (LauncherSandbox): its launcher command and what it
-    runs programs as."""
+@dataclass(frozen=True)
+class Launch:
+    """What a server takes of the sandbox it starts in (LauncherSandbox): who the files
+    of its runs belong to, the cgroup slots its runs take, and the launcher's command
+    line for it (its workspace, its slot, how it serves)."""
 
-    namespaces: bool
     owner: tuple[int, int] | None
     pool: slots.Pool | None
-
-    @property
-    def hide_fs(self) -> bool: ...
-
-    def command(
-        self,
-        ws: Workspace,
-        argv: Sequence[str],
-        limits: Limits,
-        slot: slots.Slot | None,
-        *,
-        serve: Serve | None = None,
-    ) -> list[str]: ...
+    command: Callable[[Workspace, slots.Slot | None, Serve], list[str]]
 
 
 def zygote_script() -> Path:
@@ -127,12 +117,8 @@ def parse_reply(text: str) -> dict[str, str]:
 class ForkServer:
     """One running server for one program under one set of limits."""
 
-    box: Launching
-    argv: Sequence[str]
-    files: Mapping[str, FileSpec]
-    limits: Limits
-    env: Mapping[str, str] = field(default_factory=dict)
-    preload: bool = True
+    launch: Launch
+    request: ServerRequest
     _ws: Workspace | None = None
     _slot: slots.Slot | None = None
     _sock: socket.socket | None = None
@@ -145,21 +131,22 @@ class ForkServer:
     _timeout_set: float | None = None  # the socket's receive timeout (None: none)
 
     def start(self) -> None:
-        if not (self.box.namespaces and self.box.hide_fs):
-            raise ForkServerUnavailable("sandbox without namespaces")
-        files = {**self.files, LIBRARY: fork_server_library()}
-        self._ws = ws = Workspace.create(b"", files, self.box.owner)
+        request, launch = self.request, self.launch
+        files = {**request.files, LIBRARY: fork_server_library()}
+        self._ws = ws = Workspace.create(b"", files, launch.owner)
         # cases may read the program, not change it or write beside it: a script the
         # zygote reads anew for every case would otherwise carry one case's edits to
         # the next
         for path in (ws.box, *ws.box.iterdir()):
             os.lchown(path, os.geteuid(), os.getegid())
         os.chmod(ws.box, 0o755)
-        if self.box.pool is not None:
+        if launch.pool is not None:
             # the case's memory limit binds the server from exec on: what the program
             # allocates before "ready" is not beyond the limits
-            self._slot = self.box.pool.acquire()
-            self._slot.prepare(self.limits.processes + SERVER_PROCESSES, self.limits.memory_bytes)
+            self._slot = launch.pool.acquire()
+            self._slot.prepare(
+                request.limits.processes + SERVER_PROCESSES, request.limits.memory_bytes
+            )
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._sock = ours
         try:
@@ -178,8 +165,8 @@ class ForkServer:
         self._server_pid = next((c for i in children(self._pid) for c in children(i)), 0)
         if self._slot is not None:  # the server's own pages are charged to the slot
             self._slot.prepare(
-                self.limits.processes + SERVER_PROCESSES,
-                self.limits.memory_bytes + self._slot.usage(),
+                request.limits.processes + SERVER_PROCESSES,
+                request.limits.memory_bytes + self._slot.usage(),
             )
             self._oom_kills = self._slot.oom_kills()
 
@@ -189,10 +176,11 @@ class ForkServer:
         # may write more than one case's cap, which could not exceed an inherited one);
         # what the server writes itself goes nowhere. The CPU a native program burns
         # before "ready" is its own; the zygote's (the judge's imports) is not.
-        serve = Serve(start_ms=START_MS, charge_start=self.preload)
-        argv = self.box.command(self._ws, self.argv, self.limits, self._slot, serve=serve)
-        env = {**ENV, **self.env, "GRIDJUDGE_FORK_SERVER_FD": "3"}
-        if self.preload:
+        request = self.request
+        serve = Serve(start_ms=START_MS, charge_start=request.preload)
+        argv = self.launch.command(self._ws, self._slot, serve)
+        env = {**ENV, **request.env, "GRIDJUDGE_FORK_SERVER_FD": "3"}
+        if request.preload:
             env["LD_PRELOAD"] = inside(LIBRARY)
             if "LD_BIND_NOW" not in env:  # every symbol bound once, in the server, not
                 # lazily in every case's child (forkserver.c unsets both before main)
@@ -309,9 +297,9 @@ class ForkServer:
 
     def _prepare_scratch(self, scratch: str, files: Mapping[str, FileSpec]) -> None:
         os.mkdir(scratch, 0o700)
-        stage(scratch, files, self.box.owner)
-        if self.box.owner is not None:
-            os.chown(scratch, *self.box.owner)
+        stage(scratch, files, self.launch.owner)
+        if self.launch.owner is not None:
+            os.chown(scratch, *self.launch.owner)
 
     def _send_case(
         self,
@@ -366,9 +354,9 @@ class ForkServer:
                 os.waitpid(self._pid, 0)
             group_gone(self._pid)  # the namespace's init, if it outlived the launcher
             self._pid = 0
-        if self._slot is not None and self.box.pool is not None:
+        if self._slot is not None and self.launch.pool is not None:
             if self._slot.kill_all():
-                self.box.pool.release(self._slot)
+                self.launch.pool.release(self._slot)
             self._slot = None
         if self._ws is not None:
             self._ws.remove()
@@ -377,16 +365,8 @@ class ForkServer:
         self._stdio = []
 
 
-def start(
-    box: Launching,
-    argv: Sequence[str],
-    files: Mapping[str, FileSpec],
-    limits: Limits,
-    *,
-    env: Mapping[str, str] | None = None,
-    preload: bool = True,
-) -> ForkServer:
+def start(launch: Launch, request: ServerRequest) -> ForkServer:
     """A started server, or ForkServerUnavailable."""
-    server = ForkServer(box, argv, files, limits, dict(env or {}), preload)
+    server = ForkServer(launch, request)
     server.start()
     return server

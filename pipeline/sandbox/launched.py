@@ -25,7 +25,7 @@ import os
 import pwd
 import signal
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,8 +33,8 @@ from pipeline.limits import Limits
 from pipeline.outcome import ExecutionResult
 from pipeline.sandbox import cgroups, cgroups_v2, isolation, slots
 from pipeline.sandbox.base import (
-    FileSpec,
     RunRequest,
+    ServerRequest,
     Workspace,
     children,
     close_fds,
@@ -257,17 +257,10 @@ class LauncherSandbox:
             if len(self.concealed) < MAX_CONCEALED:
                 self.concealed.append(path)
 
-    def start_server(
-        self,
-        argv: Sequence[str],
-        files: Mapping[str, FileSpec],
-        limits: Limits,
-        *,
-        env: Mapping[str, str] | None = None,
-        preload: bool = True,
-    ) -> ForkServer:
-        """`argv` started as a fork server in this sandbox; ForkServerUnavailable (with
-        the reason) where this sandbox cannot serve or the server did not start."""
+    def start_server(self, request: ServerRequest) -> ForkServer:
+        """The request's program started as a fork server in this sandbox;
+        ForkServerUnavailable (with the reason) where this sandbox cannot serve or the
+        server did not start."""
         if self.bwrap is not None or not self.features.isolated:
             raise ForkServerUnavailable(f"{self.name} sandbox")
         if not self.namespaces:
@@ -276,7 +269,10 @@ class LauncherSandbox:
             raise ForkServerUnavailable("sandbox without its filesystem view")
         from pipeline.sandbox import forkserver
 
-        return forkserver.start(self, argv, files, limits, env=env, preload=preload)
+        def command(ws: Workspace, slot: slots.Slot | None, serve: Serve) -> list[str]:
+            return self.command(ws, request.argv, request.limits, slot, serve=serve)
+
+        return forkserver.start(forkserver.Launch(self.owner, self.pool, command), request)
 
     def run(self, argv: Sequence[str], request: RunRequest) -> ExecutionResult:
         limits, stdio, output_file, read_back = (
