@@ -259,3 +259,15 @@ def test_the_full_sandbox_starts_a_fork_server(tmp_path: Path) -> None:
     finally:
         server.close()
     assert not server.alive
+
+
+def test_a_server_the_launcher_cannot_start_says_the_launchers_reason(tmp_path: Path) -> None:
+    """The launcher fails before it serves (here: no such program to exec): the judge
+    gets no answer on the socket, and the reason is the one its report file holds."""
+    box = make("rlimit")
+    if not getattr(box, "namespaces", False):
+        pytest.skip("no namespaces here: the fork server needs them")
+    with pytest.raises(ForkServerUnavailable) as raised:
+        box.start_server(ServerRequest(["./absent"], {}, LIMITS))
+    message = str(raised.value)
+    assert "wait status no answer (the launcher: cannot start ./absent" in message, message

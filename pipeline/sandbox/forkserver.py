@@ -44,6 +44,7 @@ from pipeline.sandbox.protocol import (
     Serve,
     apply_report,
     parse_report,
+    read_report,
 )
 from pipeline.sandbox.remove import remove_tree
 
@@ -156,10 +157,13 @@ class ForkServer:
         reply = parse_reply(self._receive(None))
         if reply.get("kind") != "ready":
             oom = self._slot is not None and self._slot.oom_kills() > 0
+            # no answer: the launcher failed before it served, and said why in its report
+            said = read_report(ws.report).get("error", "") if not reply else ""
             self.close()
             status = reply.get("status") or "no answer"
             why = " (out of memory before it was ready)" if oom else ""
             why = REFUSED.get(reply.get("reason", ""), why)
+            why = f" (the launcher: {said[:200]})" if said else why
             raise ForkServerUnavailable(f"no fork server started: wait status {status}{why}")
         # the server, INIT's one child when ready (the cases are INIT's children too)
         self._server_pid = next((c for i in children(self._pid) for c in children(i)), 0)
