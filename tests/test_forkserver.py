@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -350,3 +351,43 @@ def test_a_server_that_cannot_start_falls_back_to_spawning(
     got = cases(runner(HOSTILE / "kill_parent.c", serve), [8])
     assert verdicts(got) == ["AC"]
     assert got[0][0].extra["runner"].startswith("spawn (no fork server: OSError")
+
+
+def test_a_program_held_open_for_writing_a_moment_still_starts_a_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The judge copies a server's program into its box, and a child that another of its
+    threads spawns at that moment holds the copy open for writing until that child execs:
+    exec'ing the copy fails with ETXTBSY meanwhile (seen in a clean-clone stress run, the
+    battery's four threads at once). Held open here by another process for 0.3 s, the
+    launcher's exec waits that writer out and the server starts."""
+    source = tmp_path / "prog.c"
+    source.write_text("int main(void) { return 0; }\n")
+    binary = compiled(source, tmp_path)
+    holders: list[subprocess.Popen[bytes]] = []
+    hold = "import sys, time; f = open(sys.argv[1], 'r+b'); print(flush=True); time.sleep(0.3)"
+
+    staged = forkserver.Workspace
+
+    class Held(staged):  # type: ignore[valid-type,misc]
+        @classmethod
+        def create(cls, *args: object, **kwargs: object) -> forkserver.Workspace:
+            ws = staged.create(*args, **kwargs)  # type: ignore[arg-type]
+            holder = subprocess.Popen(
+                [sys.executable, "-c", hold, str(ws.box / "prog")], stdout=subprocess.PIPE
+            )
+            holders.append(holder)
+            assert holder.stdout is not None and holder.stdout.readline() == b"\n"
+            return ws
+
+    monkeypatch.setattr(forkserver, "Workspace", Held)
+    try:
+        server = get_sandbox().start_server(ServerRequest(["./prog"], {"prog": binary}, LIMITS))
+        try:
+            assert server.run(RunRequest(LIMITS)).exit_code == 0
+        finally:
+            server.close()
+    finally:
+        for holder in holders:
+            holder.wait()
+    assert len(holders) == 1

@@ -99,6 +99,8 @@
 #include "view.h"
 
 #define MAX_LIST 32
+#define EXEC_BUSY_TRIES 1000
+#define EXEC_BUSY_PAUSE_NS 1000000L
 #define SETTLE_MS 2000
 
 static int report_fd = -1;
@@ -172,6 +174,20 @@ static void hand_over(int sock, int self_fd, int n) {
         child_fail(1);
 }
 
+/* Execs the program; returns only when that failed (errno says why). A judge that
+ * copies a program in one thread while another thread spawns: the spawned child holds
+ * the copy open for writing until its own exec, and exec'ing the copy fails with ETXTBSY
+ * meanwhile (a fork server's box is the judge's folder). That writer is gone within
+ * moments: try again, for up to about a second. */
+static void exec_program(char **argv) {
+    for (int tries = 0;; tries++) {
+        execvp(argv[0], argv);
+        if (errno != ETXTBSY || tries >= EXEC_BUSY_TRIES) return;
+        struct timespec pause = {0, EXEC_BUSY_PAUSE_NS};
+        nanosleep(&pause, NULL);
+    }
+}
+
 /* --take-stdio N -- PROGRAM ARGS (inside bwrap's sandbox): the run's stdin, stdout and
  * stderr from the socket N, nothing else of what bwrap passed on, the filter, the
  * program. */
@@ -183,7 +199,7 @@ static int take_stdio(int sock, char **argv) {
         if (dup2(fds[k], k) != k) return 125;
     syscall(SYS_close_range, 3U, ~0U, 0U);
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || install_filter(1) != 0) return 125;
-    execvp(argv[0], argv);
+    exec_program(argv);
     return 127;
 }
 
@@ -424,7 +440,7 @@ int main(int argc, char **argv) {
         sigset_t none;
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);
-        execvp(prog_argv[0], prog_argv);
+        exec_program(prog_argv);
         child_fail(0);
     }
     close(pipefd[1]);
