@@ -143,9 +143,9 @@ def test_generate_writes_the_data_and_a_second_run_does_no_work(tmp_path: Path, 
 
 def test_on_ray_the_data_is_the_same_as_in_this_process(tmp_path: Path, fork: bool) -> None:
     """More cases than SERIAL_CASES fan out on the embedded Ray, in chunks, to the same
-    bytes."""
+    bytes (36 cases: five chunks of CHUNK_CASES)."""
     content = yaml.safe_load((PACKAGE / "generators" / "generators.yaml").read_text())
-    content["data"]["secret"]["data"]["many"] = {"generate": "gen.py {seed} {count}", "count": 40}
+    content["data"]["secret"]["data"]["many"] = {"generate": "gen.py {seed} {count}", "count": 10}
     # a salt of this test's own: its seeds, and so its cases' cache keys, are new to any
     # cache, the Ray workers' too (a Ray already running in this process keeps the
     # GRIDJUDGE_CACHE of the test that started it, which may hold the other mode's cases)
@@ -156,7 +156,7 @@ def test_on_ray_the_data_is_the_same_as_in_this_process(tmp_path: Path, fork: bo
     shutil.rmtree(tmp_path / "cache")  # the Ray run makes every case again
     code, output = cli("generate", str(ray), runner_flag(fork))
     assert code == 0, output
-    assert "66 cases" in output and ": 0 program runs" not in output, output
+    assert "36 cases" in output and ": 0 program runs" not in output, output
 
     def files(root: Path) -> dict[str, bytes]:
         return {
@@ -166,7 +166,7 @@ def test_on_ray_the_data_is_the_same_as_in_this_process(tmp_path: Path, fork: bo
         }
 
     assert files(ray) == files(serial)
-    assert len(files(ray)) > 100
+    assert len(files(ray)) > 60
 
 
 def test_solution_answers_and_an_empty_one_answers_nothing(tmp_path: Path, fork: bool) -> None:

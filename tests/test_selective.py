@@ -220,7 +220,7 @@ from pipeline.grade.driver import run_grade
 from pipeline.grade.plan import GradeOptions, plan_grade
 corpus, out, cache = map(Path, sys.argv[1:4])
 options = GradeOptions(corpora=[corpus], submissions=["solver:clocks", "solver:clocks@1"],
-                       out=out, address="local-serial", result_cache=cache, chunk_size=50)
+                       out=out, address="local-serial", result_cache=cache, chunk_size=15)
 print(run_grade(plan_grade(options)).rows)
 """
 
@@ -228,7 +228,7 @@ print(run_grade(plan_grade(options)).rows)
 @pytest.mark.slow
 def test_two_runs_at_once_share_the_cache_without_a_broken_entry(tmp_path: Path) -> None:
     corpus = tmp_path / "clocks"
-    generate_corpus(get_problem("clocks"), 2000, 5, corpus)
+    generate_corpus(get_problem("clocks"), 600, 5, corpus)
     cache = tmp_path / "cache"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     procs = [
@@ -244,7 +244,7 @@ def test_two_runs_at_once_share_the_cache_without_a_broken_entry(tmp_path: Path)
     for proc in procs:
         out, err = proc.communicate(timeout=300)
         assert proc.returncode == 0, err
-        assert out.strip() == "4000"
+        assert out.strip() == "1200"
     db = sqlite3.connect(cache / cache_mod.CACHE_FILE)
     entries = db.execute("SELECT key, graded_ms, row, digest FROM entries").fetchall()
     db.close()
@@ -261,8 +261,8 @@ def test_two_runs_at_once_share_the_cache_without_a_broken_entry(tmp_path: Path)
         [sys.executable, "-c", CONCURRENT, str(corpus), str(tmp_path / "r3"), str(cache)],
         capture_output=True, text=True, env=env, check=True,
     )  # fmt: skip
-    assert again.stdout.strip() == "4000"
-    assert report.read_run_json(tmp_path / "r3")["rows_cached"] == 4000
+    assert again.stdout.strip() == "1200"
+    assert report.read_run_json(tmp_path / "r3")["rows_cached"] == 1200
 
 
 def test_resume_grades_a_changed_submission_again_and_keeps_the_rest(
