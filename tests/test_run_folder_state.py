@@ -186,3 +186,29 @@ def test_sigterm_stops_the_demo_and_the_next_demo_replaces_it(
     assert again.exit_code == 0, again.output
     assert json.loads((out / "demo.json").read_text())["status"] == "done"
     assert not run_dir.exists()
+
+
+def test_an_interrupt_right_after_run_json_says_running_ends_the_run_interrupted(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A SIGTERM that lands just after run.json says "running" (the moment a user, or
+    a test waiting for run.json, sends it) ends the run "interrupted", never leaves it
+    "running": here the interrupt is raised by the write itself, once it is done."""
+    from pipeline.grade import driver
+    from pipeline.grade.plan import GradeOptions, plan_grade
+
+    write = report.write_run_json
+
+    def then_interrupted(out: Path, info: dict[str, object]) -> None:
+        write(out, info)
+        if info["status"] == "running":
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(report, "write_run_json", then_interrupted)
+    out = tmp_path / "run"
+    options = GradeOptions(
+        corpora=[corpus], submissions=["solver:spot"], out=out, address="local-serial"
+    )
+    with pytest.raises(KeyboardInterrupt):
+        driver.run_grade(plan_grade(options))
+    assert report.read_run_json(out)["status"] == "interrupted"

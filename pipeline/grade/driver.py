@@ -73,6 +73,12 @@ class RunDriver:
         self.pending: dict[int, tuple[list[bytes], float]] = {}
         self.tles: Counter[str] = Counter()  # TLE rows by submission label (--max-tle)
 
+    def begin(self) -> None:
+        """run.json "running". Called where whatever follows, an interrupt included, ends
+        the run through end_run: a SIGTERM right after this write must not leave a run
+        that says "running" for ever."""
+        run_folder.write_run_json(self.out, run_info(self.plan, "running"))
+
     def chunks(self) -> Iterator[GradeChunk]:
         for c in self.plan.corpora:
             for chunk in self._corpus_chunks(c):
@@ -258,11 +264,11 @@ def run_grade(
 def start_run(
     plan: GradePlan, on_rows: Callable[[int, Counter[str]], None] | None = None
 ) -> RunDriver:
-    """A run's first step: its result cache opened (failing before any write), run.json
-    "running"; its driver, which makes its chunks and commits their results."""
+    """A run's first step: its result cache opened (failing before any write); its
+    driver, which makes its chunks and commits their results (`begin` writes run.json
+    "running", once the caller is set to end the run)."""
     o = plan.options
     cache = open_cache(o.cache, o.result_cache, o.cache_max_mb)
-    run_folder.write_run_json(Path(o.out), run_info(plan, "running"))
     return RunDriver(plan, GradeOutcome(skipped=len(plan.done)), on_rows, cache)
 
 
@@ -270,11 +276,12 @@ def _run(plan: GradePlan, driver: RunDriver, on_start: Callable[[str], None] | N
     """The run's body (see run_grade): run.json says how it ended."""
     out, outcome = Path(plan.options.out), driver.outcome
     status = "failed"
-    if plan.done:  # the rows a resumed run already has
-        driver.summary.add(
-            last_attempts(run_folder.load_results(out, columns=[*SUMMARY_INPUT, "attempt"]))
-        )
     try:
+        driver.begin()
+        if plan.done:  # the rows a resumed run already has
+            driver.summary.add(
+                last_attempts(run_folder.load_results(out, columns=[*SUMMARY_INPUT, "attempt"]))
+            )
         chunks = driver.chunks()
         first = next(chunks, None)
         if first is None:

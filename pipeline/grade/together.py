@@ -103,6 +103,7 @@ class _Stream:
             driver = start_run(planned.plan)
             driver.cpus, driver.stage_node = self.cluster.total_cpus(), self.cluster.node_id()
             self.open[planned.key] = _Open(Ended(planned.key, driver))
+            driver.begin()  # open: an interrupt from here on ends it "interrupted"
             yield from self._feed(planned.key, driver.chunks(), planned.in_order)
 
     def _settled(self, key: str) -> bool:
