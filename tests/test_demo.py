@@ -70,6 +70,15 @@ def test_examples_are_bundled_for_every_problem() -> None:
     assert all(Path(spec).is_file() for specs in found.values() for spec in specs)
 
 
+def test_outside_a_source_checkout_the_demo_says_so_before_it_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("pipeline.jobs.demo.bundled_examples", lambda: None)
+    with pytest.raises(DemoError, match="bundled examples not found"):
+        run_demo(tmp_path / "out", problems=("clocks",), counts={"clocks": 8})
+    assert not (tmp_path / "out").exists()
+
+
 def test_demo_counts_cover_every_installed_problem_by_default() -> None:
     installed = all_problems()
     assert demo_counts(None) == {

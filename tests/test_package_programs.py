@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 from pipeline.cli.app import app
 from pipeline.package.spec import read_package
 from pipeline.program.languages import get_language, missing
+from pipeline.verify.prepare import include_checks
 from tests.fork_server_probe import require_fork_server
 
 PACKAGES = Path(__file__).resolve().parent / "packages"
@@ -200,3 +201,60 @@ def test_import_without_problem(tmp_path: Path) -> None:
     code, output = cli("import", str(folder), "--out", str(tmp_path / "other"))
     assert code == 2, output
     assert output.strip().splitlines()[-1].endswith("name its problem with --problem"), output
+
+
+def test_included_code_is_built_with_every_submission(tmp_path: Path, fork: bool) -> None:
+    """`include/` (2023-07): C gets the default grader.c and grader.h, C++ the default
+    header and its own grader.cpp, Python its helper module; the package's grader.cpp
+    replaces the submission's own (which prints 0), and a Python submission still starts
+    at its own file, not at the helper sorted before it. Through `grade` (a submission
+    from outside the package gets them too) and `verify`."""
+    needs("c11")
+    package = PACKAGES / "included"
+    subs = package / "submissions"
+    accepted = ("twice.c", "twice.cpp", "twice.py", "override")
+    rows = graded(
+        package,
+        tmp_path,
+        fork,
+        *(subs / "accepted" / name for name in accepted),
+        subs / "wrong_answer/thrice.py",
+    )
+    for case, answer in (("sample/1", 6), ("secret/1", 42), ("secret/2", 1000)):
+        for name in accepted:
+            assert rows[name, case]["verdict"] == "AC", rows[name, case]
+        wrong = rows["thrice.py", case]
+        assert (wrong["verdict"], wrong["checker_msg"]) == (
+            "WA",
+            f"token 1: expected '{answer}', got '{answer // 2 * 3}'",
+        ), wrong
+    output = verified("included", fork)
+    folders = "include/cpp, include/default, include/python3"
+    assert f"PASS  included code: built with every submission: {folders}" in output, output
+
+
+def test_included_code_the_format_does_not_allow(tmp_path: Path) -> None:
+    """A legacy package's include/default fails verify (the legacy format has none, and
+    problemtools errs); a folder naming no language here is a warning; a folder inside a
+    language's folder is refused in one line when the package is read."""
+    package = tmp_path / "included"
+    shutil.copytree(PACKAGES / "included", package)
+    (package / "include" / "fortran").mkdir()
+    (package / "include" / "fortran" / "grader.f90").write_text("end\n")
+    [warned] = include_checks(read_package(package))
+    assert (warned.status, warned.detail.rsplit("; ", 1)[-1]) == (
+        "WARN",
+        "fortran: no language gridjudge runs, not included",
+    ), warned
+    (package / "problem.yaml").write_text("name: Double it\nlimits:\n  time_limit: 2\n")
+    [failed] = include_checks(read_package(package))
+    assert (failed.status, failed.detail) == (
+        "FAIL",
+        "include/default: the legacy format has no default includes (2023-07 on)",
+    ), failed
+    (package / "include" / "cpp" / "Vector").mkdir()
+    code, output = cli("import", str(package), "--out", str(tmp_path / "corpus"))
+    assert code == 2, output
+    assert output.strip().splitlines() == [
+        f"error: {package / 'include/cpp/Vector'}: a folder inside include/ (only files are read)"
+    ], output

@@ -82,8 +82,8 @@ def _label(path: Path) -> str:
 
 
 def example_submissions(problem: str) -> list[str]:
-    """Submission specs of the bundled examples of `problem` (sorted by file name)."""
-    examples_dir()
+    """Submission specs of the bundled examples of `problem` (sorted by file name; none
+    outside a source checkout: `run_demo` refuses to run there)."""
     return [_label(p) for p in example_files(problem)]
 
 
@@ -138,6 +138,7 @@ def run_demo(
     start = time.monotonic()
     out = Path(out)
     cases = demo_counts(problems, counts)
+    examples_dir()  # the demo grades the bundled examples: outside a checkout, say so first
     plan = {p: [f"solver:{p}", *example_submissions(p)] for p in cases}
     _prepare_out(out)
     # marked a demo's folder from the start: an interrupted demo is replaced by the next

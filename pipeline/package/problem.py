@@ -24,6 +24,7 @@ from pipeline.package.case_config import case_settings
 from pipeline.package.case_files import answer_of
 from pipeline.package.checktestdata import unsupported
 from pipeline.package.default_validator import Options, compare, parse_flags
+from pipeline.package.includes import read_includes
 from pipeline.package.interactive import CaseRun
 from pipeline.package.programs import (
     PackageProgram,
@@ -316,6 +317,7 @@ def package_problem(root: Path) -> Problem:
         fingerprint=fingerprint(package),
         io=package.io,
         interact=judge.interact if special else None,
+        includes=read_includes(package),
     )
 
 

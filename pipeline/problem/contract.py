@@ -165,6 +165,10 @@ class Problem:
     # (`judge input answer feedback_dir`, exit 42 / 43). The grading runs a submission
     # against it through the seam (pipeline.package.judged); `interact` stays None.
     judge_program: Path | None = None
+    # A problem package's included code (`include/`): language title ("C++") -> (file
+    # name, content) pairs laid beside each submission in that language before its
+    # build ("*": for a language without its own); see pipeline.program.included
+    includes: Mapping[str, tuple[tuple[str, bytes], ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if (self.solvers or self.default_solver) and self.default_solver not in self.solvers:

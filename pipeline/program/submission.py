@@ -20,6 +20,7 @@ from pipeline.outcome import ExecutionResult
 from pipeline.problem.contract import IOMode, Problem
 from pipeline.program import execute
 from pipeline.program.build import Source, build, default_cache_dir
+from pipeline.program.included import Included, included_for, with_included
 from pipeline.program.languages import (
     Language,
     all_languages,
@@ -227,7 +228,9 @@ def prepare(
     failure does not raise: `compile_error` holds the compiler's message.
     `time_multipliers` (language -> factor) scale the limits of those languages."""
     if spec.kind != "solver":
-        return prepare_program(spec, problem.name, problem.io, cache_dir, time_multipliers)
+        return prepare_program(
+            spec, problem.name, problem.io, cache_dir, time_multipliers, problem.includes
+        )
     if spec.problem != problem.name:
         raise SubmissionError(
             f"submission {spec.label!r} is a solver of {spec.problem!r}, not {problem.name!r}"
@@ -252,9 +255,11 @@ def prepare_program(
     io: IOMode,
     cache_dir: Path | None = None,
     time_multipliers: Mapping[str, float] | None = None,
+    included: Included | None = None,
 ) -> PreparedSubmission:
-    """A program (source, executable or command) built once per content hash; also what
-    a problem package's validators and checkers are prepared as."""
+    """A program (source, executable or command) built once per content hash, with the
+    problem's `included` code where it has some for the program's language; also what a
+    problem package's validators and checkers are prepared as (without it)."""
 
     def new(**fields: Any) -> PreparedSubmission:
         return PreparedSubmission(
@@ -276,24 +281,28 @@ def prepare_program(
         except OSError as exc:
             raise SubmissionError(f"submission {spec.label!r}: cannot read: {exc}") from None
         return new(sha=_sha(b"exe", data), program=spec.path)
-    return new(**_source_fields(spec, cache_dir, time_multipliers))
+    return new(**_source_fields(spec, cache_dir, time_multipliers, included or {}))
 
 
 def _source_fields(
-    spec: SubmissionSpec, cache_dir: Path | None, time_multipliers: Mapping[str, float] | None
+    spec: SubmissionSpec,
+    cache_dir: Path | None,
+    time_multipliers: Mapping[str, float] | None,
+    included: Included,
 ) -> dict[str, Any]:
     """What a source submission's PreparedSubmission holds, built (or not: a missing
     toolchain is not the submission's fault, and every run of it is a JE saying so)."""
     assert spec.language is not None and spec.path is not None
     lang = get_language(spec.language)
-    sources = read_sources(spec.label, Path(spec.path), lang)
+    own = read_sources(spec.label, Path(spec.path), lang)
+    sources, entry = with_included(lang, own, included_for(included, lang), spec.entry)
     # a single file is known by its content alone; a folder's names are part of it
     parts = [sources[0][1]] if len(sources) == 1 else [n.encode() + b"\0" + d for n, d in sources]
-    if spec.entry is not None:  # another entry point is another program
-        parts.append(b"entry\0" + spec.entry.encode())
+    if entry is not None:  # another entry point is another program
+        parts.append(b"entry\0" + entry.encode())
     fields: dict[str, Any] = {
         "sha": _sha(b"src", lang.name.encode(), *parts),
-        "entrypoint": spec.entry,
+        "entrypoint": entry,
         "language": lang.name,
         "sources": tuple(sources),
         "time_multiplier": multiplier(time_multipliers, lang.name),
@@ -303,7 +312,7 @@ def _source_fields(
         return {**fields, "unavailable": reason}
     cache = cache_dir if cache_dir is not None else default_cache_dir()
     try:
-        built = build(lang, sources, cache, spec.entry)
+        built = build(lang, sources, cache, entry)
     except ValueError as exc:
         raise SubmissionError(f"submission {spec.label!r}: {exc}") from None
     program = str(built.program) if built.program else None

@@ -11,6 +11,7 @@ from pipeline.corpus.store import CorpusWriter, validator_fingerprint
 from pipeline.errors import GridjudgeError
 from pipeline.package.case_files import case_path
 from pipeline.package.checktestdata import unsupported
+from pipeline.package.includes import DEFAULT, language_folders, unknown_codes
 from pipeline.package.problem import input_validator_paths, test_files
 from pipeline.package.spec import Package
 from pipeline.package.submissions import SUBMISSIONS, ExpectedSubmission
@@ -81,6 +82,24 @@ def validate_inputs(package: Package, problem: Problem, out: Path) -> list[Check
         checks.append(Check(INPUTS, "inputs", True, f"every input is valid: {detail}"))
     checks += [Check(INPUTS, "input validator", True, why, skipped=True) for why in skipped]
     return checks
+
+
+def include_checks(package: Package) -> list[Check]:
+    """One line on a package with included code: what reaches which submissions; a
+    legacy package's `include/default` fails (the legacy format has none: problemtools
+    errs), a folder naming no language gridjudge runs is a warning."""
+    folders = language_folders(package.root)
+    if not folders:
+        return []
+    if package.legacy and DEFAULT in folders:
+        why = "include/default: the legacy format has no default includes (2023-07 on)"
+        return [Check(SUBMISSION, "included code", False, why)]
+    unknown = unknown_codes(package.root)
+    names = ", ".join(f"include/{name}" for name in folders)
+    if unknown:
+        why = f"{names}; {', '.join(unknown)}: no language gridjudge runs, not included"
+        return [Check(SUBMISSION, "included code", True, why, warning=True)]
+    return [Check(SUBMISSION, "included code", True, f"built with every submission: {names}")]
 
 
 def specs_of(

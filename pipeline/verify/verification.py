@@ -69,6 +69,7 @@ from pipeline.verify.junk import junk_check
 from pipeline.verify.prepare import (
     PYTHON,
     VerifyError,
+    include_checks,
     label_of,
     python_for,
     specs_of,
@@ -246,7 +247,7 @@ def _verify(
     checks += statement_checks(package) + case_file_checks(package)
     checks += answer_checks(package, problem, options.fork_server)
     checks += invalid_checks(package, problem, options.fork_server)
-    checks += junk_check(package, problem)
+    checks += junk_check(package, problem) + include_checks(package)
     python = python_for(package, options.python)
     runs = Runs(work / "corpus", specs_of(package, subs, checks, python), options, work)
     runs.cases = read_manifest(work / "corpus").count

@@ -1,0 +1,3 @@
+#include "grader.h"
+
+long long answer(long long n) { return n + n; }
