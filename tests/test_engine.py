@@ -81,6 +81,7 @@ class FakeSub:
     tle: frozenset[int] = frozenset()
     start_cpu_ms: float = 0.0  # as a fork server reports its start-up, once per run
     log: list[tuple[str, int]] = field(default_factory=list)  # (label, cases in run)
+    tle_runs: int = 0  # runs that reached a `tle` case
 
     def run(self, input_text: str, limits: Limits, servers: Any = None) -> ExecutionResult:
         lines = input_text.splitlines()
@@ -91,6 +92,7 @@ class FakeSub:
             a, b = _parse(line)
             if a in self.crash:
                 return ExecutionResult(exit_code=None, signal=11, cpu_ms=cpu)
+            self.tle_runs += a in self.tle
             cpu += 1500.0 if a in self.tle else 800.0 if a in self.slow else 1.0
             out.append(f"{a + b + (1 if a in self.wrong else 0)}\n")
         return ExecutionResult(
@@ -190,29 +192,58 @@ def test_a_batch_shares_its_start_up_cpu_among_its_cases_as_its_time() -> None:
     assert sum(r.result.cpu_ms + r.result.start_cpu_ms for r in runs) == 300.0 + 3 * 1.0
 
 
-def test_failing_batch_is_bisected_to_the_guilty_case() -> None:
+def test_a_crashed_batch_is_bisected_and_a_wrong_case_run_again_alone() -> None:
+    """The crash (a = 7) ends the batch of 8 as a whole: it is bisected. The half
+    [1, 2, 13, 4] runs to its end: its accepted cases stand (batch of 4) and the wrong
+    one (13) runs alone; the half [5, 6, 7, 8] crashes again and is bisected on."""
     sub = FakeSub(wrong=frozenset({13}), crash=frozenset({7}))
     cases = [case(i, a) for i, a in enumerate([1, 2, 13, 4, 5, 6, 7, 8])]
     rows = grade([sub], cases, batch=8)
     got = {r["case_id"]: (r["verdict"], r["batch_size"]) for r in rows}
-    assert got["c2"] == ("WA", 1)
-    assert got["c6"] == ("RE", 1)
-    assert got["c0"] == ("AC", 2)  # [1, 2] passed as a half-of-a-half
-    assert {v for cid, (v, _) in got.items() if cid not in ("c2", "c6")} == {"AC"}
+    assert got == {
+        "c0": ("AC", 4), "c1": ("AC", 4), "c2": ("WA", 1), "c3": ("AC", 4),
+        "c4": ("AC", 2), "c5": ("AC", 2), "c6": ("RE", 1), "c7": ("AC", 1),
+    }  # fmt: skip
+    assert [n for _, n in sub.log] == [8, 4, 1, 4, 2, 2, 1, 1]
+
+
+def test_a_wrong_program_costs_a_run_per_batch_and_one_per_rejected_case() -> None:
+    """The rejected cases of a batch that ran to its end run again alone (their honest
+    verdicts); nothing is bisected: 2 runs for one rejected case among 50 (bisecting took
+    11), 6 for five (bisecting took 39)."""
+    cases = [case(i, i) for i in range(50)]
+    for wrong in (frozenset({3}), frozenset({0, 3, 17, 30, 49})):
+        sub = FakeSub(wrong=wrong)
+        rows = grade([sub], cases, batch=50)
+        rejected = sorted(int(r["case_id"][1:]) for r in rows if r["verdict"] == "WA")
+        assert rejected == sorted(wrong)
+        assert [n for _, n in sub.log] == [50] + [1] * len(wrong)
+        assert {r["batch_size"] for r in rows if r["verdict"] == "AC"} == {50}
 
 
 def test_batch_runs_under_one_cases_time_limit_so_a_slow_case_is_tle() -> None:
-    # two 800 ms cases: each passes alone (limit 1 s) but not together -> bisected, AC
+    # two 800 ms cases: each passes alone (limit 1 s) but not together -> each alone, AC
     sub = FakeSub(slow=frozenset({9}))
     rows = grade([sub], [case(0, 9), case(1, 9), case(2, 1)], batch=3)
     assert [r["verdict"] for r in rows] == ["AC", "AC", "AC"]
-    assert [r["batch_size"] for r in rows] == [1, 2, 2]
+    assert [r["batch_size"] for r in rows] == [1, 1, 1]
+    assert [n for _, n in sub.log] == [3, 1, 1, 1]
     # a 1.5 s case among fast ones: the batch's time would average to well under the
     # limit per case, yet the case is TLE and the fast ones AC
     rows = grade(
         [FakeSub(tle=frozenset({5}))], [case(i, a) for i, a in enumerate([1, 5, 2])], batch=3
     )
     assert [r["verdict"] for r in rows] == ["AC", "TLE", "AC"]
+
+
+def test_a_case_that_loops_costs_its_limit_once_not_once_per_bisection_level() -> None:
+    """A batch over the time limit runs each case alone: the 1.5 s case among 50 is
+    over its limit twice (in the batch, and alone), where bisecting ran it 6 times."""
+    sub = FakeSub(tle=frozenset({31}))
+    rows = grade([sub], [case(i, i) for i in range(50)], batch=50)
+    assert [r["case_id"] for r in rows if r["verdict"] != "AC"] == ["c31"]
+    assert [n for _, n in sub.log] == [50] + [1] * 50
+    assert sub.tle_runs == 2
 
 
 def test_batching_one_submission_does_not_disturb_another() -> None:
@@ -229,18 +260,28 @@ def test_batching_one_submission_does_not_disturb_another() -> None:
     a_values=st.lists(st.integers(0, 20), min_size=1, max_size=30),
     wrong=st.frozensets(st.integers(0, 20), max_size=4),
     crash=st.frozensets(st.integers(0, 20), max_size=2),
+    slow=st.frozensets(st.integers(0, 20), max_size=2),
+    tle=st.frozensets(st.integers(0, 20), max_size=2),
     k=st.integers(1, 12),
 )
 def test_batching_gives_the_same_verdicts_as_single_runs(
-    a_values: list[int], wrong: frozenset[int], crash: frozenset[int], k: int
+    a_values: list[int],
+    wrong: frozenset[int],
+    crash: frozenset[int],
+    slow: frozenset[int],
+    tle: frozenset[int],
+    k: int,
 ) -> None:
+    """Wrong, crashing, slow (AC alone, over the limit two together) and looping cases
+    in any mix: the verdicts batched are those of single runs."""
+    kinds = {"wrong": wrong, "crash": crash, "slow": slow, "tle": tle}
     cases = [case(i, a) for i, a in enumerate(a_values)]
-    single = grade([FakeSub(wrong=wrong, crash=crash)], cases)
-    sub = FakeSub(wrong=wrong, crash=crash)
+    single = grade([FakeSub(**kinds)], cases)  # type: ignore[arg-type]
+    sub = FakeSub(**kinds)  # type: ignore[arg-type]
     batched = grade([sub], cases, batch=k)
     assert [r["verdict"] for r in batched] == [r["verdict"] for r in single]
     assert [r["case_id"] for r in batched] == [c["case_id"] for c in cases]
-    if not wrong and not crash:
+    if not any(kinds.values()):
         assert len(sub.log) == -(-len(cases) // k)
 
 

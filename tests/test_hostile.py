@@ -155,7 +155,7 @@ def run_one(sub: PreparedSubmission, text: str, mode: str, limits: Limits) -> Ex
     if mode == "spawn":
         return sub.run(text, limits)
     if mode == "batch":  # two cases in one process first (the attack runs there), then,
-        # the batch not passing, each case alone as the runner bisects it
+        # the batch not passing, each case alone, as the runner runs a case it rejects
         batch = BatchRunner(ProgramRunner(BATCHED, sub, limits), 2)
         try:
             return batch.run_group([text, text], [text, text])[0].result
