@@ -235,8 +235,9 @@ def test_included_code_is_built_with_every_submission(tmp_path: Path, fork: bool
 
 def test_included_code_the_format_does_not_allow(tmp_path: Path) -> None:
     """A legacy package's include/default fails verify (the legacy format has none, and
-    problemtools errs); a folder naming no language here is a warning; a folder inside a
-    language's folder is refused in one line when the package is read."""
+    problemtools errs); a folder naming no language here is a warning; included files
+    over the bound, or a folder inside a language's folder, are refused in one line when
+    the package is read (the files are read into the problem, shipped to every worker)."""
     package = tmp_path / "included"
     shutil.copytree(PACKAGES / "included", package)
     (package / "include" / "fortran").mkdir()
@@ -252,9 +253,16 @@ def test_included_code_the_format_does_not_allow(tmp_path: Path) -> None:
         "FAIL",
         "include/default: the legacy format has no default includes (2023-07 on)",
     ), failed
+    big = package / "include" / "cpp" / "tables.h"
+    with big.open("wb") as out:
+        out.truncate(17 << 20)  # sparse: read as 17 MB of zeros
+    code, output = cli("import", str(package), "--out", str(tmp_path / "corpus"))
+    assert code == 2, output
+    assert output.strip().splitlines() == [f"error: {package / 'include'}: over 16 MB"], output
+    big.unlink()
     (package / "include" / "cpp" / "Vector").mkdir()
     code, output = cli("import", str(package), "--out", str(tmp_path / "corpus"))
     assert code == 2, output
     assert output.strip().splitlines() == [
-        f"error: {package / 'include/cpp/Vector'}: a folder inside include/ (only files are read)"
+        f"error: {package / 'include/cpp/Vector'}: not a file (a language's files lie side by side)"
     ], output

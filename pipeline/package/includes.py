@@ -6,8 +6,9 @@ package, in `verify` and in `grade`, is built with them (pipeline.program.includ
 A language gets the default files and its own, its own replacing a default file of the
 same name (problemtools adds both). A code names gridjudge's language of that name or
 alias and every other version with its file endings (`python3`: CPython and PyPy; `cpp`:
-each C++ standard). Only a folder's own files are read: a folder inside one is refused
-in one line (gridjudge stages a program's sources side by side)."""
+each C++ standard). Only a folder's own files are read: a folder (or anything but a
+file) inside one is refused in one line, as gridjudge stages a program's sources side by
+side."""
 
 from __future__ import annotations
 
@@ -33,15 +34,35 @@ def _titles(code: str) -> list[str]:
     return sorted({x.title for x in all_languages().values() if endings & set(x.extensions)})
 
 
-def _files(folder: Path) -> Files:
-    files = []
+def _paths(folder: Path) -> list[Path]:
+    paths = []
     for path in sorted(folder.iterdir()):
         if not in_listing(path):
             continue
         if not path.is_file():
-            raise PackageError(f"{path}: a folder inside include/ (only files are read)")
-        files.append((path.name, path.read_bytes()))
-    return tuple(files)
+            raise PackageError(f"{path}: not a file (a language's files lie side by side)")
+        paths.append(path)
+    return paths
+
+
+def _read(paths: dict[str, list[Path]], where: Path) -> dict[str, Files]:
+    """Each folder's files, read within MAX_INCLUDED_BYTES together (sizes looked at
+    before any byte is read; a file that grows meanwhile is read to the bound only)."""
+    left = MAX_INCLUDED_BYTES
+    if sum(p.stat().st_size for files in paths.values() for p in files) > left:
+        raise PackageError(f"{where}: over {MAX_INCLUDED_BYTES >> 20} MB")
+    read: dict[str, Files] = {}
+    for name, files in paths.items():
+        got = []
+        for path in files:
+            with path.open("rb") as f:
+                data = f.read(left + 1)
+            left -= len(data)
+            if left < 0:
+                raise PackageError(f"{where}: over {MAX_INCLUDED_BYTES >> 20} MB")
+            got.append((path.name, data))
+        read[name] = tuple(got)
+    return read
 
 
 def language_folders(root: Path) -> dict[str, Path]:
@@ -62,10 +83,7 @@ def read_includes(package: Package) -> dict[str, Files]:
     """language title -> the files its submissions get (EVERY_LANGUAGE: the default
     files, for a language without its own folder)."""
     folders = language_folders(package.root)
-    read = {name: _files(path) for name, path in folders.items()}
-    size = sum(len(data) for files in read.values() for _, data in files)
-    if size > MAX_INCLUDED_BYTES:
-        raise PackageError(f"{package.root / INCLUDE}: over {MAX_INCLUDED_BYTES >> 20} MB")
+    read = _read({name: _paths(path) for name, path in folders.items()}, package.root / INCLUDE)
     default = read.pop(DEFAULT, ())
     out: dict[str, Files] = {EVERY_LANGUAGE: default} if default else {}
     for code, files in read.items():
