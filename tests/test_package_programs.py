@@ -20,8 +20,10 @@ from typer.testing import CliRunner
 
 from pipeline.cli.app import app
 from pipeline.package.spec import read_package
+from pipeline.package.submissions import read_submissions
 from pipeline.program.languages import get_language, missing
-from pipeline.verify.prepare import include_checks
+from pipeline.verify.expect import Check
+from pipeline.verify.prepare import include_checks, specs_of
 from tests.fork_server_probe import require_fork_server
 
 PACKAGES = Path(__file__).resolve().parent / "packages"
@@ -266,3 +268,29 @@ def test_included_code_the_format_does_not_allow(tmp_path: Path) -> None:
     assert output.strip().splitlines() == [
         f"error: {package / 'include/cpp/Vector'}: not a file (a language's files lie side by side)"
     ], output
+
+
+@pytest.mark.parametrize(
+    ("version", "status"), [("2023-07", "FAIL"), ("2025-09", "WARN"), ("legacy", "FAIL")]
+)
+def test_a_submission_over_the_code_limit(tmp_path: Path, version: str, status: str) -> None:
+    """`limits.code` (KiB, default 128): a submission over it is a failure that is not
+    run in the legacy and 2023-07 formats (problemtools errs and skips it), a warning in
+    2025-09 (BAPCtools warns), and passes once the package raises the limit."""
+    package = tmp_path / "included"
+    shutil.copytree(PACKAGES / "included", package)
+    shutil.rmtree(package / "include" / "default")  # none in the legacy format
+    yaml = f"problem_format_version: {version}\nname: Double it\n"
+    (package / "problem.yaml").write_text(yaml)
+    big = package / "submissions" / "accepted" / "tabled.py"
+    big.write_text("print(2 * int(input()))\n" + "#" * (129 << 10) + "\n")
+    checks: list[Check] = []
+    specs = specs_of(read_package(package), read_submissions(package), checks)
+    [over] = [c for c in checks if c.name.endswith("accepted/tabled.py")]
+    assert over.status == status, over
+    assert over.detail.startswith("129.0 KiB of source, over limits.code (128 KiB)"), over
+    assert ("accepted/tabled.py" in specs) == (status == "WARN")
+    (package / "problem.yaml").write_text(yaml + "limits:\n  code: 130\n")
+    checks = []
+    specs = specs_of(read_package(package), read_submissions(package), checks)
+    assert "accepted/tabled.py" in specs and not checks, checks

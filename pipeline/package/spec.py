@@ -51,6 +51,7 @@ FILE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 # -> time limit, time limit -> slowest TLE) of the legacy format and of 2023-07 and later
 DEFAULT_MEMORY_MB = 2048
 DEFAULT_OUTPUT_MB = 8
+DEFAULT_CODE_KB = 128  # limits.code: a submission's files together
 LEGACY_MULTIPLIERS = (5.0, 2.0)
 MULTIPLIERS = (2.0, 1.5)
 DEFAULT_TIME_RESOLUTION = 1.0  # s: a derived time limit is a multiple of it
@@ -93,6 +94,7 @@ class Package:
     passes: int = 1  # multi-pass: at most this many runs of the submission per case
     python: str | None = None  # gridjudge.python: py3 or pypy3, where the package says
     constants: dict[str, str] = field(default_factory=dict)  # 2025-09: see constants.py
+    code_kb: float = DEFAULT_CODE_KB  # limits.code (verify: verify.prepare.code_checks)
 
     @property
     def legacy(self) -> bool:
@@ -300,6 +302,7 @@ def _read_package(root: Path) -> Package:
         passes=_passes(limits, multi_pass, where),
         python=_python(ours, where),
         constants={} if version == LEGACY else read_constants(data, where, PackageError),
+        code_kb=_number(limits, "code", where) or DEFAULT_CODE_KB,
     )
     return replace(package, folders=folder_settings(package))
 

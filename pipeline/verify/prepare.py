@@ -4,6 +4,7 @@ run it with."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from pipeline.package.includes import DEFAULT, language_folders, unknown_codes
 from pipeline.package.problem import input_validator_paths, test_files
 from pipeline.package.spec import Package
 from pipeline.package.submissions import SUBMISSIONS, ExpectedSubmission
+from pipeline.package.versions import V2025
 from pipeline.problem.contract import Problem, ValidatorUnavailable
 from pipeline.program.build import entry_source
 from pipeline.program.languages.problemtools import problemtools_language
@@ -125,6 +127,11 @@ def specs_of(
         if spec.kind == "executable" and sub.path.is_file():
             checks.append(Check(SUBMISSION, label, True, PREBUILT, skipped=True))
             continue
+        over = code_check(package, sub.path, label)
+        if over is not None:
+            checks.append(over)
+            if not over.ok:
+                continue
         language = problemtools_language(sub.path.suffix) if sub.path.is_file() else None
         if language is not None and spec.language is not None and not _same(language, spec):
             language = None  # submissions.yaml names another language than the extension
@@ -132,6 +139,30 @@ def specs_of(
             language = python
         out[label] = spec if language is None else replace(spec, language=language)
     return out
+
+
+def code_size(path: Path) -> int:
+    """A submission's bytes: its file, or every file of its folder (links not followed)."""
+    if path.is_file():
+        return path.stat().st_size
+    return sum(
+        (Path(folder) / name).lstat().st_size
+        for folder, _, names in os.walk(path)
+        for name in names
+        if (Path(folder) / name).is_file()
+    )
+
+
+def code_check(package: Package, path: Path, label: str) -> Check | None:
+    """A submission over `limits.code`: in the legacy and 2023-07 formats a failure, and
+    it is not run, as problemtools judges it; in 2025-09 a warning, as BAPCtools gives."""
+    kib = code_size(path) / 1024
+    if kib <= package.code_kb:
+        return None
+    why = f"{kib:.1f} KiB of source, over limits.code ({package.code_kb:g} KiB)"
+    if package.version == V2025:
+        return Check(SUBMISSION, f"code size {label}", True, why, warning=True)
+    return Check(SUBMISSION, label, False, f"{why}: not run (as problemtools)")
 
 
 def _same(language: str, spec: SubmissionSpec) -> bool:
