@@ -94,7 +94,7 @@ class Package:
     passes: int = 1  # multi-pass: at most this many runs of the submission per case
     python: str | None = None  # gridjudge.python: py3 or pypy3, where the package says
     constants: dict[str, str] = field(default_factory=dict)  # 2025-09: see constants.py
-    code_kb: float = DEFAULT_CODE_KB  # limits.code (verify: verify.prepare.code_checks)
+    code_kb: float = DEFAULT_CODE_KB  # limits.code (verify: verify.prepare.code_check)
 
     @property
     def legacy(self) -> bool:
