@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import pickle
 import shutil
+import uuid
 from pathlib import Path
 
 import pytest
@@ -163,8 +164,11 @@ def test_compiler_cannot_read_host_files(tmp_path: Path, cache: Path) -> None:
     scratch dir (say, an answer file) is a CE that does not show its content."""
     if os.environ.get("GRIDJUDGE_SANDBOX") == "none":
         pytest.skip("the `none` backend does not isolate")
-    secret = Path(f"/tmp/gj_include_{os.getpid()}.h")
-    secret.write_text("#define ANSWER 4242\nTOP SECRET LINE\n")
+    # The content is a token drawn apart from the file's name, so that the name (which
+    # the compiler may quote) can never contain it: a pid once did.
+    token = uuid.uuid4().hex
+    secret = Path(f"/tmp/gj_include_{uuid.uuid4().hex}.h")
+    secret.write_text(f"#define ANSWER 42\n#error {token}\nTOP SECRET LINE\n")
     secret.chmod(0o644)
     try:
         src = _write(tmp_path, "peek.c", f'#include "{secret}"\nint main(void){{return ANSWER;}}\n')
@@ -172,4 +176,4 @@ def test_compiler_cannot_read_host_files(tmp_path: Path, cache: Path) -> None:
     finally:
         secret.unlink()
     assert sub.compile_error is not None
-    assert "TOP SECRET" not in sub.compile_error and "4242" not in sub.compile_error
+    assert token not in sub.compile_error and "TOP SECRET" not in sub.compile_error
