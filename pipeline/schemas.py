@@ -95,6 +95,11 @@ RESULTS_SCHEMA = pa.schema(
         # each direction's first and last KiB in the order they passed, `>` what the
         # submission wrote, `<` what the judge program wrote; null for other problems.
         pa.field("transcript", pa.string(), nullable=True),
+        # The CPU a fork-served case was charged for its server's start-up (a native
+        # program's pre-main work, an interpreter's own start-up), beside cpu_ms: a
+        # spawned run pays it in every run, inside cpu_ms (0 here). Null: rows without
+        # a program (in-process, not run) and older parts.
+        pa.field("start_cpu_ms", pa.float64(), nullable=True),
     ],
     metadata={"gridjudge.kind": "results", "gridjudge.schema_version": str(SCHEMA_VERSION)},
 )

@@ -22,7 +22,7 @@ from pipeline.problem.checkers import CheckResult
 from pipeline.program.execute import FORK_SERVER as RUNNER
 from pipeline.program.execute import Servers, run
 from pipeline.program.submission import parse_spec, prepare
-from pipeline.sandbox import forkserver, get_sandbox
+from pipeline.sandbox import forkserver, get_sandbox, launcher
 from pipeline.sandbox.base import STDERR_HEAD_BYTES, RunRequest, ServerRequest
 from pipeline.sandbox.errors import ForkServerUnavailable
 from pipeline.sandbox.features import FULL
@@ -391,3 +391,50 @@ def test_a_program_held_open_for_writing_a_moment_still_starts_a_server(
         for holder in holders:
             holder.wait()
     assert len(holders) == 1
+
+
+def test_a_python_program_served_is_charged_its_interpreters_start_up(tmp_path: Path) -> None:
+    """A spawned Python run pays its interpreter's start-up in every case: a served one
+    is charged it too (the zygote's own, measured before its imports, which are the
+    judge's), one figure per server beside each case's own CPU time."""
+    source = tmp_path / "echo.py"
+    source.write_text("print(input())\n")
+    program = prepare(parse_spec(str(source)), PROBLEM)
+    limits = scaled(LIMITS, "AC")
+    servers = Servers()
+    try:
+        served = [run(program, f"{n}\n".encode(), limits=limits, servers=servers) for n in (7, 8)]
+    finally:
+        servers.close()
+    for got, n in zip(served, (7, 8), strict=True):
+        assert got.extra["runner"] == RUNNER and got.output == f"{n}\n".encode(), vars(got)
+        assert got.start_cpu_ms > 0, vars(got)
+    assert served[0].start_cpu_ms == served[1].start_cpu_ms
+
+
+def test_a_zygote_is_never_charged_more_start_up_than_its_clock_says(tmp_path: Path) -> None:
+    """The start-up a zygote tells with "ready" is taken only up to the CPU its process
+    had used by then: a server saying 1,000 s is charged what it used."""
+    liar = tmp_path / "liar.py"
+    liar.write_text(
+        "import ctypes, os, sys\n"
+        "serve = ctypes.CDLL(sys.argv[1]).gj_serve_started\n"
+        "serve.argtypes = [ctypes.c_longlong]\n"
+        "if serve(10**9) != 0:\n"
+        "    sys.exit('not a fork server')\n"
+        "sys.stdout.write(input() + '\\n')\n"
+        "sys.stdout.flush()\n"
+        "os._exit(0)\n"
+    )
+    limits = scaled(LIMITS, "AC")
+    files = {"liar.py": liar, forkserver.LIBRARY: launcher.fork_server_library()}
+    python = "/usr/bin/python3"  # the system's (.ci/run installs it), as submissions run
+    argv = [python, forkserver.inside("liar.py"), forkserver.inside(forkserver.LIBRARY)]
+    server = get_sandbox().start_server(ServerRequest(argv, files, limits, preload=False))
+    try:
+        result = server.run(RunRequest(limits, b"9\n"))
+    finally:
+        server.close()
+    check = judge(PROBLEM, "9\n", "9\n", result, limits)
+    assert str(check.verdict) == "AC" and result.output == b"9\n", vars(result)
+    assert 0 < result.start_cpu_ms < limits.cpu_ms, vars(result)

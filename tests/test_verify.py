@@ -19,7 +19,7 @@ from pipeline.cli.app import app
 from pipeline.package.spec import read_package
 from pipeline.package.submissions import FOLDERS, ExpectedSubmission
 from pipeline.program.languages import all_languages
-from pipeline.verify.expect import derive_time_limit, judge_submission
+from pipeline.verify.expect import derive_time_limit, judge_submission, least_ms, slowest
 from pipeline.verify.runs import SERIAL_RUNS, VerifyOptions, executor
 from pipeline.verify.verification import verify_package
 from tests.cli_output import without_isolation_line
@@ -238,6 +238,19 @@ def test_verdicts_are_judged_as_the_format_names_them() -> None:
     assert judge_submission(partial, "p", rows("AC", "WA"), score=(30.0, 100.0)).ok
     full = judge_submission(partial, "p", rows("AC", "AC"), score=(100.0, 100.0))
     assert not full.ok and "above 0, below 100" in full.detail
+
+
+def test_a_served_case_is_timed_with_its_start_up_as_a_limit_is_derived() -> None:
+    """The time a limit is derived from is the whole process's, as problemtools times a
+    program: the least of a case's runs plus the start-up its server was charged (a
+    PyPy program served by the zygote: 0.139 s of its own, 0.217 s with the
+    interpreter's start-up; x 5 that is 1 s against 2 s)."""
+    served = {"cpu_ms": 150.0, "cpu_ms_runs": [150.0, 139.0, 160.0], "start_cpu_ms": 78.0}
+    spawned = {"cpu_ms": 180.0, "cpu_ms_runs": [180.0], "start_cpu_ms": 0.0}
+    assert least_ms(served) == 217.0 and least_ms(spawned) == 180.0
+    assert least_ms({"cpu_ms": 90.0, "cpu_ms_runs": None, "start_cpu_ms": None}) == 90.0
+    assert slowest([spawned, served]) is served
+    assert derive_time_limit(least_ms(served) or 0.0, 5.0, 1.0) == 2.0
 
 
 def test_derive_time_limit() -> None:

@@ -23,7 +23,7 @@ from pipeline.program.submission import PreparedSubmission
 from pipeline.sandbox.isolation import isolation_level, probed
 
 # Bump when a change of gridjudge's grading changes what a row says for the same inputs.
-GRADING_VERSION = 3
+GRADING_VERSION = 4
 
 
 def _source_digest(fn: Callable[..., Any]) -> str:

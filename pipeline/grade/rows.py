@@ -105,6 +105,7 @@ def from_runs(runs: Sequence[CaseOutcome]) -> pa.Table:
             "cpu_ms_runs": [[c] for c in cpu],
             "wall_ms_runs": [[w] for w in wall],
             "transcript": [r.transcript for r in runs],
+            "start_cpu_ms": [float(r.result.start_cpu_ms) for r in runs],
         },
         len(runs),
     )
@@ -180,7 +181,8 @@ def combine_rounds(rounds: Sequence[pa.Table], reference_ms: Sequence[float]) ->
     """The rows of cases run in several rounds (`--repeat`): each case's row is its first
     round that is not AC (a case failing once in R runs is not accepted), else its first;
     cpu_ms and wall_ms are the medians of every round it ran in (a TLE is not run again:
-    engine._rounds), all kept in cpu_ms_runs and wall_ms_runs; reference_ms is the
+    engine._rounds), all kept in cpu_ms_runs and wall_ms_runs (start_cpu_ms the median of
+    its rounds' servers' start-ups); reference_ms is the
     median of the machine-speed probe of each round."""
     if len(rounds) == 1 and not reference_ms:
         return rounds[0]
@@ -195,6 +197,9 @@ def combine_rounds(rounds: Sequence[pa.Table], reference_ms: Sequence[float]) ->
             row.update(cpu_ms=_median(cpu), cpu_ms_runs=cpu)
         if wall:
             row.update(wall_ms=_median(wall), wall_ms_runs=wall)
+        start = [r["start_cpu_ms"] for r in per_case if r["start_cpu_ms"] is not None]
+        if start:  # each round's server measured its own
+            row["start_cpu_ms"] = _median(start)
         if reference_ms:
             row["reference_ms"] = _median(list(reference_ms))
         combined.append(row)

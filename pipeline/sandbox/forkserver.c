@@ -9,7 +9,8 @@
  * with wait4 and enforces its CPU and wall limits.
  *
  * Protocol on the socket named by GRIDJUDGE_FORK_SERVER_FD (SOCK_SEQPACKET, to init):
- *   server -> init  "ready"
+ *   server -> init  "ready", or "ready US" from the zygote: the CPU its interpreter's own
+ *                   start-up took (before the zygote's imports), charged to every case
  *   init -> server  "DIR FSIZE STACK NOFILE" with stdin, stdout, stderr (SCM_RIGHTS)
  *   server -> init  "PID" of the new child (or "-ERRNO")
  *   init -> server  "ping" -> "pong" (after a case, only where its state in /proc
@@ -61,8 +62,10 @@ static void become_case(int sock, int fds[3], const char *dir, unsigned long lon
 }
 
 /* Serves cases until init closes the socket. Returns 0 in each child; returns -1 at
- * once when this process was not started as a fork server. */
-int gj_serve(void) {
+ * once when this process was not started as a fork server. `start_cpu_us` >= 0: the
+ * program's own start-up, told to init with "ready" (the zygote's interpreter, measured
+ * before the zygote's imports, which are the judge's); < 0: init measures it. */
+int gj_serve_started(long long start_cpu_us) {
     const char *fd_text = getenv(CONTROL_ENV);
     if (!fd_text) return -1;
     int sock = atoi(fd_text);
@@ -81,7 +84,10 @@ int gj_serve(void) {
     sigset_t all;
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, &program_mask);
-    if (send(sock, "ready", 5, MSG_NOSIGNAL) != 5) _exit(0);
+    char ready[48] = "ready";
+    if (start_cpu_us >= 0) snprintf(ready, sizeof ready, "ready %lld", start_cpu_us);
+    ssize_t ready_n = (ssize_t)strlen(ready);
+    if (send(sock, ready, (size_t)ready_n, MSG_NOSIGNAL) != ready_n) _exit(0);
     for (;;) {
         char text[512], dir[256], reply[32];
         int fds[3];
@@ -108,8 +114,10 @@ int gj_serve(void) {
     }
 }
 
+int gj_serve(void) { return gj_serve_started(-1); }
+
 /* Preloaded, the library serves from here, before main; loaded by the zygote (no
- * LD_PRELOAD), it waits for the zygote to call gj_serve itself. */
+ * LD_PRELOAD), it waits for the zygote to call gj_serve_started itself. */
 __attribute__((constructor)) static void start(void) {
     if (getenv(CONTROL_ENV) && getenv("LD_PRELOAD")) gj_serve();
 }

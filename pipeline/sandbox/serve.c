@@ -601,13 +601,25 @@ static int one_case(int judge, int server, pid_t server_pid, struct serve_setup 
     return lost ? -1 : 0;
 }
 
+/* Whether `text` is "ready", or "ready US" (the zygote's own start-up, kept in *told;
+ * else *told is -1). */
+static int ready_text(const char *text, long long *told) {
+    *told = -1;
+    if (strcmp(text, "ready") == 0) return 1;
+    char end = 0;
+    long long us = -1;
+    if (sscanf(text, "ready %lld%c", &us, &end) != 1 || us < 0) return 0;
+    *told = us;
+    return 1;
+}
+
 /* Waits for the server's "ready", judged on the server's own clock, not the wall's (a
  * loaded or emulated machine stretches the wall, not the work). Gives up when
  * the server's CPU passes its start budget (with a CPU limit charged, every case would
  * be over it: -1), or when it has used no CPU for start_us (stuck: 0). Returns 1 when
- * ready. */
+ * ready, the start-up the server told in *told (-1: none). */
 #define START_POLL_MS 100
-static int wait_ready(int server, pid_t server_pid, const struct serve_setup *s) {
+static int wait_ready(int server, pid_t server_pid, const struct serve_setup *s, long long *told) {
     char buf[64];
     long long budget_us = s->start_cpu_budget_us > 0 ? s->start_cpu_budget_us : s->start_us;
     long long last_used = -1, moved_at = now_us();
@@ -629,13 +641,14 @@ static int wait_ready(int server, pid_t server_pid, const struct serve_setup *s)
         struct pollfd p = {server, POLLIN, 0};
         int got = poll(&p, 1, (int)slice);
         if (got < 0 && errno != EINTR) return 0;
-        if (got > 0) return answer(server, buf, sizeof buf, 0) && strcmp(buf, "ready") == 0;
+        if (got > 0) return answer(server, buf, sizeof buf, 0) && ready_text(buf, told);
     }
 }
 
 int serve(int judge, int server, pid_t server_pid, struct serve_setup *s) {
     char buf[64];
-    int ready = wait_ready(server, server_pid, s);
+    long long told = -1;
+    int ready = wait_ready(server, server_pid, s, &told);
     if (ready != 1) {
         kill(server_pid, SIGKILL);
         int status = 0;
@@ -657,11 +670,14 @@ int serve(int judge, int server, pid_t server_pid, struct serve_setup *s) {
         tell(judge, "unsupported 0 threads");
         return 0;
     }
-    /* what the server burned before "ready" is the program's: in every case's budget */
-    if (s->charge_start) {
+    /* what the server burned before "ready" is the program's: in every case's budget;
+     * a zygote tells the part that was its interpreter's own start-up (what a spawned
+     * run pays too), never more than its clock says */
+    if (s->charge_start || told >= 0) {
         /* its own clock (exec, loader, constructors: as a spawned program's is) */
         long long before_ready = process_cpu_us(server_pid);
-        s->start_cpu_us = before_ready >= 0 ? before_ready : cgroup_cpu_us(s->cpu_fd);
+        if (before_ready < 0) before_ready = cgroup_cpu_us(s->cpu_fd);
+        s->start_cpu_us = s->charge_start || told > before_ready ? before_ready : told;
         if (s->start_cpu_us < 0) s->start_cpu_us = 0;
     }
     s->mqueue_fd = mount_mqueues();

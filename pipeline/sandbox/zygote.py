@@ -8,6 +8,8 @@ and runs SCRIPT as `__main__`, as `python SCRIPT ARGS...` would. It imports noth
 the sandbox shows it only the interpreter's own files.
 """
 
+# ruff: noqa: E402 (the start-up is read before the zygote's own imports)
+
 import sys
 
 # The interpreter put the script's folder first on the path: the scratch dir, which holds
@@ -15,6 +17,13 @@ import sys
 # the submission named like one imported here (random.py) never runs outside a case.
 if sys.path and not getattr(sys.flags, "safe_path", False):
     del sys.path[0]
+
+import time
+
+# The interpreter's own start-up (loading, initialising, `site`): a spawned run pays it
+# in every case, so every served case is charged it too (forkserver.c's "ready US").
+# What follows (WARM) is the judge's choice, not the program's: not charged.
+START_CPU_US = int(time.process_time() * 1_000_000)
 
 import atexit
 import ctypes
@@ -83,9 +92,10 @@ def main() -> None:
     # CPython's PyDLL keeps the GIL over the call, so each child returns holding it;
     # PyPy has no PyDLL, and its CDLL call leaves the one thread's GIL free to retake
     loader = getattr(ctypes, "PyDLL", ctypes.CDLL)
-    serve = loader(library).gj_serve
+    serve = loader(library).gj_serve_started
     serve.restype = ctypes.c_int
-    if serve() != 0:
+    serve.argtypes = [ctypes.c_longlong]
+    if serve(START_CPU_US) != 0:
         sys.exit("zygote: not started as a fork server")
     # gj_serve took it out of the C environment; os.environ is the copy made at start-up
     os.environ.pop("GRIDJUDGE_FORK_SERVER_FD", None)

@@ -193,9 +193,12 @@ def near_boundary(slowest_ms: float, multiplier: float, resolution_s: float) -> 
 def least_ms(row: Mapping[str, Any]) -> float | None:
     """A case's CPU time as a limit is derived from it: the least of its runs. Load only
     ever adds CPU time (cache misses, frequency drops, migrations), so the least run is
-    the one closest to the program's own time, where the median moves with the load."""
+    the one closest to the program's own time, where the median moves with the load.
+    A served case's start-up (start_cpu_ms) is added: the whole process's time, as a
+    spawned run measures it and as problemtools times a program."""
     runs = [t for t in (row.get("cpu_ms_runs") or []) if t is not None]
-    return min(runs) if runs else row.get("cpu_ms")
+    least = min(runs) if runs else row.get("cpu_ms")
+    return None if least is None else least + (row.get("start_cpu_ms") or 0.0)
 
 
 def slowest(rows: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:

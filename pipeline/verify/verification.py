@@ -172,9 +172,12 @@ def _time_limit(package: Package, accepted: pa.Table) -> tuple[float, Check]:
         return given, Check(TIMING, "time limit", False, detail)
     ms, m, res = least_ms(row) or 0.0, package.time_multiplier, package.time_resolution
     limit = derive_time_limit(ms, m, res)
+    start = row.get("start_cpu_ms") or 0.0
+    with_start = f", {start:.0f} ms of it its start-up" if start >= 1 else ""
     detail = (
         f"{limit:g} s derived: slowest accepted case {ms / 1000.0:.3f} s ({row['submission']}, "
-        f"{row['case_id']}; the least of its runs) x {m:g}, rounded up to a multiple of {res:g} s"
+        f"{row['case_id']}; the least of its runs{with_start}) x {m:g}, rounded up to a "
+        f"multiple of {res:g} s"
     )
     boundary = near_boundary(ms, m, res)
     if boundary is None:
