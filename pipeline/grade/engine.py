@@ -65,14 +65,17 @@ def _timed_out(tables: Sequence[pa.Table]) -> bool:
 def _settled(tables: Sequence[pa.Table], from_ms: float) -> bool:
     """With `repeat_from_ms`: the group's first round failed somewhere (its verdict is
     that round's: rows.combine_rounds takes a case's first round that is not AC), or
-    took less CPU time than `from_ms` on every case (far from any time that matters).
-    Another round would change neither its verdict nor a time anyone looks at."""
+    took less CPU time than `from_ms` on every case (its start-up included: the whole
+    process's time, as verify reads it). Another round only lowers the least of a case's
+    runs, so it would change neither its verdict nor a time anyone looks at."""
     if not tables:
         return False
     first = tables[0]
     if any(v != "AC" for v in first.column("verdict").to_pylist()):
         return True
-    return all(c is None or c < from_ms for c in first.column("cpu_ms").to_pylist())
+    cpu = first.column("cpu_ms").to_pylist()
+    start = first.column("start_cpu_ms").to_pylist()
+    return all(c is None or c + (s or 0.0) < from_ms for c, s in zip(cpu, start, strict=True))
 
 
 def _rounds(

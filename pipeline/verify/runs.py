@@ -12,11 +12,13 @@ that stops at its first rejected case is graded in case order, as one task: chun
 by side would each run to their own first rejection. Other submissions' cases are cut
 into chunks as grade cuts them.
 
-With `repeat` R > 1 a case is run R times only where its time can matter (REPEAT_NEAR):
-its first run was AC and within a factor 2 of the time it is judged against; every other
-case is run once, as problemtools runs each. A package of at most SERIAL_RUNS runs
-(cases x submissions) is graded in this process, without Ray (whose start costs seconds
-that such a package never wins back: all its runs would be one Ray task's worth).
+With `repeat` R > 1 a case is run R times only where its time can matter: its first run
+was AC and over the time it is judged against (Phase.matters_s). verify reads the least
+of a case's runs, which another run can only lower: below that time no repeat can change
+a limit, a margin or a verdict. Every other case is run once, as problemtools runs each.
+A package of at most SERIAL_RUNS runs (cases x submissions) is graded in this process,
+without Ray (whose start costs seconds that such a package never wins back: all its runs
+would be one Ray task's worth).
 """
 
 from __future__ import annotations
@@ -43,18 +45,13 @@ from pipeline.program.submission import SubmissionSpec
 from pipeline.results.store import load_results
 from pipeline.results.summary import last_attempts
 from pipeline.schemas import RESULTS_SCHEMA
-from pipeline.verify.expect import FIRST_REJECTED
+from pipeline.verify.expect import FIRST_REJECTED, least_ms
 from pipeline.verify.verdicts import FolderRules, always_breaks
 
 RESULT_COLUMNS = [
     "submission", "problem", "family", "case_id", "verdict", "cpu_ms", "checker_msg", "attempt",
     "score", "tle_kind", "cpu_ms_runs", "start_cpu_ms",
 ]  # fmt: skip
-# a case is run `repeat` times only when its first run was AC and took at least this
-# fraction of a time that matters (the limit it is graded at; for an accepted
-# submission, the limit / ac_to_time_limit, or the slowest accepted case so far when the
-# limit is derived): a factor 2, far beyond the noise of CPU times on a loaded machine
-REPEAT_NEAR = 0.5
 # a package of at most this many runs (cases x submissions) is graded in this process:
 # all of them would be one Ray task's worth (grade.chunk_sizes), Ray would add its start
 SERIAL_RUNS = SUBPROCESS_CHUNK
@@ -153,8 +150,10 @@ def grade_options(
 @dataclass
 class Phase:
     """Submissions graded at one limit, in run folders under work/`name`; a case is
-    repeated only within REPEAT_NEAR of `matters_s(label)`, the time that matters for it
-    (asked as its grading starts: earlier submissions may have moved it)."""
+    repeated only when its first run took at least `matters_s(label)`, the time that
+    matters for it (the limit it is graded at; for an accepted submission, the limit /
+    ac_to_time_limit, or the slowest accepted case so far when the limit is derived;
+    asked as its grading starts: earlier submissions may have moved it)."""
 
     labels: list[str]
     limit_s: float
@@ -253,7 +252,7 @@ class Runs:
         return label in self.not_run or label in self.faults or label in self.unchecked
 
     def _options(self, label: str, phase: Phase, out: Path) -> GradeOptions:
-        from_ms = REPEAT_NEAR * phase.matters_s(label) * 1000.0
+        from_ms = phase.matters_s(label) * 1000.0
         size = max(1, self.cases) if label in self.ordered else None
         stop = self.stops.get(label)
         return grade_options(
@@ -266,12 +265,9 @@ class Runs:
         ran = pc.fill_null(pc.not_equal(table.column("tle_kind"), NOT_RUN), True)
         self.not_run[label] = table.num_rows - int(pc.sum(ran).as_py() or 0)
         table = table.filter(ran)
-        if name == "accepted":  # the whole process's time, as the limit is derived
-            ac = table.filter(pc.equal(table.column("verdict"), "AC"))
-            start = pc.fill_null(ac.column("start_cpu_ms"), 0.0)
-            self.slowest_ms = max(
-                self.slowest_ms, pc.max(pc.add(ac.column("cpu_ms"), start)).as_py() or 0.0
-            )
+        if name == "accepted":  # as the limit is derived from it: least_ms
+            ac = table.filter(pc.equal(table.column("verdict"), "AC")).to_pylist()
+            self.slowest_ms = max([self.slowest_ms, *(least_ms(r) or 0.0 for r in ac)])
         self.done += 1
         counts = Counter(table.column("verdict").to_pylist())
         verdicts = " ".join(f"{v} {counts[v]}" for v in sorted(counts)) or "no cases"
