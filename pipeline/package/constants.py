@@ -90,7 +90,7 @@ def substitute_values(value: Any, constants: Constants) -> Any:
     return value
 
 
-def _files(program: Path) -> list[Path]:
+def program_files(program: Path) -> list[Path]:
     """The program's regular files (a folder's, not following links), sorted."""
     if program.is_file():
         return [program]
@@ -107,7 +107,7 @@ def substituted(program: Path, constants: Constants, cache: Path) -> Path:
     and constants give the same copy)."""
     if not constants:
         return program
-    files = _files(program)
+    files = program_files(program)
     if sum(f.stat().st_size for f in files) > MAX_PROGRAM_BYTES:
         raise SubmissionError(f"{program}: over {MAX_PROGRAM_BYTES >> 20} MB to substitute")
     contents = {f: f.read_bytes() for f in files}

@@ -22,8 +22,7 @@ def included_for(included: Included, lang: Language) -> tuple[Source, ...]:
     """The files `lang`'s submissions get: those of its language, or those for every
     language, of the kinds its compiler takes (a C header is no Python source)."""
     files = included.get(lang.title, included.get(EVERY_LANGUAGE, ()))
-    wanted = (*lang.extensions, *lang.headers)
-    return tuple(f for f in files if lang.whole_folder or PurePosixPath(f[0]).suffix in wanted)
+    return tuple(f for f in files if lang.takes(f[0]))
 
 
 def is_driver(lang: Language, name: str) -> bool:

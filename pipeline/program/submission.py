@@ -128,14 +128,11 @@ def _folder_language(raw: str, folder: Path) -> Language:
 def read_sources(raw: str, path: Path, lang: Language) -> list[Source]:
     """The source file, or the folder's files with one of the language's extensions (and
     its headers, staged beside them)."""
-    wanted = (*lang.extensions, *lang.headers)
     try:
         if path.is_file():
             return [(path.name, path.read_bytes())]
         files = sorted(
-            p
-            for p in path.iterdir()
-            if p.is_file() and in_listing(p) and (lang.whole_folder or p.suffix in wanted)
+            p for p in path.iterdir() if p.is_file() and in_listing(p) and lang.takes(p.name)
         )
         sources = [(p.name, p.read_bytes()) for p in files]
     except OSError as exc:

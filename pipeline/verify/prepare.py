@@ -4,7 +4,6 @@ run it with."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,6 +11,7 @@ from pipeline.corpus.store import CorpusWriter, validator_fingerprint
 from pipeline.errors import GridjudgeError
 from pipeline.package.case_files import case_path
 from pipeline.package.checktestdata import unsupported
+from pipeline.package.constants import program_files
 from pipeline.package.includes import DEFAULT, language_folders, unknown_codes
 from pipeline.package.problem import input_validator_paths, test_files
 from pipeline.package.spec import Package
@@ -143,14 +143,7 @@ def specs_of(
 
 def code_size(path: Path) -> int:
     """A submission's bytes: its file, or every file of its folder (links not followed)."""
-    if path.is_file():
-        return path.stat().st_size
-    return sum(
-        (Path(folder) / name).lstat().st_size
-        for folder, _, names in os.walk(path)
-        for name in names
-        if (Path(folder) / name).is_file()
-    )
+    return sum(f.lstat().st_size for f in program_files(path))
 
 
 def code_check(package: Package, path: Path, label: str) -> Check | None:

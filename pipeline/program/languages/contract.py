@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
 # file names a submission's sources may keep (else they are renamed main<ext>)
 SAFE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]*$")
@@ -131,6 +132,11 @@ class Language:
         if stack_mb:
             out = ["sh", "-c", f'ulimit -s {stack_mb * 1024} && exec "$0" "$@"', *out]
         return out
+
+    def takes(self, name: str) -> bool:
+        """Whether a file of a submission's folder (or of included code) named `name` is
+        one of its sources or headers: its kinds, or any file for a whole folder."""
+        return self.whole_folder or PurePosixPath(name).suffix in (*self.extensions, *self.headers)
 
     def compiled(self, names: Sequence[str]) -> list[str]:
         """The staged names the compiler is given: the sources, not the headers."""
