@@ -125,3 +125,24 @@ def test_chunks_that_wait_with_nothing_in_flight_are_an_error_not_a_hang(
 ) -> None:
     with cluster_at(where, request) as cluster, pytest.raises(DistributeError, match="wait"):
         list(cluster.map_unordered(str, iter([None])))
+
+
+def test_a_ray_that_does_not_start_is_one_line_whatever_it_raises(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ray's start that times out (a loaded machine: the raylet not registered within 30
+    s) raises a bare Exception: it is a DistributeError of one line, like any other."""
+    import ray
+
+    def timed_out(**_: object) -> None:
+        raise Exception(  # what Ray's node.py raises
+            "The current node timed out during startup. This could happen because\n"
+            "some of the raylet failed to startup or the GCS has become overloaded."
+        )
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", timed_out)
+    with pytest.raises(DistributeError) as caught, Cluster("local"):
+        pass
+    assert str(caught.value).startswith("cannot start or join Ray at local: The current node")
+    assert "\n" not in str(caught.value)

@@ -15,8 +15,7 @@ Addresses:
     anything else   joins an existing cluster (`ray start --head` prints its address,
                     e.g. "10.0.0.5:6379", or "auto" on a node of that cluster).
 
-When Ray is already initialised in this process (a test fixture, a notebook), that
-session is used as is and left running at the end.
+A Ray already started in this process (a test fixture, a notebook) is used, left running.
 
 Joining a real cluster: every node needs the same gridjudge installed (same Python
 version, `pip install gridjudge` or the same editable checkout at the same path): the
@@ -32,9 +31,8 @@ or `token` with RAY_AUTH_TOKEN) identically on every node and on the machine run
 Failures: each chunk is a Ray task submitted with `max_retries`, so Ray re-runs it when
 its worker process or node dies. If Ray gives up (retries exhausted, node lost while the
 result was in flight), the chunk is resubmitted from here, up to `max_retries` more
-times, with `current_attempt()` one higher inside the task. Each chunk yields exactly
-one result: a retried chunk is never counted twice. An exception raised by `fn` itself
-is not retried: it is raised here as ChunkFailed.
+times, with `current_attempt()` one higher inside the task. Each chunk yields exactly one
+result (never counted twice); `fn`'s own exception is not retried: raised as ChunkFailed.
 """
 
 from __future__ import annotations
@@ -212,7 +210,9 @@ class Cluster:
                 kwargs["address"] = self.address
             try:
                 ray.init(**kwargs)
-            except (ConnectionError, RuntimeError, ValueError) as exc:
+            except Exception as exc:  # Ray raises a bare Exception when its start times out
+                with contextlib.suppress(Exception):
+                    ray.shutdown()  # whatever of it did start
                 where = self.address or "an embedded local cluster"
                 msg = " ".join(str(exc).split())[:200]
                 raise DistributeError(f"cannot start or join Ray at {where}: {msg}") from None
