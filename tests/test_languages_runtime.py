@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -35,7 +36,9 @@ HOSTILE = {
         " while (true) x++; } }\n",
         "Hog.java": "import java.util.*;\nclass Hog { public static void main(String[] a) {"
         " List<long[]> keep = new ArrayList<>(); while (true) keep.add(new long[1 << 20]); } }\n",
-        "ThreadBomb.java": "class ThreadBomb { public static void main(String[] a) {"
+        # MARK: a token of the test's own (_marked), so that it names this test's bomb
+        # alone: in its class name (the JVM's command line) or its binary (Go's)
+        "ThreadBombMARK.java": "class ThreadBombMARK { public static void main(String[] a) {"
         " while (true) new Thread(() -> { try { Thread.sleep(600000); }"
         " catch (InterruptedException e) { } }).start(); } }\n",
     },
@@ -44,8 +47,9 @@ HOSTILE = {
         "hog.go": "package main\n\nvar keep [][]byte\n\nfunc main() {\n\tfor {\n"
         "\t\tb := make([]byte, 1<<20)\n\t\tfor i := range b {\n\t\t\tb[i] = 1\n\t\t}\n"
         "\t\tkeep = append(keep, b)\n\t}\n}\n",
-        "threadbomb.go": 'package main\n\nimport (\n\t"runtime"\n\t"time"\n)\n\n'
-        "func main() {\n\tfor {\n\t\tgo func() {\n\t\t\truntime.LockOSThread()\n"
+        "threadbomb.go": 'package main\n\nimport (\n\t"os"\n\t"runtime"\n\t"time"\n)\n\n'
+        'func main() {\n\tif len(os.Args) > 99 {\n\t\tprintln("MARK")\n\t}\n'
+        "\tfor {\n\t\tgo func() {\n\t\t\truntime.LockOSThread()\n"
         "\t\t\ttime.Sleep(time.Hour)\n\t\t}()\n\t\ttime.Sleep(time.Millisecond / 10)\n\t}\n}\n",
     },
 }
@@ -98,16 +102,28 @@ def _verdict(sub: PreparedSubmission, text: str = SUM_INPUT) -> tuple[str, str]:
     return str(check.verdict), check.message
 
 
-def _leftovers(marker: str) -> list[int]:
-    """Host processes whose command line names `marker`."""
+def _marked(programs: dict[str, str]) -> tuple[dict[str, str], str]:
+    """`programs` with MARK, in names and texts, replaced by a token of this call's own."""
+    token = f"gj{uuid.uuid4().hex[:12]}"
+    return {n.replace("MARK", token): t.replace("MARK", token) for n, t in programs.items()}, token
+
+
+def _leftovers(token: str) -> list[int]:
+    """Host processes of this test's bomb: its token in their command line (a JVM
+    names the class) or in their executable (a Go binary runs as `./prog`). Others'
+    processes, another test run's included, never match."""
     found = []
     for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if marker.encode() in (entry / "cmdline").read_bytes():
-                    found.append(int(entry.name))
-            except OSError:
-                continue
+        if not entry.name.isdigit():
+            continue
+        try:
+            named = token.encode() in (entry / "cmdline").read_bytes()
+            if not named and (entry / "comm").read_text().strip() == "prog":
+                named = token.encode() in (entry / "exe").read_bytes()
+        except OSError:  # ended meanwhile, or not ours to read
+            continue
+        if named:
+            found.append(int(entry.name))
     return found
 
 
@@ -131,13 +147,14 @@ def test_correct_program_runs_on_both_memory_paths(
 @pytest.mark.parametrize("name", ["java", "go"])
 def test_hostile_programs(name: str, memory_path: str, tmp_path: Path) -> None:
     lang = usable(all_languages()[name])
-    spin, hog, bomb = (_prepared(lang, tmp_path / n, n, t) for n, t in HOSTILE[name].items())
+    programs, token = _marked(HOSTILE[name])
+    spin, hog, bomb = (_prepared(lang, tmp_path / n, n, t) for n, t in programs.items())
     assert _verdict(spin)[0] == "TLE"
     verdict, message = _verdict(hog)
     assert verdict == "MLE" or (verdict == "RE" and OUT_OF_MEMORY[name] in message), message
     verdict, message = _verdict(bomb)
     assert verdict in ("RE", "TLE", "MLE"), message
-    assert _leftovers("ThreadBomb") == [] and _leftovers("threadbomb") == []
+    assert _leftovers(token) == []
 
 
 @pytest.mark.slow

@@ -73,36 +73,51 @@ def _runner(num_cpus: float):  # type: ignore[no-untyped-def]
 
     def run_in_worker(
         sub: PreparedSubmission, text: str, runs: str = ""
-    ) -> tuple[ExecutionResult, int, int]:
+    ) -> tuple[ExecutionResult, int, int, list[str]]:
         import os
         import resource
+
+        from pipeline.sandbox import slots
 
         saved = {k: os.environ.get(k) for k in ("GRIDJUDGE_RUNS", "GRIDJUDGE_SANDBOX")}
         os.environ["GRIDJUDGE_SANDBOX"] = "rlimit"  # the default, whatever the cluster says
         if runs:
             os.environ["GRIDJUDGE_RUNS"] = runs
+        # the cgroup folders the run joined, noted as it takes its slot: a slot may be
+        # gone after the run (removed on release when memory stayed charged to it)
+        joined: list[str] = []
+        acquire = slots.SlotPool.acquire
+
+        def noted(pool: slots.SlotPool) -> slots.Slot:
+            slot = acquire(pool)
+            joined.extend(slot.join_dirs)
+            return slot
+
+        slots.SlotPool.acquire = noted  # the pool's method, replaced
         try:
             result = sub.run(text, Limits.from_seconds(5.0, memory_mb=512, wall_ms=30000))
         finally:
+            slots.SlotPool.acquire = acquire
             for key, value in saved.items():
                 if value is None:
                     os.environ.pop(key, None)
                 else:
                     os.environ[key] = value
-        return result, os.getpid(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return result, os.getpid(), rss, joined
 
     return ray.remote(num_cpus=num_cpus)(run_in_worker)
 
 
 def test_figures_from_inside_a_ray_worker(cluster: None, program: PreparedSubmission) -> None:
     task = _runner(1)
-    big, worker_pid, worker_rss_kb = ray.get(task.remote(program, "100 200\n"))
+    big, worker_pid, worker_rss_kb, _ = ray.get(task.remote(program, "100 200\n"))
     assert big.judge_error is None and big.output == b"100 200\n", big
     assert worker_pid != os.getpid()
     assert worker_rss_kb > 50 * 1024  # the worker is big: a fork of it would show that
     assert 95 * 1024 <= big.peak_rss_kb <= 115 * 1024, big.peak_rss_kb
     assert 150 <= big.cpu_ms <= 400, big.cpu_ms
-    small, _, _ = ray.get(task.remote(program, "0 0\n"))
+    small, _, _, _ = ray.get(task.remote(program, "0 0\n"))
     assert small.exit_code == 0 and small.peak_rss_kb < 10 * 1024, small.peak_rss_kb
 
 
@@ -123,16 +138,17 @@ def test_two_workers_run_concurrently_without_collisions(
     runs.mkdir(mode=0o711)
     os.chmod(tmp_path, 0o711)
     outcomes = ray.get([task.remote(program, text, str(runs)) for text in inputs])
-    pids = {pid for _, pid, _ in outcomes}
+    pids = {pid for _, pid, _, _ in outcomes}
     WORKERS.update(pids)
     assert len(pids) >= 2  # really several worker processes
-    for text, (result, _, _) in zip(inputs, outcomes, strict=True):
+    for text, (result, _, _, _) in zip(inputs, outcomes, strict=True):
         mb = int(text.split()[0])
         assert result.output.decode() == text, result
         assert (mb - 2) * 1024 <= result.peak_rss_kb <= (mb + 10) * 1024, (mb, result)
     if cgroups.available():
+        for _, pid, _, joined in outcomes:  # each run in a slot of its own worker's
+            assert joined and {Path(d).name.split("-")[0] for d in joined} == {str(pid)}
         mine = {s for s in _slots() if int(s.split("-")[0]) in pids}
-        assert {int(s.split("-")[0]) for s in mine} == pids  # one slot set per worker
         for slot in mine:  # nothing runs in a slot between runs
             assert cgroups.procs(cgroups.CGROUP_ROOT / "pids" / cgroups.GROUP / slot) == []
     assert list(runs.iterdir()) == []  # every scratch dir was removed
