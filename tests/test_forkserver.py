@@ -399,7 +399,8 @@ def test_a_python_program_served_is_charged_its_interpreters_start_up(tmp_path: 
     judge's), one figure per server beside each case's own CPU time."""
     source = tmp_path / "echo.py"
     source.write_text("print(input())\n")
-    program = prepare(parse_spec(str(source)), PROBLEM)
+    # built in a cache of its own: the shared one may be another user's (the VM's)
+    program = prepare(parse_spec(str(source)), PROBLEM, tmp_path / "cache")
     limits = scaled(LIMITS, "AC")
     servers = Servers()
     try:

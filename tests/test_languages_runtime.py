@@ -148,7 +148,11 @@ def test_correct_program_runs_on_both_memory_paths(
 def test_hostile_programs(name: str, memory_path: str, tmp_path: Path) -> None:
     lang = usable(all_languages()[name])
     programs, token = _marked(HOSTILE[name])
-    spin, hog, bomb = (_prepared(lang, tmp_path / n, n, t) for n, t in programs.items())
+    # the marked bomb, new each time, is built in a cache of its own (not the shared one)
+    spin, hog, bomb = (
+        _prepared(lang, tmp_path / n, n, t, tmp_path / "cache" if token in t else None)
+        for n, t in programs.items()
+    )
     assert _verdict(spin)[0] == "TLE"
     verdict, message = _verdict(hog)
     assert verdict == "MLE" or (verdict == "RE" and OUT_OF_MEMORY[name] in message), message
